@@ -1,0 +1,50 @@
+"""The bot contract.
+
+A bot is any class with a ``name`` class attribute (its registry name), an
+optional ``games`` class attribute (the game names it supports; absent or
+``None`` means all) and a method ``act(observation, legal_actions) -> action``.
+The referee constructs one instance per match and seat with the keyword
+arguments ``game``, ``seat``, ``num_players``, ``seed`` and the bot's own
+``params`` from the tournament config. Search bots simulate with the engine
+they import themselves; they never receive the referee's state.
+
+Subclassing :class:`Bot` is optional; it stores the arguments and gives a
+seeded ``random.Random`` as ``self.rng``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Protocol, runtime_checkable
+
+
+@runtime_checkable
+class BotLike(Protocol):
+    """What the referee needs from a bot instance."""
+
+    def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int: ...
+
+
+class Bot:
+    """Convenience base class for bots."""
+
+    name: ClassVar[str]
+    games: ClassVar[tuple[str, ...] | None] = None
+
+    def __init__(self, *, game: str, seat: int, num_players: int, seed: int) -> None:
+        self.game = game
+        self.seat = seat
+        self.num_players = num_players
+        self.seed = seed
+        self.rng = random.Random(seed)
+
+    def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        """Return one of ``legal_actions``."""
+        raise NotImplementedError(f"bot {type(self).__name__} does not implement act()")
+
+
+def supports(bot_class: type, game: str) -> bool:
+    """True if ``bot_class`` declares no ``games`` or lists ``game`` among them."""
+    games = getattr(bot_class, "games", None)
+    return games is None or game in games

@@ -1,0 +1,206 @@
+"""The ``arena`` command: run tournaments, show leaderboards, list games and bots.
+
+Errors in what the user gave (a config, a name, a path) print one line on
+stderr and exit with status 2, without a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from arena.config import TournamentConfig, load
+from arena.errors import ArenaError
+from arena.leaderboard import FORMATS, LiveBoard, render
+from arena.plugins import Registry, registry, require_registry
+from arena.ratings import DRAW_PROBABILITY, rate
+from arena.store import CONFIG, MATCHES, read_failures, read_results
+
+if TYPE_CHECKING:
+    from arena.cluster import Failed
+
+USER_ERROR = 2
+INTERRUPTED = 130
+
+
+class ArenaGroup(click.Group):
+    """Turns :class:`ArenaError` into one line on stderr and exit status 2."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except ArenaError as exc:
+            click.echo(f"arena: error: {exc}", err=True)
+            ctx.exit(USER_ERROR)
+
+
+@click.group(cls=ArenaGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="lostvalley-arena")
+def main() -> None:
+    """Lost Valley Arena: round-robin tournaments between game-playing bots."""
+
+
+def _console() -> Console:
+    return Console(highlight=False)
+
+
+def _problems(console: Console, found: Registry) -> None:
+    if not found.problems:
+        return
+    console.print("\n[bold yellow]Plugins skipped:[/]")
+    for problem in found.problems:
+        console.print(f"  [yellow]{problem.plugin}[/]: {problem.reason}", markup=True)
+
+
+@main.command()
+def games() -> None:
+    """List the installed games."""
+    found = registry()
+    table = Table("game", "title", "players", "plugin", title="Installed games")
+    for name, entry in sorted(found.games.items()):
+        cls: Any = entry.cls
+        table.add_row(name, cls.title, f"{cls.min_players}-{cls.max_players}", entry.plugin)
+    console = _console()
+    console.print(table)
+    _problems(console, found)
+
+
+@main.command()
+def bots() -> None:
+    """List the installed bots and the games each plays."""
+    found = registry()
+    table = Table("bot", "games", "plugin", title="Installed bots")
+    for name, entry in sorted(found.bots.items()):
+        plays = getattr(entry.cls, "games", None)
+        table.add_row(name, ", ".join(plays) if plays else "all", entry.plugin)
+    console = _console()
+    console.print(table)
+    _problems(console, found)
+
+
+def _draw_probability(found: Registry, game: str) -> float:
+    entry = found.games.get(game)
+    value = getattr(entry.cls, "draw_probability", None) if entry else None
+    return float(value) if isinstance(value, int | float) else DRAW_PROBABILITY
+
+
+@main.command()
+@click.argument("config_path", metavar="CONFIG", type=click.Path(path_type=Path))
+@click.option("--out", type=click.Path(path_type=Path), help="Results folder [results/<name>].")
+@click.option("--workers", type=int, help="Parallel matches [all cores / the cluster's CPUs].")
+@click.option("--address", help="Join this Ray cluster [env RAY_ADDRESS; else start a local one].")
+@click.option("--resume", is_flag=True, help="Continue the run in the results folder.")
+def run(
+    config_path: Path, out: Path | None, workers: int | None, address: str | None, resume: bool
+) -> None:
+    """Play the round robin described by CONFIG (TOML) and show the leaderboard."""
+    # ray is imported only by the command that needs it: listing bots stays quick.
+    from arena import cluster, runner
+
+    found = require_registry()
+    config = load(config_path, found)
+    directory = out or Path("results") / config.name
+    plan = runner.plan(config, directory, resume=resume)
+    console = _console()
+    for warning in plan.warnings:
+        console.print(f"[yellow]warning:[/] {warning}")
+    connection = cluster.connect(workers, address)
+    console.print(_header(config, plan.total, len(plan.done), connection.workers, directory))
+    board = LiveBoard(
+        console,
+        plan.total,
+        labels=[bot.label for bot in config.bots],
+        draw_probability=_draw_probability(found, config.game),
+        title=f"{config.name}: {config.game}",
+        previous=plan.done,
+    )
+    failures: list[str] = []
+
+    def failed(failure: Failed) -> None:
+        failures.append(failure.id)
+        board.add_failure()
+
+    try:
+        with board:
+            dispatcher = runner.execute(
+                plan,
+                connection,
+                on_result=board.add,
+                on_failure=failed,
+            )
+    except KeyboardInterrupt:
+        console.print(
+            f"\n[bold]Interrupted.[/] Every finished match is saved in {directory}; "
+            f"continue with: arena run {config_path} --out {directory} --resume"
+        )
+        sys.exit(INTERRUPTED)
+    finally:
+        connection.close()
+    _footer(console, directory, failures, dispatcher.retried)
+
+
+def _header(config: TournamentConfig, total: int, done: int, workers: int, out: Path) -> str:
+    resumed = f", {done} already done" if done else ""
+    return (
+        f"[bold]{config.name}[/]: {config.game}, {config.players} players, "
+        f"{len(config.bots)} bots, {total} matches{resumed}; {workers} worker(s) -> {out}"
+    )
+
+
+def _footer(console: Console, directory: Path, failures: list[str], retried: int) -> None:
+    if retried:
+        console.print(f"{retried} match attempt(s) were lost with a dead worker and played again.")
+    if failures:
+        console.print(
+            f"[red]{len(failures)} match(es) could not be played[/] (see "
+            f"{directory / 'failures.jsonl'}); --resume tries them again."
+        )
+    console.print(f"Results: {directory / MATCHES}")
+
+
+@main.command()
+@click.argument("run_dir", type=click.Path(path_type=Path))
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default="table",
+    show_default=True,
+    help="Output format.",
+)
+def leaderboard(run_dir: Path, fmt: str) -> None:
+    """Show the leaderboard of a finished (or interrupted) run in RUN_DIR."""
+    path = run_dir / MATCHES
+    if not path.is_file():
+        raise ArenaError(f"no results in {run_dir}: {path} does not exist")
+    loaded = read_results(path)
+    for warning in loaded.warnings:
+        click.echo(f"arena: warning: {warning}", err=True)
+    config = _saved_config(run_dir)
+    labels = [bot["label"] for bot in config.get("bots", [])] if config else []
+    game = config.get("game", "") if config else ""
+    standings = rate(loaded.results, _draw_probability(registry(), game), labels)
+    done = {result.id for result in loaded.results}
+    failed = [f for f in read_failures(run_dir) if f["id"] not in done]
+    output = render(standings, fmt, title=f"{run_dir.name}: {game}" if game else run_dir.name)
+    if isinstance(output, str):
+        click.echo(output.rstrip("\n"))
+    else:
+        _console().print(output)
+    if failed:
+        click.echo(f"arena: warning: {len(failed)} match(es) failed; see failures.jsonl", err=True)
+
+
+def _saved_config(run_dir: Path) -> dict[str, Any] | None:
+    path = run_dir / CONFIG
+    try:
+        data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError):
+        return None
+    return data

@@ -1,0 +1,188 @@
+"""Playing many matches on Ray: the only module that imports ``ray``.
+
+Matches go out in batches sized to about ``batch_seconds`` of work (the size
+adapts to the measured match time), with at most ``2 * workers`` batches in
+flight, and come back as they finish (``ray.wait``), not in submission
+order. If a worker dies, the matches of its batch that were not recorded go
+out again one by one; a match that fails ``max_attempts`` times, or whose
+engine raises, is reported to ``on_failure`` instead. A match id is handed
+to ``on_result`` at most once.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import os
+from collections import deque
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+import ray
+from ray.exceptions import RayError
+
+from arena.errors import ArenaError
+from arena.match import EngineError, play_match
+from arena.records import MatchResult, MatchSpec
+
+
+@dataclass(frozen=True, slots=True)
+class Failed:
+    """A match that could not be played, and why."""
+
+    id: str
+    reason: str
+
+
+def play_batch(specs: list[MatchSpec]) -> list[MatchResult | Failed]:
+    """Play ``specs`` in order in this process (the body of the Ray task)."""
+    outcomes: list[MatchResult | Failed] = []
+    for spec in specs:
+        try:
+            outcomes.append(play_match(spec))
+        except EngineError as exc:
+            outcomes.append(Failed(spec.id, str(exc)))
+    return outcomes
+
+
+# Retries are ours (per match, with a limit), not Ray's (per batch, silent).
+_remote_batch = ray.remote(num_cpus=1, max_retries=0)(play_batch)
+
+
+@dataclass(slots=True)
+class Connection:
+    """A Ray runtime this process is attached to, and how many workers to use."""
+
+    workers: int
+    owned: bool
+    """True if we started the local instance (and so shut it down afterwards)."""
+
+    def close(self) -> None:
+        if self.owned and ray.is_initialized():
+            ray.shutdown()
+
+
+def connect(workers: int | None = None, address: str | None = None) -> Connection:
+    """Attach to Ray: the running runtime, ``address``/``RAY_ADDRESS``, or a new local one."""
+    if workers is not None and workers < 1:
+        raise ArenaError(f"--workers must be at least 1, not {workers}")
+    if ray.is_initialized():
+        return Connection(workers or _cluster_cpus(), owned=False)
+    address = address or os.environ.get("RAY_ADDRESS") or None
+    if address:
+        try:
+            ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False)
+        except (ConnectionError, RuntimeError, ValueError) as exc:
+            raise ArenaError(f"cannot join the Ray cluster at {address}: {exc}") from None
+        return Connection(workers or _cluster_cpus(), owned=True)
+    count = workers or os.cpu_count() or 1
+    ray.init(
+        num_cpus=count, include_dashboard=False, logging_level=logging.ERROR, log_to_driver=False
+    )
+    return Connection(count, owned=True)
+
+
+def _cluster_cpus() -> int:
+    resources: dict[str, float] = ray.cluster_resources()  # type: ignore[no-untyped-call]
+    return max(1, int(resources.get("CPU", 1)))
+
+
+class Dispatcher:
+    """Sends matches to the workers in adaptive batches and collects them as they finish."""
+
+    def __init__(
+        self,
+        workers: int,
+        *,
+        batch_seconds: float = 0.25,
+        max_batch: int = 64,
+        max_attempts: int = 3,
+    ) -> None:
+        self.workers = workers
+        self.batch_seconds = batch_seconds
+        self.max_batch = max_batch
+        self.max_attempts = max_attempts
+        self.seconds_per_match: float | None = None
+        self.retried = 0
+        """How many match attempts were lost to dead workers and sent again."""
+
+    def run(
+        self,
+        specs: Iterable[MatchSpec],
+        on_result: Callable[[MatchResult], None],
+        on_failure: Callable[[Failed], None],
+    ) -> None:
+        queue: deque[MatchSpec] = deque(specs)
+        solo: deque[MatchSpec] = deque()  # survivors of a dead worker, sent one by one
+        attempts: dict[str, int] = {}
+        recorded: set[str] = set()
+        in_flight: dict[ray.ObjectRef[list[MatchResult | Failed]], list[MatchSpec]] = {}
+        while queue or solo or in_flight:
+            while (queue or solo) and len(in_flight) < 2 * self.workers:
+                batch = [solo.popleft()] if solo else self._take(queue, len(in_flight))
+                in_flight[_remote_batch.remote(batch)] = batch
+            ready, _ = ray.wait(list(in_flight), num_returns=1, timeout=0.5)
+            for ref in ready:
+                batch = in_flight.pop(ref)
+                try:
+                    outcomes = ray.get(ref)
+                except RayError as exc:
+                    self._lost(batch, exc, attempts, recorded, solo, on_failure)
+                    continue
+                self._deliver(outcomes, recorded, on_result, on_failure)
+
+    def _take(self, queue: deque[MatchSpec], busy: int) -> list[MatchSpec]:
+        """The next batch: about ``batch_seconds`` of work, but never starving a worker."""
+        if self.seconds_per_match is None:
+            size = 1
+        else:
+            size = int(self.batch_seconds / max(self.seconds_per_match, 1e-6))
+        share = math.ceil(len(queue) / max(1, 2 * self.workers - busy))
+        size = max(1, min(size, self.max_batch, share))
+        return [queue.popleft() for _ in range(min(size, len(queue)))]
+
+    def _deliver(
+        self,
+        outcomes: list[MatchResult | Failed],
+        recorded: set[str],
+        on_result: Callable[[MatchResult], None],
+        on_failure: Callable[[Failed], None],
+    ) -> None:
+        for outcome in outcomes:
+            if outcome.id in recorded:
+                continue
+            recorded.add(outcome.id)
+            if isinstance(outcome, Failed):
+                on_failure(outcome)
+                continue
+            self._learn(outcome.seconds)
+            on_result(outcome)
+
+    def _learn(self, seconds: float) -> None:
+        """Track the mean match time (moving average) that sizes the batches."""
+        if self.seconds_per_match is None:
+            self.seconds_per_match = seconds
+        else:
+            self.seconds_per_match = 0.8 * self.seconds_per_match + 0.2 * seconds
+
+    def _lost(
+        self,
+        batch: list[MatchSpec],
+        error: RayError,
+        attempts: dict[str, int],
+        recorded: set[str],
+        solo: deque[MatchSpec],
+        on_failure: Callable[[Failed], None],
+    ) -> None:
+        """A batch whose worker died: send each unrecorded match again, or give up on it."""
+        reason = f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"
+        for spec in batch:
+            if spec.id in recorded:
+                continue
+            attempts[spec.id] = attempts.get(spec.id, 0) + 1
+            if attempts[spec.id] >= self.max_attempts:
+                recorded.add(spec.id)
+                on_failure(Failed(spec.id, f"lost {attempts[spec.id]} times; last: {reason}"))
+            else:
+                self.retried += 1
+                solo.append(spec)

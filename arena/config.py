@@ -1,0 +1,247 @@
+"""Tournament configs: TOML in, a validated :class:`TournamentConfig` out.
+
+Every mistake is reported as an :class:`~arena.errors.ArenaError` naming the
+file and the key, so the CLI can print one clear line and exit with status 2.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from collections.abc import Iterator, Mapping
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from arena.bot import supports
+from arena.errors import ArenaError
+from arena.game import InvalidOptions
+from arena.plugins import Registry
+from arena.records import Limits, MatchSpec, SeatSpec
+from arena.schedule import SEATINGS, count_matches, round_robin
+
+ISOLATIONS = ("inprocess",)
+"""Where bots may run. Subprocess sandboxes ("process") are not implemented yet."""
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentConfig:
+    """A validated tournament: what to play, who plays, under which limits."""
+
+    name: str
+    game: str
+    players: int
+    rounds: int
+    seed: int
+    seating: str
+    options: dict[str, Any]
+    bots: tuple[SeatSpec, ...]
+    limits: Limits
+
+    def matches(self) -> Iterator[MatchSpec]:
+        """Every match of the round robin, in canonical order."""
+        return round_robin(
+            game=self.game,
+            options=self.options,
+            entries=self.bots,
+            players=self.players,
+            rounds=self.rounds,
+            seed=self.seed,
+            seating=self.seating,
+            limits=self.limits,
+        )
+
+    def total_matches(self) -> int:
+        return count_matches(len(self.bots), self.players, self.rounds, self.seating)
+
+    def to_json(self) -> dict[str, Any]:
+        """The resolved config as JSON-able data (saved beside the results)."""
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> TournamentConfig:
+        return cls(
+            name=data["name"],
+            game=data["game"],
+            players=data["players"],
+            rounds=data["rounds"],
+            seed=data["seed"],
+            seating=data["seating"],
+            options=dict(data["options"]),
+            bots=tuple(SeatSpec(**bot) for bot in data["bots"]),
+            limits=Limits(**data["limits"]),
+        )
+
+    def same_plan(self, other: TournamentConfig) -> bool:
+        """True if both configs schedule and play the same matches."""
+        return json.dumps(self.to_json(), sort_keys=True) == json.dumps(
+            other.to_json(), sort_keys=True
+        )
+
+
+def load(path: Path, found: Registry) -> TournamentConfig:
+    """Read and validate the TOML config at ``path``."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ArenaError(f"config file not found: {path}") from None
+    except OSError as exc:
+        raise ArenaError(f"cannot read config {path}: {exc.strerror}") from None
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ArenaError(f"{path}: not valid TOML: {exc}") from None
+    try:
+        return parse(raw, found)
+    except ArenaError as exc:
+        raise ArenaError(f"{path}: {exc}") from None
+
+
+def parse(raw: Mapping[str, Any], found: Registry) -> TournamentConfig:
+    """Validate a parsed TOML document against the installed games and bots."""
+    _only_keys(raw, "top level", {"tournament", "bots", "limits"})
+    tournament = _table(raw, "tournament", required=True)
+    _only_keys(
+        tournament,
+        "[tournament]",
+        {"name", "game", "players", "rounds", "seed", "seating", "options"},
+    )
+    game_name = _get(tournament, "[tournament]", "game", str)
+    game = found.game(game_name)
+    players = _get(tournament, "[tournament]", "players", int, default=game.min_players)
+    if not game.min_players <= players <= game.max_players:
+        raise ArenaError(
+            f"[tournament] players = {players}: {game_name} is for "
+            f"{game.min_players} to {game.max_players} players"
+        )
+    options = dict(_get(tournament, "[tournament]", "options", dict, default={}))
+    try:
+        game.new_initial_state(players, options)
+    except InvalidOptions as exc:
+        raise ArenaError(f"[tournament] options: {exc}") from None
+    seating = _get(tournament, "[tournament]", "seating", str, default="permutations")
+    if seating not in SEATINGS:
+        raise ArenaError(f"[tournament] seating = {seating!r}: use one of {', '.join(SEATINGS)}")
+    bots = _bots(raw, found, game_name, players)
+    return TournamentConfig(
+        name=_name(tournament),
+        game=game_name,
+        players=players,
+        rounds=_positive(_get(tournament, "[tournament]", "rounds", int, default=1), "rounds"),
+        seed=_get(tournament, "[tournament]", "seed", int, default=0),
+        seating=seating,
+        options=options,
+        bots=bots,
+        limits=_limits(_table(raw, "limits", required=False)),
+    )
+
+
+def _bots(raw: Mapping[str, Any], found: Registry, game: str, players: int) -> tuple[SeatSpec, ...]:
+    entries = raw.get("bots", [])
+    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+        raise ArenaError("[[bots]] must be an array of tables, one per bot entry")
+    seats = tuple(_bot(entry, index, found, game) for index, entry in enumerate(entries))
+    labels = [seat.label for seat in seats]
+    duplicates = sorted({label for label in labels if labels.count(label) > 1})
+    if duplicates:
+        raise ArenaError(
+            f"[[bots]] label {duplicates[0]!r} is used twice; give each entry its own label"
+        )
+    if len(seats) < players:
+        raise ArenaError(
+            f"[[bots]] has {len(seats)} bot(s) but each match seats {players}: "
+            f"add bots or lower [tournament] players"
+        )
+    return seats
+
+
+def _bot(entry: Mapping[str, Any], index: int, found: Registry, game: str) -> SeatSpec:
+    where = f"[[bots]] entry {index + 1}"
+    _only_keys(entry, where, {"name", "label", "params"})
+    name = _get(entry, where, "name", str)
+    cls = found.bot(name)
+    if not supports(cls, game):
+        raise ArenaError(
+            f"{where}: bot {name!r} does not play {game} (it plays {getattr(cls, 'games', None)})"
+        )
+    seat = SeatSpec(
+        label=_get(entry, where, "label", str, default=name),
+        bot=name,
+        params=dict(_get(entry, where, "params", dict, default={})),
+    )
+    _check_params(cls, seat, game, where)
+    return seat
+
+
+def _check_params(cls: type, seat: SeatSpec, game: str, where: str) -> None:
+    """Construct the bot once, so a wrong param fails now and not in every match."""
+    try:
+        cls(game=game, seat=0, num_players=2, seed=0, **seat.params)
+    except (TypeError, ValueError) as exc:
+        raise ArenaError(f"{where}: bot {seat.bot!r} rejects params {seat.params}: {exc}") from None
+
+
+def _limits(table: Mapping[str, Any]) -> Limits:
+    _only_keys(table, "[limits]", {"isolation", "move_seconds", "bank_seconds"})
+    isolation = _get(table, "[limits]", "isolation", str, default="inprocess")
+    if isolation not in ISOLATIONS:
+        raise ArenaError(
+            f"[limits] isolation = {isolation!r} is not available yet; "
+            f"use one of: {', '.join(ISOLATIONS)}"
+        )
+    move = float(_get(table, "[limits]", "move_seconds", (int, float), default=1.0))
+    bank = float(_get(table, "[limits]", "bank_seconds", (int, float), default=10.0))
+    if move <= 0 or bank < 0:
+        raise ArenaError("[limits] move_seconds must be > 0 and bank_seconds >= 0")
+    return Limits(move_seconds=move, bank_seconds=bank, isolation=isolation)
+
+
+def _name(tournament: Mapping[str, Any]) -> str:
+    name: str = _get(tournament, "[tournament]", "name", str, default="tournament")
+    if not name or "/" in name or name.startswith("."):
+        raise ArenaError(f"[tournament] name = {name!r}: use a plain folder name")
+    return name
+
+
+def _positive(value: int, key: str) -> int:
+    if value < 1:
+        raise ArenaError(f"[tournament] {key} = {value}: must be at least 1")
+    return value
+
+
+def _table(raw: Mapping[str, Any], key: str, *, required: bool) -> Mapping[str, Any]:
+    value = raw.get(key)
+    if value is None:
+        if required:
+            raise ArenaError(f"missing [{key}] table")
+        return {}
+    if not isinstance(value, dict):
+        raise ArenaError(f"[{key}] must be a table")
+    return value
+
+
+_MISSING = object()
+
+
+def _get(
+    table: Mapping[str, Any],
+    where: str,
+    key: str,
+    kind: type | tuple[type, ...],
+    default: Any = _MISSING,
+) -> Any:
+    value = table.get(key, default)
+    if value is _MISSING:
+        raise ArenaError(f"{where}: missing required key {key!r}")
+    if (isinstance(value, bool) and kind is not bool) or not isinstance(value, kind):
+        expected = kind.__name__ if isinstance(kind, type) else "number"
+        raise ArenaError(f"{where}: {key} = {value!r} should be a {expected}")
+    return value
+
+
+def _only_keys(table: Mapping[str, Any], where: str, allowed: set[str]) -> None:
+    unknown = sorted(set(table) - allowed)
+    if unknown:
+        raise ArenaError(
+            f"{where}: unknown key {unknown[0]!r} (allowed: {', '.join(sorted(allowed))})"
+        )

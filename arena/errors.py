@@ -1,0 +1,22 @@
+"""Errors in what the user gave: a config, a name, a path.
+
+The CLI prints their message alone (no traceback) and exits with status 2.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+
+class ArenaError(Exception):
+    """A problem with the user's input, explained in the message."""
+
+
+def unknown_name(kind: str, name: str, known: Iterable[str]) -> ArenaError:
+    """An error for an unknown game or bot name, suggesting the closest known ones."""
+    known = sorted(known)
+    close = difflib.get_close_matches(name, known, n=3, cutoff=0.5)
+    hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+    listing = ", ".join(known) if known else "none installed"
+    return ArenaError(f"unknown {kind} {name!r}{hint} (known {kind}s: {listing})")

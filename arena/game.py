@@ -1,0 +1,128 @@
+"""The engine contract: what every game gives the referee.
+
+The shape follows OpenSpiel's Python games. A :class:`Game` is a small factory
+registered under a stable ``name``; it makes :class:`State` objects. A state
+is either a decision point for one seat, a chance node (dice, a shuffle, a
+card draw), or terminal. Chance outcomes are sampled by whoever drives the
+state (the referee, or a search bot on its own clone), never inside the
+engine, so a deck is a multiset and each draw is decided when it happens: no
+bot can peek at a future card.
+
+Engines import nothing from the arena but this module.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+CHANCE = -1
+"""``current_player()`` at a chance node."""
+
+TERMINAL = -4
+"""``current_player()`` once the game is over."""
+
+
+class InvalidOptions(ValueError):
+    """Raised by ``new_initial_state`` for a player count or option the game rejects."""
+
+
+class State(ABC):
+    """One position of a game. Mutable: ``apply_action`` changes it in place."""
+
+    @abstractmethod
+    def current_player(self) -> int:
+        """The seat on move (0-based), :data:`CHANCE` or :data:`TERMINAL`."""
+
+    @abstractmethod
+    def legal_actions(self) -> list[int]:
+        """Sorted action ids in ``[0, num_distinct_actions)`` for the seat on move.
+
+        At a chance node: the outcomes' action ids. Empty when terminal.
+        """
+
+    @abstractmethod
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """``[(action, probability), ...]`` at a chance node; probabilities sum to 1."""
+
+    @abstractmethod
+    def apply_action(self, action: int) -> None:
+        """Play ``action`` (a decision or a chance outcome). Raises ``ValueError`` if illegal."""
+
+    @abstractmethod
+    def is_terminal(self) -> bool:
+        """True once the game is over."""
+
+    @abstractmethod
+    def clone(self) -> State:
+        """An independent copy: changing one never changes the other."""
+
+    @abstractmethod
+    def scores(self) -> list[float]:
+        """The game's own points per seat (meaningful when terminal)."""
+
+    @abstractmethod
+    def ranking(self) -> list[int]:
+        """Final place per seat, 0 = best, equal places for ties (competition ranking:
+        a seat's place is the number of seats that finished strictly ahead of it)."""
+
+    @abstractmethod
+    def observation(self, seat: int) -> dict[str, Any]:
+        """A JSON-able dict of everything ``seat`` may see now."""
+
+    @abstractmethod
+    def action_to_string(self, action: int) -> str:
+        """A stable, human-readable name for ``action`` in this state."""
+
+    @abstractmethod
+    def render(self) -> str:
+        """A text view of the state for the terminal (rich markup allowed)."""
+
+
+class Game(ABC):
+    """A game's factory and its fixed facts. Constructed with no arguments."""
+
+    name: ClassVar[str]
+    """Registry key, e.g. ``explorers-of-the-lost-valley``; stable."""
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    num_distinct_actions: ClassVar[int]
+    default_options: ClassVar[Mapping[str, Any]] = {}
+    """Every option the game accepts, with its default; others are rejected."""
+    draw_probability: ClassVar[float] = 0.01
+    """How often two seats of equal skill tie for a place; TrueSkill's draw margin.
+
+    Optional: a game should measure it (share of tied seat pairs in self-play)."""
+
+    @abstractmethod
+    def new_initial_state(
+        self, num_players: int, options: Mapping[str, Any] | None = None
+    ) -> State:
+        """The state before setup's first chance node.
+
+        Raises :class:`InvalidOptions` for a player count outside
+        ``[min_players, max_players]`` or an unknown or malformed option.
+        """
+
+
+def competition_ranking(keys: Sequence[Any]) -> list[int]:
+    """Places from per-seat sort keys where a *larger* key is better.
+
+    A seat's place is the number of seats with a strictly larger key, so
+    ties share a place: ``competition_ranking([3, 5, 3]) == [1, 0, 1]``.
+    """
+    return [sum(1 for other in keys if other > mine) for mine in keys]
+
+
+def sample_chance(outcomes: Sequence[tuple[int, float]], rng: random.Random) -> int:
+    """One outcome of a chance node, drawn with its probability from ``rng``."""
+    threshold = rng.random()
+    cumulative = 0.0
+    for action, probability in outcomes:
+        cumulative += probability
+        if threshold < cumulative:
+            return action
+    return outcomes[-1][0]  # rounding left the sum a hair below 1

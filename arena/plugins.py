@@ -1,0 +1,196 @@
+"""Discovery of games and bots from the ``arena`` entry point group.
+
+The shipped games and bots are found exactly the way a stranger's package
+is: through its distribution's entry points. Entry points are loaded one by
+one, and each plugin's hook is called on its own, so a plugin that fails to
+import, raises, or registers something broken is recorded as a
+:class:`Problem` and skipped; it never stops the program.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from importlib.metadata import EntryPoint, entry_points
+from types import ModuleType
+from typing import Any
+
+import pluggy
+
+from arena import PROJECT, hookspecs
+from arena.errors import ArenaError, unknown_name
+from arena.game import Game
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """A plugin, or a class it registered, that was skipped, and why."""
+
+    plugin: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """A registered game or bot class and the plugin that provided it."""
+
+    cls: type
+    plugin: str
+
+
+@dataclass(slots=True)
+class Registry:
+    """What discovery found: games and bots by name, and the problems met."""
+
+    games: dict[str, Entry] = field(default_factory=dict)
+    bots: dict[str, Entry] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+
+    def game(self, name: str) -> Game:
+        """A new instance of the game registered as ``name``."""
+        entry = self.games.get(name)
+        if entry is None:
+            raise self._unknown("game", name, self.games)
+        game: Game = entry.cls()
+        return game
+
+    def bot(self, name: str) -> type:
+        """The bot class registered as ``name``."""
+        entry = self.bots.get(name)
+        if entry is None:
+            raise self._unknown("bot", name, self.bots)
+        return entry.cls
+
+    def _unknown(self, kind: str, name: str, known: dict[str, Entry]) -> ArenaError:
+        error = unknown_name(kind, name, known)
+        if self.problems:
+            error.args = (
+                f"{error}; {len(self.problems)} plugin problem(s) were skipped, "
+                f"see 'arena {kind}s'",
+            )
+        return error
+
+
+def plugin_name(entry_point: EntryPoint) -> str:
+    """``dist-name version:entry-point-name``, or just the entry point's name."""
+    dist = entry_point.dist
+    if dist is None:
+        return entry_point.name
+    return f"{dist.name} {dist.version}:{entry_point.name}"
+
+
+def game_problem(candidate: Any) -> str | None:
+    """Why ``candidate`` is not a usable game class, or None if it is."""
+    if not inspect.isclass(candidate):
+        return f"{candidate!r} is not a class"
+    cls: Any = candidate
+    for attribute, kind in (
+        ("name", str),
+        ("title", str),
+        ("min_players", int),
+        ("max_players", int),
+        ("num_distinct_actions", int),
+    ):
+        if not isinstance(getattr(cls, attribute, None), kind):
+            return f"{cls.__name__}.{attribute} is missing or not a {kind.__name__}"
+    if not cls.name:
+        return f"{cls.__name__}.name is empty"
+    if not 1 <= cls.min_players <= cls.max_players:
+        return f"{cls.__name__} has min_players > max_players"
+    if not callable(getattr(cls, "new_initial_state", None)):
+        return f"{cls.__name__} has no new_initial_state()"
+    if inspect.isabstract(cls):
+        return f"{cls.__name__} leaves abstract methods unimplemented"
+    return None
+
+
+def bot_problem(cls: Any) -> str | None:
+    """Why ``cls`` is not a usable bot class, or None if it is."""
+    if not inspect.isclass(cls):
+        return f"{cls!r} is not a class"
+    name = getattr(cls, "name", None)
+    if not isinstance(name, str) or not name:
+        return f"{cls.__name__}.name is missing or not a non-empty string"
+    if not callable(getattr(cls, "act", None)):
+        return f"{cls.__name__} has no act(observation, legal_actions) method"
+    games = getattr(cls, "games", None)
+    if games is not None and not all(isinstance(g, str) for g in games):
+        return f"{cls.__name__}.games must be a collection of game names"
+    return None
+
+
+def _registrar(
+    table: dict[str, Entry],
+    problems: list[Problem],
+    plugin: str,
+    check: Callable[[Any], str | None],
+) -> Callable[[type], None]:
+    """The ``register`` callback handed to one plugin's hook."""
+
+    def register(cls: type) -> None:
+        reason = check(cls)
+        if reason is None and cls.name in table:  # type: ignore[attr-defined]
+            reason = f"name {cls.name!r} already registered by {table[cls.name].plugin}"  # type: ignore[attr-defined]
+        if reason is not None:
+            problems.append(Problem(plugin, reason))
+            return
+        table[cls.name] = Entry(cls, plugin)  # type: ignore[attr-defined]
+
+    return register
+
+
+def _load(entry_points_: list[EntryPoint], problems: list[Problem]) -> pluggy.PluginManager:
+    manager = pluggy.PluginManager(PROJECT)
+    manager.add_hookspecs(hookspecs)
+    for entry_point in entry_points_:
+        name = plugin_name(entry_point)
+        try:
+            module = entry_point.load()
+            if not isinstance(module, ModuleType):
+                raise TypeError(f"entry point names {module!r}, not a module of hook functions")
+            manager.register(module, name=name)
+        except Exception as exc:  # a broken plugin must not stop the arena
+            problems.append(Problem(name, f"failed to load: {type(exc).__name__}: {exc}"))
+    return manager
+
+
+def _call_each(
+    manager: pluggy.PluginManager,
+    hook_name: str,
+    table: dict[str, Entry],
+    problems: list[Problem],
+    check: Callable[[Any], str | None],
+) -> None:
+    for impl in getattr(manager.hook, hook_name).get_hookimpls():
+        register = _registrar(table, problems, impl.plugin_name, check)
+        try:
+            impl.function(register=register)
+        except Exception as exc:  # one plugin's bug must not hide the others
+            problems.append(Problem(impl.plugin_name, f"{hook_name} raised {exc!r}"))
+
+
+def discover(entry_points_: list[EntryPoint] | None = None) -> Registry:
+    """Load every plugin in the ``arena`` entry point group, one by one."""
+    if entry_points_ is None:
+        entry_points_ = sorted(entry_points(group=PROJECT), key=lambda ep: ep.name)
+    registry = Registry()
+    manager = _load(entry_points_, registry.problems)
+    _call_each(manager, "arena_register_games", registry.games, registry.problems, game_problem)
+    _call_each(manager, "arena_register_bots", registry.bots, registry.problems, bot_problem)
+    return registry
+
+
+@functools.cache
+def registry() -> Registry:
+    """The process-wide registry, discovered once (in the CLI and in each Ray worker)."""
+    return discover()
+
+
+def require_registry() -> Registry:
+    """The registry, or an :class:`ArenaError` if nothing at all is installed."""
+    found = registry()
+    if not found.games and not found.bots:
+        raise ArenaError("no games or bots are installed (see the README's set-up command)")
+    return found

@@ -1,0 +1,250 @@
+"""TrueSkill ratings of the bots of a run, computed in canonical match order.
+
+TrueSkill is order-dependent: the same matches fed in another order give other
+ratings. A run's results arrive in whatever order the cluster finishes them,
+and a resumed run reads them back in yet another order, so :func:`rate` sorts
+them by match id first. The final table is therefore a function of the set of
+results alone.
+
+Every match is one free-for-all over its full finishing order: each seat is a
+team of one, ranked by :attr:`MatchResult.ranking` (ties are equal ranks, which
+TrueSkill treats as draws). Faulty seats are already ranked last by the
+referee, so a fault costs rating like a loss does.
+
+Bookkeeping decisions:
+
+- A *void* match, in which no seat ended ``ok`` (say every process crashed),
+  says nothing about skill. It counts in ``matches`` and ``faults`` of its
+  seats, but it updates no rating and adds no win, score or place.
+- A match id is a match's identity: if one id appears twice (a result written
+  twice around an interruption) it is rated once.
+- ``mean_place`` is 1-based, so ``1.0`` means "always first".
+
+The parameters are TrueSkill's customary ones (mu 25, sigma 25/3, beta
+sigma/2, tau sigma/100), held in explicit environments: trueskill's global
+environment is never read nor changed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import trueskill
+
+from arena.records import MatchResult
+
+MU = 25.0
+"""The mean of a new bot's rating."""
+SIGMA = MU / 3
+"""The uncertainty of a new bot's rating: mu - 3*sigma starts at 0."""
+BETA = SIGMA / 2
+"""The skill gap that gives the better bot about a 76% chance to win."""
+TAU = SIGMA / 100
+"""Uncertainty added before each match, so ratings can still move late in a run."""
+DRAW_PROBABILITY = 0.10
+"""TrueSkill's customary draw rate, for callers that know nothing better.
+
+Pass the game's own rate of ties between neighbours in the finishing order
+when it is known: games with tie-breaks rarely tie, games of points often do.
+It must lie strictly between 0 and 1: at 0 a tie is impossible and TrueSkill
+cannot rate one; very small values make the float backend inaccurate on ties.
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One bot's line in the final table.
+
+    ``win_rate`` is over all of the bot's matches, void ones included;
+    ``mean_score`` and ``mean_place`` are over the matches that were rated.
+    All three are None when there is nothing to average.
+    """
+
+    bot: str
+    """The bot's label in the tournament config."""
+    mu: float
+    sigma: float
+    conservative: float
+    """mu - 3*sigma: the skill the bot has with about 99% confidence; the sort key."""
+    matches: int
+    wins: int
+    """Matches finished in first place, shared first places included."""
+    win_rate: float | None
+    mean_score: float | None
+    mean_place: float | None
+    """1-based: 1.0 means always first."""
+    faults: int
+    """Matches in which this bot's seat did not end ``ok``."""
+
+
+@dataclass(slots=True)
+class _Tally:
+    """What is known about one bot so far; mutable, private to :class:`Ratings`."""
+
+    rating: Any
+    """A ``trueskill.Rating``."""
+    matches: int = 0
+    rated: int = 0
+    wins: int = 0
+    faults: int = 0
+    score_sum: float = 0.0
+    place_sum: int = 0
+
+    def standing(self, bot: str) -> Standing:
+        """This tally as a finished line of the table."""
+        mu, sigma = float(self.rating.mu), float(self.rating.sigma)
+        return Standing(
+            bot=bot,
+            mu=mu,
+            sigma=sigma,
+            conservative=mu - 3 * sigma,
+            matches=self.matches,
+            wins=self.wins,
+            win_rate=_mean(self.wins, self.matches),
+            mean_score=_mean(self.score_sum, self.rated),
+            mean_place=_mean(self.place_sum + self.rated, self.rated),
+            faults=self.faults,
+        )
+
+
+def _mean(total: float, count: int) -> float | None:
+    return total / count if count else None
+
+
+@lru_cache(maxsize=16)
+def environments(draw_probability: float) -> tuple[Any, Any]:
+    """The float-backed and the mpmath-backed TrueSkill environments, same parameters.
+
+    The float backend is fast; mpmath is slow but precise enough for the
+    lopsided matches where floats give up (see :meth:`Ratings.add`).
+    """
+    if not 0.0 < draw_probability < 1.0:
+        raise ValueError(f"draw_probability must lie in (0, 1), not {draw_probability!r}")
+    parameters = {
+        "mu": MU,
+        "sigma": SIGMA,
+        "beta": BETA,
+        "tau": TAU,
+        "draw_probability": draw_probability,
+    }
+    return trueskill.TrueSkill(**parameters), trueskill.TrueSkill(**parameters, backend="mpmath")
+
+
+class Ratings:
+    """Ratings and tallies updated one match at a time, in the order given.
+
+    :func:`rate` feeds it in canonical order; a live view may feed it in
+    arrival order, which is cheap but not the final word.
+    """
+
+    def __init__(
+        self, draw_probability: float = DRAW_PROBABILITY, labels: Iterable[str] = ()
+    ) -> None:
+        self._fast, self._precise = environments(draw_probability)
+        self._tallies: dict[str, _Tally] = {}
+        self.fallbacks = 0
+        """How many matches needed the mpmath backend."""
+        for label in labels:
+            self._tally(label)
+
+    def add(self, result: MatchResult) -> None:
+        """Count one match and, unless it is void, update the ratings of its seats.
+
+        Raises ``ValueError``, before counting anything, for a result whose
+        per-seat fields do not match its seats.
+        """
+        _check_lengths(result)
+        tallies = [self._tally(label) for label in result.seats]
+        void = all(result.faults)
+        for tally, fault in zip(tallies, result.faults, strict=True):
+            tally.matches += 1
+            tally.faults += fault
+        if void:
+            return
+        for tally, score, place in zip(tallies, result.scores, result.ranking, strict=True):
+            tally.rated += 1
+            tally.wins += place == 0
+            tally.score_sum += score
+            tally.place_sum += place
+        # TrueSkill needs two teams; a one-seat match can only be counted.
+        if len(tallies) >= 2:
+            self._update(result, tallies)
+
+    def standings(self) -> list[Standing]:
+        """The table so far, best first: by mu - 3*sigma, then mu, then label."""
+        rows = [tally.standing(bot) for bot, tally in self._tallies.items()]
+        return sorted(rows, key=lambda row: (-row.conservative, -row.mu, row.bot))
+
+    def _tally(self, label: str) -> _Tally:
+        tally = self._tallies.get(label)
+        if tally is None:
+            tally = self._tallies[label] = _Tally(self._fast.create_rating())
+        return tally
+
+    def _update(self, result: MatchResult, tallies: list[_Tally]) -> None:
+        teams = [(tally.rating,) for tally in tallies]
+        ranks = list(result.ranking)
+        try:
+            rated = self._fast.rate(teams, ranks=ranks)
+        except ArithmeticError:
+            # The float backend's erfc loses precision when a far weaker bot
+            # beats a far stronger one and trueskill raises FloatingPointError
+            # (or divides by zero); mpmath gets the same answer slowly.
+            rated = self._rate_precisely(result, teams, ranks)
+            self.fallbacks += 1
+        for tally, (rating,) in zip(tallies, rated, strict=True):
+            tally.rating = rating
+
+    def _rate_precisely(self, result: MatchResult, teams: list[Any], ranks: list[int]) -> Any:
+        try:
+            return self._precise.rate(teams, ranks=ranks)
+        except ArithmeticError as error:
+            raise FloatingPointError(
+                f"TrueSkill cannot rate match {result.id!r}, even with mpmath: {error}"
+            ) from error
+
+
+def _check_lengths(result: MatchResult) -> None:
+    seats = len(result.seats)
+    if not len(result.scores) == len(result.ranking) == len(result.statuses) == seats:
+        raise ValueError(f"match {result.id!r}: scores, ranking and statuses need one per seat")
+
+
+def canonical_order(results: Iterable[MatchResult]) -> list[MatchResult]:
+    """The results sorted by id, one per id.
+
+    Of two different results under one id, the one whose JSON sorts first is
+    kept, so the choice does not depend on arrival order either.
+    """
+    by_id: dict[str, MatchResult] = {}
+    for result in results:
+        kept = by_id.get(result.id)
+        if kept is None or (kept != result and _fingerprint(result) < _fingerprint(kept)):
+            by_id[result.id] = result
+    return [by_id[match_id] for match_id in sorted(by_id)]
+
+
+def _fingerprint(result: MatchResult) -> str:
+    return json.dumps(result.to_json(), sort_keys=True)
+
+
+def rate(
+    results: Iterable[MatchResult],
+    draw_probability: float = DRAW_PROBABILITY,
+    labels: Iterable[str] = (),
+) -> list[Standing]:
+    """The final table of a run, best first; independent of the order of ``results``.
+
+    ``labels`` are the bots of the config: each gets a row even if it played
+    no match (mu 25, sigma 8.33, 0 matches). Bots found only in ``results``
+    get rows too. Raises ``ValueError`` for a draw probability outside (0, 1)
+    and ``FloatingPointError`` for a match that even mpmath cannot rate.
+    """
+    ratings = Ratings(draw_probability, labels)
+    for result in canonical_order(results):
+        ratings.add(result)
+    return ratings.standings()

@@ -1,0 +1,100 @@
+"""The values that cross process boundaries: what a match is, and how it ended.
+
+Both are frozen, slotted dataclasses of plain data, so they pickle cheaply to
+Ray workers and turn into one JSON line each in ``matches.jsonl``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+STATUSES = ("ok", "error", "timeout", "illegal", "crash")
+"""How a seat ended a match. Anything but ``ok`` is a fault: the seat is ranked last."""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSpec:
+    """One seat of a match: which bot plays it, under which label, with which params."""
+
+    label: str
+    bot: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """Time control for every seat: a budget per decision plus a bank for the match."""
+
+    move_seconds: float = 1.0
+    bank_seconds: float = 10.0
+    isolation: str = "inprocess"
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSpec:
+    """Everything that determines a match. Replaying its actions reproduces it exactly."""
+
+    id: str
+    game: str
+    options: dict[str, Any]
+    seats: tuple[SeatSpec, ...]
+    seed: int
+    """The chance seed: every dice roll and card draw is sampled from it."""
+    bot_seeds: tuple[int, ...]
+    limits: Limits = Limits()
+
+
+@dataclass(frozen=True, slots=True)
+class MatchResult:
+    """How one match ended; one line of ``matches.jsonl``."""
+
+    id: str
+    game: str
+    seed: int
+    seats: tuple[str, ...]
+    """Bot labels in seat order."""
+    scores: tuple[float, ...]
+    ranking: tuple[int, ...]
+    """Place per seat after faults: 0 = best, ties share a place, faulty seats last."""
+    statuses: tuple[str, ...]
+    actions: int
+    """Number of actions applied, chance outcomes included."""
+    seconds: float
+    """Wall time of the whole match."""
+    think_seconds: tuple[float, ...]
+    """Total decision time per seat."""
+    max_move_seconds: tuple[float, ...]
+    """Longest single decision per seat."""
+    errors: tuple[str | None, ...]
+    """Per seat, what went wrong (exception text, the illegal answer), or None."""
+    history: tuple[int, ...]
+    """Every action in order, chance outcomes included: the replay."""
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-able dict; tuples become lists."""
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, record: dict[str, Any]) -> MatchResult:
+        """The inverse of :meth:`to_json`; raises ``KeyError``/``TypeError`` on a bad record."""
+        return cls(
+            id=str(record["id"]),
+            game=str(record["game"]),
+            seed=int(record["seed"]),
+            seats=tuple(record["seats"]),
+            scores=tuple(float(s) for s in record["scores"]),
+            ranking=tuple(int(r) for r in record["ranking"]),
+            statuses=tuple(record["statuses"]),
+            actions=int(record["actions"]),
+            seconds=float(record["seconds"]),
+            think_seconds=tuple(float(s) for s in record["think_seconds"]),
+            max_move_seconds=tuple(float(s) for s in record["max_move_seconds"]),
+            errors=tuple(record["errors"]),
+            history=tuple(int(a) for a in record["history"]),
+        )
+
+    @property
+    def faults(self) -> tuple[bool, ...]:
+        """Per seat, True if the seat did not end ``ok``."""
+        return tuple(status != "ok" for status in self.statuses)

@@ -1,0 +1,85 @@
+"""Tournament plans: which bots meet, in which seats, with which seeds.
+
+A round robin takes every combination of ``players`` entries out of the pool
+(a *table*) and seats it in every permutation, or only in its rotations.
+The whole plan is repeated ``rounds`` times with new seeds. All seatings of
+one table in one round share a chance seed — the duplicate format: each bot
+meets the same dice and cards from every seat, so luck evens out.
+
+Match ids are stable and sort in canonical order (round, table, seating), so
+ratings can be computed in an order that does not depend on which worker
+finished first.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import math
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+from arena.records import Limits, MatchSpec, SeatSpec
+
+SEATINGS = ("permutations", "rotations")
+MAX_TABLES = 999_999
+
+
+def derive_seed(*parts: object) -> int:
+    """A 63-bit seed that depends only on ``parts`` (stable across runs and machines)."""
+    digest = hashlib.blake2b(repr(parts).encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> 1
+
+
+def seatings(table: Sequence[int], seating: str) -> list[tuple[int, ...]]:
+    """The seat orders of one table: all permutations, or the rotations of it."""
+    if seating == "permutations":
+        return list(itertools.permutations(table))
+    if seating == "rotations":
+        return [tuple(table[i:]) + tuple(table[:i]) for i in range(len(table))]
+    raise ValueError(f"seating must be one of {SEATINGS}, not {seating!r}")
+
+
+def match_id(round_: int, table: int, seating: int) -> str:
+    """``r001-t000001-s001``: fixed widths, so string order is canonical order."""
+    return f"r{round_ + 1:03d}-t{table + 1:06d}-s{seating + 1:03d}"
+
+
+def count_matches(pool: int, players: int, rounds: int, seating: str) -> int:
+    """How many matches :func:`round_robin` plans, without building them."""
+    tables = math.comb(pool, players)
+    per_table = math.factorial(players) if seating == "permutations" else players
+    return rounds * tables * per_table
+
+
+def round_robin(
+    *,
+    game: str,
+    options: Mapping[str, Any],
+    entries: Sequence[SeatSpec],
+    players: int,
+    rounds: int,
+    seed: int,
+    seating: str,
+    limits: Limits,
+) -> Iterator[MatchSpec]:
+    """Every match of the tournament, in canonical order."""
+    if math.comb(len(entries), players) > MAX_TABLES:
+        raise ValueError(f"more than {MAX_TABLES} tables: use fewer bots or fewer players")
+    tables = list(itertools.combinations(range(len(entries)), players))
+    for round_ in range(rounds):
+        for table_index, table in enumerate(tables):
+            chance_seed = derive_seed(seed, "chance", round_, table_index)
+            for seating_index, order in enumerate(seatings(table, seating)):
+                seats = tuple(entries[i] for i in order)
+                yield MatchSpec(
+                    id=match_id(round_, table_index, seating_index),
+                    game=game,
+                    options=dict(options),
+                    seats=seats,
+                    seed=chance_seed,
+                    bot_seeds=tuple(
+                        derive_seed(seed, "bot", round_, table_index, seat.label) for seat in seats
+                    ),
+                    limits=limits,
+                )

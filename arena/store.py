@@ -1,0 +1,155 @@
+"""The results folder of a run: ``config.json``, ``matches.jsonl``, ``failures.jsonl``.
+
+``matches.jsonl`` is append-only, one JSON object per finished match, flushed
+as each lands, so a run interrupted at any moment loses at most the line
+being written. Readers skip a truncated or corrupt line with a warning
+instead of failing; resuming cuts a torn last line off before appending.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from arena.errors import ArenaError
+from arena.records import MatchResult
+
+CONFIG = "config.json"
+MATCHES = "matches.jsonl"
+FAILURES = "failures.jsonl"
+
+
+@dataclass(slots=True)
+class Loaded:
+    """What a results file held: the good results and what was wrong with the rest."""
+
+    results: list[MatchResult] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def read_results(path: Path) -> Loaded:
+    """Every readable match of a ``matches.jsonl``; bad lines become warnings."""
+    loaded = Loaded()
+    seen: set[str] = set()
+    with path.open(encoding="utf-8", errors="replace") as lines:
+        for number, line in enumerate(lines, start=1):
+            if not line.strip():
+                continue
+            result = _parse(line, number, path, loaded.warnings)
+            if result is None:
+                continue
+            if result.id in seen:
+                loaded.warnings.append(
+                    f"{path.name} line {number}: match {result.id} repeated; kept the first"
+                )
+                continue
+            seen.add(result.id)
+            loaded.results.append(result)
+    return loaded
+
+
+def _parse(line: str, number: int, path: Path, warnings: list[str]) -> MatchResult | None:
+    try:
+        return MatchResult.from_json(json.loads(line))
+    except json.JSONDecodeError:
+        torn = "" if line.endswith("\n") else " (truncated: the run was probably interrupted)"
+        warnings.append(f"{path.name} line {number}: not valid JSON{torn}; skipped")
+    except (KeyError, TypeError, ValueError) as exc:
+        warnings.append(f"{path.name} line {number}: not a match record ({exc!r}); skipped")
+    return None
+
+
+def cut_torn_tail(path: Path) -> bool:
+    """Remove a last line that lacks its newline (a write cut short). True if cut."""
+    if not path.exists() or path.stat().st_size == 0:
+        return False
+    with path.open("rb+") as handle:
+        handle.seek(-1, os.SEEK_END)
+        if handle.read(1) == b"\n":
+            return False
+        handle.seek(0)
+        data = handle.read()
+        handle.truncate(data.rfind(b"\n") + 1)
+    return True
+
+
+class RunStore:
+    """Writes one run's folder. Use as a context manager around the run."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.matches_path = directory / MATCHES
+        self.failures_path = directory / FAILURES
+        self._matches: IO[str] | None = None
+        self._failures: IO[str] | None = None
+
+    def saved_config(self) -> dict[str, Any] | None:
+        path = self.directory / CONFIG
+        if not path.exists():
+            return None
+        try:
+            data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError) as exc:
+            raise ArenaError(f"{path}: unreadable saved config ({exc})") from None
+        return data
+
+    def has_results(self) -> bool:
+        return self.matches_path.exists() and self.matches_path.stat().st_size > 0
+
+    def start(self, config: dict[str, Any]) -> None:
+        """Create the folder and write the resolved config (a fresh run)."""
+        self.directory.mkdir(parents=True, exist_ok=True)
+        (self.directory / CONFIG).write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
+
+    def done(self) -> Loaded:
+        """The matches already recorded (for ``--resume``), after cutting a torn tail."""
+        if not self.matches_path.exists():
+            return Loaded()
+        cut = cut_torn_tail(self.matches_path)
+        loaded = read_results(self.matches_path)
+        if cut:
+            loaded.warnings.insert(
+                0, f"{MATCHES}: dropped a truncated last line; that match is replayed"
+            )
+        return loaded
+
+    def __enter__(self) -> RunStore:
+        self.directory.mkdir(parents=True, exist_ok=True)
+        self._matches = self.matches_path.open("a", encoding="utf-8")
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for handle in (self._matches, self._failures):
+            if handle is not None:
+                handle.close()
+
+    def append(self, result: MatchResult) -> None:
+        """Record a finished match: one line, flushed now."""
+        assert self._matches is not None, "use RunStore as a context manager"
+        self._matches.write(json.dumps(result.to_json(), separators=(",", ":")) + "\n")
+        self._matches.flush()
+
+    def append_failure(self, match_id: str, reason: str) -> None:
+        """Record a match that could not be played; ``--resume`` tries it again."""
+        if self._failures is None:
+            self._failures = self.failures_path.open("a", encoding="utf-8")
+        self._failures.write(json.dumps({"id": match_id, "reason": reason}) + "\n")
+        self._failures.flush()
+
+
+def read_failures(directory: Path) -> list[dict[str, Any]]:
+    """The failure records of a run (latest per match id), tolerating bad lines."""
+    path = directory / FAILURES
+    if not path.exists():
+        return []
+    latest: dict[str, dict[str, Any]] = {}
+    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+        try:
+            record = json.loads(line)
+            latest[str(record["id"])] = record
+        except (json.JSONDecodeError, KeyError, TypeError):
+            continue
+    return list(latest.values())

@@ -1,0 +1,213 @@
+"""Conformance checks that game and bot authors run against their own code.
+
+    from arena.testing import check_game, check_bot
+    check_game(MyGame())                 # raises AssertionError listing what is wrong
+    check_bot(MyBot, MyGame(), players=3)
+
+Both play seeded random games, so a failure reproduces. They check the
+contract of :mod:`arena.game` and :mod:`arena.bot`, not the rules.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from collections.abc import Iterable
+from typing import Any
+
+from arena.game import CHANCE, TERMINAL, Game, State, sample_chance
+
+
+def playout(
+    game: Game, players: int, seed: int, options: dict[str, Any] | None = None
+) -> tuple[list[int], State]:
+    """A uniformly random game from one seed: (every action, final state)."""
+    rng = random.Random(seed)
+    state = game.new_initial_state(players, options)
+    history: list[int] = []
+    while not state.is_terminal():
+        if state.current_player() == CHANCE:
+            action = sample_chance(state.chance_outcomes(), rng)
+        else:
+            action = rng.choice(state.legal_actions())
+        state.apply_action(action)
+        history.append(action)
+    return history, state
+
+
+class _Checker:
+    """Collects contract violations found while walking random games."""
+
+    def __init__(self, game: Game, max_actions: int) -> None:
+        self.game = game
+        self.max_actions = max_actions
+        self.problems: list[str] = []
+
+    def expect(self, condition: bool, message: str) -> None:
+        if not condition and message not in self.problems:
+            self.problems.append(message)
+
+    def node(self, state: State, players: int, step: int) -> int | None:
+        """Check one state; return the action to continue with (or None if terminal)."""
+        player = state.current_player()
+        if player == TERMINAL or state.is_terminal():
+            self.expect(
+                player == TERMINAL and state.is_terminal(),
+                "is_terminal() and current_player() == TERMINAL disagree",
+            )
+            return None
+        if player == CHANCE:
+            return self.chance(state)
+        self.expect(0 <= player < players, f"current_player() returned {player}")
+        legal = state.legal_actions()
+        self.actions(legal, "legal_actions()")
+        self.expect(bool(legal), "a seat is on move with no legal action")
+        for action in legal[:5]:
+            text = state.action_to_string(action)
+            self.expect(isinstance(text, str) and bool(text), "action_to_string() gave no text")
+        if step % 7 == 0:
+            self.observations(state, players)
+        return legal[step * 7919 % len(legal)] if legal else None
+
+    def chance(self, state: State) -> int | None:
+        outcomes = state.chance_outcomes()
+        self.expect(bool(outcomes), "a chance node has no outcomes")
+        self.actions([a for a, _ in outcomes], "chance_outcomes()")
+        total = sum(p for _, p in outcomes)
+        self.expect(abs(total - 1.0) < 1e-9, f"chance probabilities sum to {total}")
+        self.expect(all(p > 0 for _, p in outcomes), "a chance outcome has probability <= 0")
+        return outcomes[0][0] if outcomes else None
+
+    def actions(self, actions: list[int], where: str) -> None:
+        self.expect(actions == sorted(set(actions)), f"{where} is not sorted without repeats")
+        limit = self.game.num_distinct_actions
+        self.expect(
+            all(isinstance(a, int) and 0 <= a < limit for a in actions),
+            f"{where} has an id outside [0, {limit})",
+        )
+
+    def observations(self, state: State, players: int) -> None:
+        for seat in range(players):
+            observation = state.observation(seat)
+            try:
+                frozen = json.dumps(observation, sort_keys=True)
+            except (TypeError, ValueError) as exc:
+                self.expect(False, f"observation({seat}) is not JSON-able: {exc}")
+                continue
+            _scribble(observation)
+            again = json.dumps(state.observation(seat), sort_keys=True)
+            self.expect(again == frozen, "changing an observation changed the state")
+
+    def clone(self, state: State, action: int) -> None:
+        before = json.dumps(state.observation(0), sort_keys=True)
+        twin = state.clone()
+        twin.apply_action(action)
+        after = json.dumps(state.observation(0), sort_keys=True)
+        self.expect(before == after, "applying an action to a clone changed the original")
+
+    def walk(self, players: int, seed: int, options: dict[str, Any] | None) -> None:
+        rng = random.Random(seed)
+        state = self.game.new_initial_state(players, options)
+        for step in range(self.max_actions):
+            if self.node(state, players, step) is None:
+                self.final(state, players)
+                return
+            if state.current_player() == CHANCE:
+                action = sample_chance(state.chance_outcomes(), rng)
+            else:
+                action = rng.choice(state.legal_actions())
+            if step % 13 == 0:
+                self.clone(state, action)
+            state.apply_action(action)
+        self.expect(False, f"no end after {self.max_actions} actions ({players} players)")
+
+    def final(self, state: State, players: int) -> None:
+        scores, ranking = state.scores(), state.ranking()
+        self.expect(len(scores) == players, "scores() has the wrong length")
+        self.expect(len(ranking) == players, "ranking() has the wrong length")
+        valid = [sum(1 for other in ranking if other < mine) for mine in ranking]
+        self.expect(ranking == valid, f"ranking() {ranking} is not a competition ranking")
+        self.expect(isinstance(state.render(), str), "render() did not return text")
+
+
+def _scribble(value: Any) -> None:
+    """Overwrite every list and dict inside ``value``, to catch shared state."""
+    if isinstance(value, dict):
+        for key in list(value):
+            _scribble(value[key])
+            value[key] = None
+    elif isinstance(value, list):
+        for item in value:
+            _scribble(item)
+        value.clear()
+
+
+def check_game(
+    game: Game,
+    *,
+    players: Iterable[int] | None = None,
+    options: dict[str, Any] | None = None,
+    games: int = 5,
+    seed: int = 0,
+    max_actions: int = 100_000,
+) -> None:
+    """Play ``games`` random games per player count and check the engine contract."""
+    checker = _Checker(game, max_actions)
+    counts = list(players or range(game.min_players, game.max_players + 1))
+    for count in counts:
+        for index in range(games):
+            checker.walk(count, seed + index, copy.deepcopy(options))
+        first = playout(game, count, seed, copy.deepcopy(options))
+        second = playout(game, count, seed, copy.deepcopy(options))
+        checker.expect(
+            first[0] == second[0] and first[1].scores() == second[1].scores(),
+            "the same seed gave two different games",
+        )
+    if checker.problems:
+        raise AssertionError(f"{game.name}: " + "; ".join(checker.problems))
+
+
+def check_bot(
+    bot_class: type,
+    game: Game,
+    *,
+    players: int | None = None,
+    params: dict[str, Any] | None = None,
+    games: int = 3,
+    seed: int = 0,
+) -> None:
+    """Play ``games`` games with ``bot_class`` in every seat; every answer must be legal,
+    and the same seeds must give the same answers."""
+    count = players or game.min_players
+    for index in range(games):
+        first = _bot_game(bot_class, game, count, params or {}, seed + index)
+        second = _bot_game(bot_class, game, count, params or {}, seed + index)
+        if first != second:
+            raise AssertionError(f"{bot_class.__name__}: the same seeds gave different moves")
+
+
+def _bot_game(
+    bot_class: type, game: Game, players: int, params: dict[str, Any], seed: int
+) -> list[int]:
+    rng = random.Random(seed)
+    bots = [
+        bot_class(game=game.name, seat=seat, num_players=players, seed=seed * 31 + seat, **params)
+        for seat in range(players)
+    ]
+    state = game.new_initial_state(players)
+    history: list[int] = []
+    while not state.is_terminal():
+        player = state.current_player()
+        if player == CHANCE:
+            action = sample_chance(state.chance_outcomes(), rng)
+        else:
+            legal = state.legal_actions()
+            action = bots[player].act(state.observation(player), tuple(legal))
+            if type(action) is not int or action not in legal:
+                raise AssertionError(
+                    f"{bot_class.__name__} answered {action!r}, not one of {legal}"
+                )
+        state.apply_action(action)
+        history.append(action)
+    return history

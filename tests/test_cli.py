@@ -1,0 +1,182 @@
+"""The arena command end to end: runs, resumes, leaderboards and user errors."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from arena.cli import main
+
+CONFIG = """
+[tournament]
+name = "cli"
+game = "tiny-race"
+players = 2
+rounds = 2
+seed = 3
+
+[[bots]]
+name = "random"
+[[bots]]
+name = "random"
+label = "random-2"
+[[bots]]
+name = "crasher"
+params = { after = 2 }
+"""
+TOTAL = 2 * 3 * 2  # rounds x tables x seatings
+
+
+def arena(*args: str) -> Result:
+    return CliRunner(env={"COLUMNS": "200"}).invoke(main, list(args))
+
+
+@pytest.fixture
+def config(tmp_path: Path) -> Path:
+    path = tmp_path / "cli.toml"
+    path.write_text(CONFIG)
+    return path
+
+
+def lines(path: Path) -> list[dict[str, object]]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def board(out: Path) -> list[dict[str, object]]:
+    result = arena("leaderboard", str(out), "--format", "json")
+    assert result.exit_code == 0, result.output
+    rows: list[dict[str, object]] = json.loads(result.stdout)
+    return rows
+
+
+@pytest.mark.usefixtures("ray_cluster")
+def test_run_records_every_match_and_shows_the_leaderboard(config: Path, tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    result = arena("run", str(config), "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert "crasher" in result.output and "3*sigma" in result.output
+    records = lines(out / "matches.jsonl")
+    assert len(records) == TOTAL == len({r["id"] for r in records})
+    assert json.loads((out / "config.json").read_text())["name"] == "cli"
+    rows = board(out)
+    assert rows[-1]["bot"] == "crasher" and rows[-1]["faults"] == 8
+
+
+@pytest.mark.usefixtures("ray_cluster")
+def test_a_second_run_into_the_same_folder_needs_resume(config: Path, tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    assert arena("run", str(config), "--out", str(out)).exit_code == 0
+    again = arena("run", str(config), "--out", str(out))
+    assert again.exit_code == 2 and "already holds a run" in again.output
+    before = board(out)
+    resumed = arena("run", str(config), "--out", str(out), "--resume")
+    assert resumed.exit_code == 0, resumed.output
+    assert len(lines(out / "matches.jsonl")) == TOTAL
+    assert board(out) == before
+
+
+@pytest.mark.usefixtures("ray_cluster")
+def test_an_interrupted_run_resumes_to_the_same_leaderboard(config: Path, tmp_path: Path) -> None:
+    whole, cut = tmp_path / "whole", tmp_path / "cut"
+    assert arena("run", str(config), "--out", str(whole)).exit_code == 0
+    # Interrupted after five matches, in the middle of writing the sixth.
+    cut.mkdir()
+    (cut / "config.json").write_text((whole / "config.json").read_text())
+    text = (whole / "matches.jsonl").read_text().splitlines(keepends=True)
+    (cut / "matches.jsonl").write_text("".join(text[:5]) + text[5][:30])
+    resumed = arena("run", str(config), "--out", str(cut), "--resume")
+    assert resumed.exit_code == 0, resumed.output
+    assert "truncated last line" in resumed.output
+    assert sorted(r["id"] for r in lines(cut / "matches.jsonl")) == sorted(
+        r["id"] for r in lines(whole / "matches.jsonl")
+    )
+    assert board(cut) == board(whole)
+
+
+@pytest.mark.usefixtures("ray_cluster")
+def test_resume_refuses_a_different_config(config: Path, tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    assert arena("run", str(config), "--out", str(out)).exit_code == 0
+    config.write_text(CONFIG.replace("seed = 3", "seed = 4"))
+    result = arena("run", str(config), "--out", str(out), "--resume")
+    assert result.exit_code == 2 and "different config" in result.output
+
+
+def test_leaderboard_formats_and_a_truncated_file(config: Path, tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    out.mkdir()
+    sample = Path(__file__).parent / "data" / "tiny-run.jsonl"
+    (out / "matches.jsonl").write_text(sample.read_text()[:-40])
+    result = arena("leaderboard", str(out), "--format", "csv")
+    assert result.exit_code == 0
+    assert "truncated" in result.stderr
+    rows = list(csv.DictReader(io.StringIO(result.stdout)))
+    assert {row["bot"] for row in rows} == {"random", "random-2", "crasher"}
+    markdown = arena("leaderboard", str(out), "--format", "markdown").stdout
+    assert markdown.splitlines()[0].startswith("| place | bot |")
+    table = arena("leaderboard", str(out)).stdout
+    assert "random-2" in table and "faults" in table
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["run", "missing.toml"], "config file not found: missing.toml"),
+        (["leaderboard", "nowhere"], "no results in nowhere"),
+        (["run", "{bad}"], "not valid TOML"),
+        (["run", "{unknown_game}"], "unknown game 'chess'"),
+        (["run", "{unknown_bot}"], "did you mean 'random'"),
+        (["run", "{players}"], "is for 2 to 4 players"),
+        (["run", "{few}"], "has 3 bot(s) but each match seats 4"),
+    ],
+)
+def test_user_errors_are_one_line_and_exit_2(args: list[str], message: str, tmp_path: Path) -> None:
+    variants = {
+        "bad": "[tournament\n",
+        "unknown_game": CONFIG.replace("tiny-race", "chess"),
+        "unknown_bot": CONFIG.replace('name = "crasher"', 'name = "randm"'),
+        "players": CONFIG.replace("players = 2", "players = 9"),
+        "few": CONFIG.replace("players = 2", "players = 4"),
+    }
+    for key, text in variants.items():
+        (tmp_path / f"{key}.toml").write_text(text)
+    args = [a.format(**{k: tmp_path / f"{k}.toml" for k in variants}) for a in args]
+    result = arena(*args)
+    assert result.exit_code == 2
+    assert message in result.output
+    assert "Traceback" not in result.output
+    assert result.output.count("\n") == 1
+
+
+def test_the_quick_tournament_runs_from_the_command_line(tmp_path: Path) -> None:
+    """The README's first command, minus the install: a real local Ray of its own."""
+    root = Path(__file__).parent.parent
+    env = {**os.environ, "COLUMNS": "200"}
+    env.pop("RAY_ADDRESS", None)
+    done = subprocess.run(
+        [
+            str(Path(sys.executable).parent / "arena"),
+            "run",
+            str(root / "configs" / "quick.toml"),
+            "--out",
+            str(tmp_path / "quick"),
+            "--workers",
+            "2",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "greedy-bold" in done.stdout and "random" in done.stdout
+    records = lines(tmp_path / "quick" / "matches.jsonl")
+    assert len(records) == 48 and all(set(r["statuses"]) == {"ok"} for r in records)

@@ -1,0 +1,91 @@
+"""Ray for real: one session cluster, batches, dead workers, broken engines."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from helpers import outcome, spec
+
+from arena.cluster import Dispatcher, Failed, connect
+from arena.match import play_match
+from arena.records import MatchResult, MatchSpec, SeatSpec
+
+pytestmark = pytest.mark.usefixtures("ray_cluster")
+
+
+def play(specs: list[MatchSpec], workers: int) -> tuple[list[MatchResult], list[Failed], int]:
+    results: list[MatchResult] = []
+    failures: list[Failed] = []
+    dispatcher = Dispatcher(workers)
+    dispatcher.run(specs, results.append, failures.append)
+    return results, failures, dispatcher.retried
+
+
+def many(count: int, *bots: str | SeatSpec, **kwargs: object) -> list[MatchSpec]:
+    return [
+        spec(*bots, seed=i, match_id=f"r001-t{i:06d}-s001", **kwargs)  # type: ignore[arg-type]
+        for i in range(count)
+    ]
+
+
+def test_connect_joins_the_running_runtime_without_owning_it() -> None:
+    connection = connect(workers=None)
+    assert connection.workers == 2 and not connection.owned
+
+
+def test_results_on_ray_equal_results_played_locally() -> None:
+    specs = many(30, "random", "random", "random", game="explorers-of-the-lost-valley")
+    results, failures, _ = play(specs, workers=2)
+    assert failures == []
+    by_id = {r.id: r for r in results}
+    assert len(by_id) == len(results) == 30
+    for match in specs[:5]:
+        assert outcome(by_id[match.id]) == outcome(play_match(match))
+
+
+def test_matches_are_batched_once_their_time_is_known() -> None:
+    dispatcher = Dispatcher(2, batch_seconds=0.25)
+    dispatcher.seconds_per_match = 0.01
+    queue = __import__("collections").deque(range(1000))
+    assert len(dispatcher._take(queue, busy=0)) == 25
+
+
+def test_a_worker_killed_mid_tournament_loses_no_match_and_repeats_none(tmp_path: Path) -> None:
+    marker = tmp_path / "killed-once"
+    kamikaze = SeatSpec("kamikaze", "kamikaze", {"marker": str(marker)})
+    specs = many(40, kamikaze, "random")
+    results, failures, retried = play(specs, workers=2)
+    assert marker.exists(), "the worker was never killed"
+    assert failures == []
+    assert retried >= 1
+    assert sorted(r.id for r in results) == sorted(s.id for s in specs)
+    assert all(r.statuses == ("ok", "ok") for r in results)
+
+
+def test_a_match_that_keeps_killing_its_worker_is_given_up_and_the_rest_played() -> None:
+    kamikaze = SeatSpec("kamikaze", "kamikaze")  # kills every worker that plays it
+    doomed = spec(kamikaze, "random", match_id="r001-t000000-s001")
+    specs = [doomed, *many(6, "random", "random")[1:]]
+    results, failures, _ = play(specs, workers=2)
+    assert [f.id for f in failures] == [doomed.id]
+    assert "lost 3 times" in failures[0].reason
+    assert sorted(r.id for r in results) == [s.id for s in specs[1:]]
+
+
+def test_an_engine_that_raises_fails_its_match_only() -> None:
+    broken = spec("random", "random", options={"explode_after": 2}, match_id="r001-t000000-s001")
+    specs = [broken, *many(5, "random", "random")[1:]]
+    results, failures, _ = play(specs, workers=2)
+    assert [f.id for f in failures] == [broken.id]
+    assert "exploded" in failures[0].reason
+    assert len(results) == 4
+
+
+def test_a_hanging_bot_is_timed_out_inside_a_ray_worker() -> None:
+    from arena.records import Limits
+
+    sleeper = SeatSpec("sleeper", "sleeper", {"seconds": 60.0})
+    match = spec(sleeper, "random", limits=Limits(move_seconds=0.05, bank_seconds=0.0))
+    results, failures, _ = play([match], workers=1)
+    assert failures == [] and results[0].statuses == ("timeout", "ok")

@@ -1,0 +1,130 @@
+"""Tournament configs: every mistake is one clear message naming what is wrong."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from arena.config import load, parse
+from arena.errors import ArenaError
+from arena.plugins import registry
+
+GOOD = """
+[tournament]
+name = "t"
+game = "tiny-race"
+players = 2
+rounds = 3
+seed = 5
+seating = "rotations"
+options = { goal = 4 }
+
+[[bots]]
+name = "random"
+[[bots]]
+name = "random"
+label = "random-2"
+
+[limits]
+move_seconds = 0.5
+bank_seconds = 2
+"""
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "t.toml"
+    path.write_text(text)
+    return path
+
+
+def error(tmp_path: Path, text: str) -> str:
+    with pytest.raises(ArenaError) as caught:
+        load(write(tmp_path, text), registry())
+    return str(caught.value)
+
+
+def test_a_good_config_is_read_with_its_values(tmp_path: Path) -> None:
+    config = load(write(tmp_path, GOOD), registry())
+    assert (config.name, config.game, config.players, config.rounds) == ("t", "tiny-race", 2, 3)
+    assert config.options == {"goal": 4}
+    assert [b.label for b in config.bots] == ["random", "random-2"]
+    assert config.limits.move_seconds == 0.5 and config.limits.bank_seconds == 2.0
+    assert config.total_matches() == len(list(config.matches())) == 3 * 1 * 2
+
+
+def test_the_shipped_quick_config_is_valid() -> None:
+    config = load(Path(__file__).parent.parent / "configs" / "quick.toml", registry())
+    assert config.game == "explorers-of-the-lost-valley"
+    assert config.total_matches() > 0
+
+
+def test_a_missing_file_is_named(tmp_path: Path) -> None:
+    with pytest.raises(ArenaError, match="config file not found"):
+        load(tmp_path / "nope.toml", registry())
+
+
+def test_a_toml_error_gives_its_line(tmp_path: Path) -> None:
+    assert "line 3" in error(tmp_path, '[tournament]\nname = "x"\ngame = \n')
+
+
+def test_an_unknown_game_suggests_the_closest(tmp_path: Path) -> None:
+    message = error(tmp_path, GOOD.replace('"tiny-race"', '"tiny-rase"'))
+    assert "unknown game 'tiny-rase'" in message and "did you mean 'tiny-race'" in message
+
+
+def test_an_unknown_bot_suggests_the_closest(tmp_path: Path) -> None:
+    message = error(
+        tmp_path, GOOD.replace('name = "random"\n[[bots]]', 'name = "randon"\n[[bots]]')
+    )
+    assert "unknown bot 'randon'" in message and "did you mean 'random'" in message
+
+
+def test_a_player_count_the_game_does_not_allow(tmp_path: Path) -> None:
+    assert "for 2 to 4 players" in error(tmp_path, GOOD.replace("players = 2", "players = 5"))
+
+
+def test_fewer_bots_than_seats(tmp_path: Path) -> None:
+    assert "has 2 bot(s) but each match seats 3" in error(
+        tmp_path, GOOD.replace("players = 2", "players = 3")
+    )
+
+
+def test_an_option_the_game_rejects(tmp_path: Path) -> None:
+    assert "unknown option 'speed'" in error(tmp_path, GOOD.replace("goal = 4", "speed = 4"))
+
+
+def test_an_unknown_key_is_named(tmp_path: Path) -> None:
+    assert "unknown key 'round'" in error(tmp_path, GOOD.replace("rounds = 3", "round = 3"))
+
+
+def test_a_wrong_type_is_named(tmp_path: Path) -> None:
+    assert "rounds = '3' should be a int" in error(
+        tmp_path, GOOD.replace("rounds = 3", 'rounds = "3"')
+    )
+
+
+def test_duplicate_labels_are_refused(tmp_path: Path) -> None:
+    assert "used twice" in error(tmp_path, GOOD.replace('label = "random-2"', ""))
+
+
+def test_a_bot_that_does_not_play_the_game(tmp_path: Path) -> None:
+    text = GOOD.replace('label = "random-2"', 'label = "p"').replace(
+        '[[bots]]\nname = "random"\nlabel', '[[bots]]\nname = "picky"\nlabel'
+    )
+    assert "does not play tiny-race" in error(tmp_path, text)
+
+
+def test_params_the_bot_rejects(tmp_path: Path) -> None:
+    text = GOOD.replace('label = "random-2"', 'label = "r2"\nparams = { speed = 1 }')
+    assert "rejects params" in error(tmp_path, text)
+
+
+def test_process_isolation_is_not_offered_yet(tmp_path: Path) -> None:
+    text = GOOD.replace("[limits]", '[limits]\nisolation = "process"')
+    assert "not available yet" in error(tmp_path, text)
+
+
+def test_missing_tournament_table() -> None:
+    with pytest.raises(ArenaError, match=r"missing \[tournament\]"):
+        parse({"bots": []}, registry())

@@ -1,0 +1,96 @@
+"""The referee: determinism, replays, and every kind of seat fault."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from helpers import outcome, spec
+
+from arena.match import EngineError, faulty_last, play_match, replay
+from arena.records import Limits, MatchResult, SeatSpec
+
+
+def test_same_spec_gives_the_same_match() -> None:
+    first = play_match(spec("random", "random", "random"))
+    second = play_match(spec("random", "random", "random"))
+    assert outcome(first) == outcome(second)
+    assert first.statuses == ("ok", "ok", "ok")
+
+
+def test_another_chance_seed_gives_another_match() -> None:
+    histories = {play_match(spec("random", "random", seed=s)).history for s in range(8)}
+    assert len(histories) > 1
+
+
+def test_replaying_the_history_reproduces_the_result() -> None:
+    match = spec("random", "random", "random", game="explorers-of-the-lost-valley")
+    result = play_match(match)
+    state = replay(match, result.history)
+    assert state.is_terminal()
+    assert tuple(state.scores()) == result.scores
+
+
+def test_result_survives_a_json_round_trip() -> None:
+    result = play_match(spec("random", "crasher"))
+    assert MatchResult.from_json(result.to_json()) == result
+
+
+def test_a_bot_that_raises_is_marked_error_ranked_last_and_replaced() -> None:
+    result = play_match(spec("crasher", "random", "random"))
+    assert result.statuses == ("error", "ok", "ok")
+    assert result.errors[0] == "RuntimeError: boom"
+    assert result.ranking[0] == 2
+    assert sorted(result.ranking[1:]) in ([0, 1], [0, 0])
+
+
+def test_an_illegal_action_is_marked_illegal() -> None:
+    result = play_match(spec("random", "cheater"))
+    assert result.statuses == ("ok", "illegal")
+    assert "not among the legal actions" in str(result.errors[1])
+    assert result.ranking == (0, 1)
+
+
+def test_garbage_answers_are_marked_illegal() -> None:
+    result = play_match(spec("garbage", "random"))
+    assert result.statuses == ("illegal", "ok")
+    assert "'banana'" in str(result.errors[0])
+
+
+def test_a_hanging_bot_is_interrupted_and_marked_timeout() -> None:
+    limits = Limits(move_seconds=0.05, bank_seconds=0.05)
+    sleeper = SeatSpec("sleeper", "sleeper", {"seconds": 60.0})
+    started = time.perf_counter()
+    result = play_match(spec(sleeper, "random", limits=limits))
+    assert time.perf_counter() - started < 5  # interrupted, not waited out
+    assert result.statuses == ("timeout", "ok")
+    assert result.ranking == (1, 0)
+
+
+def test_the_bank_absorbs_overruns_until_it_is_spent() -> None:
+    # 30 ms per move against 10 ms per move: 20 ms a move comes out of a 50 ms bank,
+    # so the third slow move overdraws it.
+    limits = Limits(move_seconds=0.01, bank_seconds=0.05)
+    sleeper = SeatSpec("sleeper", "sleeper", {"seconds": 0.03})
+    result = play_match(spec(sleeper, "random", limits=limits, options={"goal": 50}))
+    assert result.statuses[0] == "timeout"
+    assert result.think_seconds[0] >= 0.05
+    assert result.max_move_seconds[0] >= 0.03
+
+
+def test_a_bot_whose_constructor_fails_is_marked_error() -> None:
+    bad = SeatSpec("bad", "random", {"no_such_param": 1})
+    result = play_match(spec(bad, "random"))
+    assert result.statuses == ("error", "ok")
+    assert "constructor raised TypeError" in str(result.errors[0])
+
+
+def test_an_engine_exception_is_an_engine_error_not_a_seat_fault() -> None:
+    with pytest.raises(EngineError, match="exploded"):
+        play_match(spec("random", "random", options={"explode_after": 3}))
+
+
+def test_faulty_seats_share_the_last_place() -> None:
+    assert faulty_last([0, 1, 2, 3], ["ok", "error", "ok", "timeout"]) == (0, 2, 1, 2)
+    assert faulty_last([1, 0, 0], ["ok", "ok", "ok"]) == (2, 0, 0)
+    assert faulty_last([0, 1], ["illegal", "crash"]) == (0, 0)

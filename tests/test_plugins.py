@@ -1,0 +1,80 @@
+"""Discovery through entry points: installed distributions, broken plugins, the CLI view."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from importlib.metadata import distribution
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from arena.cli import main
+from arena.plugins import discover, registry
+
+
+def test_the_builtin_bots_come_from_their_installed_distributions() -> None:
+    found = discover()
+    assert found.bots["random"].plugin == "arena-bot-random 0.1.0:random"
+    assert found.bots["greedy"].plugin == "arena-bot-greedy 0.1.0:greedy"
+    names = [ep.name for ep in distribution("arena-bot-random").entry_points if ep.group == "arena"]
+    assert names == ["random"]
+
+
+def test_the_builtin_game_comes_through_the_same_entry_point_group() -> None:
+    entry = discover().games["explorers-of-the-lost-valley"]
+    assert entry.plugin.startswith("lostvalley-arena ")
+    assert entry.cls.min_players == 2 and entry.cls.max_players == 4
+
+
+def test_broken_plugins_are_reported_and_the_rest_still_load() -> None:
+    found = discover()
+    reasons = {(p.plugin.split(":")[-1], p.reason) for p in found.problems}
+    assert (
+        "fails-to-import",
+        "failed to load: ModuleNotFoundError: No module named 'arena_testbroken_missing'",
+    ) in reasons
+    junk = sorted(r for plugin, r in reasons if plugin == "registers-junk")
+    assert junk == [
+        "42 is not a class",
+        "Mute has no act(observation, legal_actions) method",
+        "Nameless.name is missing or not a non-empty string",
+        'arena_register_games raised RuntimeError("this plugin\'s game hook is broken")',
+    ]
+    assert {"random", "crasher", "sleeper"} <= set(found.bots)
+    assert "tiny-race" in found.games
+
+
+def test_a_name_registered_twice_keeps_the_first_and_reports_the_second() -> None:
+    found = registry()
+    entry_points = [
+        ep for ep in distribution("arena-bot-random").entry_points if ep.group == "arena"
+    ]
+    twice = discover(entry_points + entry_points)
+    assert list(twice.bots) == ["random"]
+    assert any("already registered" in p.reason for p in twice.problems)
+    assert found.bots["random"].cls is twice.bots["random"].cls
+
+
+def test_arena_bots_lists_bots_and_problems() -> None:
+    output = CliRunner(env={"COLUMNS": "200"}).invoke(main, ["bots"]).output
+    assert "random" in output and "greedy" in output and "arena-bot-greedy" in output
+    assert "Plugins skipped" in output and "fails-to-import" in output
+
+
+def test_arena_games_lists_the_game() -> None:
+    output = CliRunner(env={"COLUMNS": "200"}).invoke(main, ["games"]).output
+    assert "explorers-of-the-lost-valley" in output and "2-4" in output
+
+
+def test_the_installed_console_script_finds_the_bots() -> None:
+    script = Path(sys.executable).parent / "arena"
+    assert script.exists(), "the arena console script is not installed"
+    listing = subprocess.run(
+        [str(script), "bots"],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"PATH": "", "COLUMNS": "200"},
+    )
+    assert "random" in listing.stdout and "greedy" in listing.stdout

@@ -1,0 +1,202 @@
+"""TrueSkill ratings: canonical order, free-for-all ranks, ties, faults, the mpmath fallback."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+
+import pytest
+import trueskill
+
+from arena.ratings import (
+    MU,
+    SIGMA,
+    Ratings,
+    Standing,
+    canonical_order,
+    environments,
+    rate,
+)
+from arena.records import MatchResult
+
+
+def result(
+    match_id: str,
+    seats: Sequence[str],
+    ranking: Sequence[int],
+    statuses: Sequence[str] | None = None,
+    scores: Sequence[float] | None = None,
+) -> MatchResult:
+    """A finished match; scores default to seats-minus-place, statuses to all ok."""
+    n = len(seats)
+    return MatchResult(
+        id=match_id,
+        game="test-game",
+        seed=0,
+        seats=tuple(seats),
+        scores=tuple(scores if scores is not None else (float(n - place) for place in ranking)),
+        ranking=tuple(ranking),
+        statuses=tuple(statuses or ("ok",) * n),
+        actions=0,
+        seconds=0.0,
+        think_seconds=(0.0,) * n,
+        max_move_seconds=(0.0,) * n,
+        errors=(None,) * n,
+        history=(),
+    )
+
+
+def by_bot(standings: Sequence[Standing]) -> dict[str, Standing]:
+    return {row.bot: row for row in standings}
+
+
+def random_tournament(matches: int, seed: int) -> list[MatchResult]:
+    """Three-seat matches among four bots, with random finishing orders and some ties."""
+    rng = random.Random(seed)
+    bots = ["ada", "bo", "cy", "di"]
+    results = []
+    for number in range(matches):
+        seats = rng.sample(bots, 3)
+        ranking = [rng.randrange(3) for _ in seats]
+        results.append(result(f"m{number:04d}", seats, ranking))
+    return results
+
+
+def test_a_bot_that_always_wins_ends_first_with_its_mu_rising() -> None:
+    results = []
+    for n in range(12):
+        seats = ["champ", "bo", "cy"]
+        seats = seats[n % 3 :] + seats[: n % 3]  # the champion sits in every seat in turn
+        ranking = [0 if label == "champ" else 1 + (label == "cy") for label in seats]
+        results.append(result(f"m{n:02d}", seats, ranking))
+    mus = [by_bot(rate(results[:count]))["champ"].mu for count in range(1, len(results) + 1)]
+    table = rate(results)
+    champ = table[0]
+    assert champ.bot == "champ"
+    assert mus == sorted(mus) and mus[0] > MU
+    assert (champ.wins, champ.matches, champ.win_rate, champ.mean_place) == (12, 12, 1.0, 1.0)
+    assert [row.bot for row in table] == ["champ", "bo", "cy"]
+
+
+def test_the_order_results_arrive_in_does_not_change_the_table() -> None:
+    results = random_tournament(60, seed=7)
+    expected = rate(results)
+    for attempt in range(5):
+        shuffled = results[:]
+        random.Random(attempt).shuffle(shuffled)
+        assert rate(shuffled) == expected
+
+
+def test_a_match_id_is_rated_once_whatever_arrives_first() -> None:
+    first = result("m1", ["ada", "bo"], [0, 1])
+    rival = result("m1", ["ada", "bo"], [1, 0])
+    assert canonical_order([first, rival]) == canonical_order([rival, first])
+    assert by_bot(rate([first, first]))["ada"].matches == 1
+
+
+def test_two_identical_bots_tied_in_every_match_keep_equal_ratings() -> None:
+    results = [result(f"m{n:02d}", ["twin-a", "twin-b"], [0, 0]) for n in range(20)]
+    twin_a, twin_b = rate(results)
+    assert (twin_a.mu, twin_a.sigma) == (twin_b.mu, twin_b.sigma)
+    assert twin_a.mu == pytest.approx(MU)
+    assert twin_a.sigma < SIGMA  # a tie is information too
+    assert twin_a.wins == twin_b.wins == 20  # a shared first place is a win for each
+
+
+def test_tied_places_in_a_free_for_all_move_both_bots_alike() -> None:
+    # TrueSkill chains neighbouring places, so only the twin seated next to
+    # the loser is compared with it directly; alternating seats evens that out.
+    seatings = [["twin-a", "twin-b", "loser"], ["twin-b", "twin-a", "loser"]] * 10
+    results = [result(f"m{n:02d}", seats, [0, 0, 2]) for n, seats in enumerate(seatings)]
+    table = by_bot(rate(results))
+    assert table["twin-a"].mu == pytest.approx(table["twin-b"].mu, abs=1e-3)
+    assert table["loser"].mu < MU < table["twin-a"].mu
+
+
+def test_a_tie_is_rated_as_a_draw_not_as_an_order() -> None:
+    fast, _ = environments(0.1)
+    start = fast.create_rating()
+    (drawn,), (_,) = fast.rate([(start,), (start,)], ranks=[0, 0])
+    table = by_bot(rate([result("m1", ["left", "right"], [0, 0])], draw_probability=0.1))
+    assert table["left"].mu == pytest.approx(drawn.mu)
+    assert table["left"].sigma == pytest.approx(drawn.sigma)
+
+
+def test_faulty_seats_are_counted_and_lose_rating() -> None:
+    crashed = result("m1", ["steady", "crashy"], [0, 1], statuses=["ok", "crash"])
+    table = by_bot(rate([crashed]))
+    assert (table["crashy"].faults, table["steady"].faults) == (1, 0)
+    assert table["crashy"].mu < MU < table["steady"].mu
+
+
+def test_a_match_nobody_finished_is_counted_but_not_rated() -> None:
+    void = result("m1", ["ada", "bo"], [0, 0], statuses=["crash", "timeout"])
+    played = result("m2", ["ada", "bo"], [0, 1])
+    table = by_bot(rate([void, played]))
+    ada = table["ada"]
+    assert (ada.matches, ada.faults, ada.wins) == (2, 1, 1)
+    assert ada.win_rate == 0.5  # the void match is a match, but no win
+    assert ada.mean_place == 1.0  # means only over rated matches
+    assert by_bot(rate([void]))["ada"].mu == MU
+
+
+def test_configured_bots_that_played_no_match_get_a_default_row() -> None:
+    table = rate([result("m1", ["ada", "bo"], [0, 1])], labels=["zed", "idle", "ada"])
+    idle = by_bot(table)["idle"]
+    assert (idle.mu, idle.sigma, idle.matches, idle.wins) == (MU, SIGMA, 0, 0)
+    assert idle.conservative == pytest.approx(0.0)
+    assert (idle.win_rate, idle.mean_score, idle.mean_place) == (None, None, None)
+    # Equal conservative and mu: the label decides.
+    assert [row.bot for row in table] == ["ada", "idle", "zed", "bo"]
+
+
+def test_the_float_backend_failing_falls_back_to_mpmath() -> None:
+    """A 60-seat free-for-all, twice in one order and then reversed, breaks the
+    float backend's erfc ("Cannot calculate correctly, set backend to mpmath")."""
+    bots = [f"bot{n:02d}" for n in range(60)]
+    ordered = [result(f"m{n}", bots, range(60)) for n in (1, 2)]
+    reversed_ = result("m3", bots, range(59, -1, -1))
+    fast, precise = environments(0.1)
+    teams = [(fast.create_rating(),) for _ in bots]
+    for _ in ordered:
+        teams = fast.rate(teams, ranks=list(range(60)))
+    with pytest.raises(FloatingPointError):
+        fast.rate(teams, ranks=list(reversed_.ranking))
+    expected = precise.rate(teams, ranks=list(reversed_.ranking))
+
+    ratings = Ratings(0.1)
+    for match in [*ordered, reversed_]:
+        ratings.add(match)
+    table = by_bot(ratings.standings())
+    assert ratings.fallbacks == 1
+    assert table["bot59"].mu == pytest.approx(expected[59][0].mu)
+    assert all(math.isfinite(row.mu) and math.isfinite(row.sigma) for row in table.values())
+    assert by_bot(rate([reversed_, *ordered], 0.1)) == table
+
+
+def test_trueskill_global_environment_is_neither_used_nor_changed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    results = random_tournament(10, seed=1)
+    expected = rate(results)
+    odd = trueskill.TrueSkill(mu=1000.0, sigma=1.0, draw_probability=0.5)
+    monkeypatch.setattr(trueskill.global_env, "__trueskill__", odd, raising=False)
+    assert rate(results) == expected
+    assert trueskill.global_env() is odd
+
+
+@pytest.mark.parametrize("draw_probability", [0.0, 1.0, -0.1])
+def test_a_draw_probability_outside_the_open_unit_interval_is_refused(
+    draw_probability: float,
+) -> None:
+    with pytest.raises(ValueError, match="draw_probability"):
+        rate([], draw_probability=draw_probability)
+
+
+def test_a_result_with_a_missing_place_is_refused_before_anything_is_counted() -> None:
+    ratings = Ratings()
+    broken = result("m1", ["ada", "bo"], [0, 1], scores=[1.0])
+    with pytest.raises(ValueError, match="m1"):
+        ratings.add(broken)
+    assert ratings.standings() == []

@@ -1,0 +1,60 @@
+"""The results folder: append-only lines, torn and corrupt lines, resume."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from helpers import spec
+
+from arena.match import play_match
+from arena.store import RunStore, cut_torn_tail, read_results
+
+
+def results(count: int) -> list:
+    return [
+        play_match(spec("random", "random", seed=i, match_id=f"r001-t{i:06d}-s001"))
+        for i in range(count)
+    ]
+
+
+def test_appended_results_read_back_equal(tmp_path: Path) -> None:
+    played = results(3)
+    with RunStore(tmp_path) as store:
+        for result in played:
+            store.append(result)
+    loaded = read_results(tmp_path / "matches.jsonl")
+    assert loaded.results == played and loaded.warnings == []
+
+
+def test_each_line_is_flushed_as_it_lands(tmp_path: Path) -> None:
+    with RunStore(tmp_path) as store:
+        store.append(results(1)[0])
+        assert len((tmp_path / "matches.jsonl").read_text().splitlines()) == 1
+
+
+def test_a_truncated_last_line_is_skipped_with_a_warning(tmp_path: Path) -> None:
+    path = tmp_path / "matches.jsonl"
+    lines = [json.dumps(r.to_json()) for r in results(3)]
+    path.write_text(lines[0] + "\n" + lines[1] + "\n" + lines[2][: len(lines[2]) // 2])
+    loaded = read_results(path)
+    assert len(loaded.results) == 2
+    assert "line 3" in loaded.warnings[0] and "truncated" in loaded.warnings[0]
+
+
+def test_a_corrupt_middle_line_and_a_repeat_are_skipped(tmp_path: Path) -> None:
+    path = tmp_path / "matches.jsonl"
+    lines = [json.dumps(r.to_json()) for r in results(2)]
+    path.write_text("\n".join([lines[0], '{"id": "x"}', "garbage", lines[1], lines[0]]) + "\n")
+    loaded = read_results(path)
+    assert [r.id for r in loaded.results] == ["r001-t000000-s001", "r001-t000001-s001"]
+    assert len(loaded.warnings) == 3
+
+
+def test_resuming_cuts_a_torn_tail_before_appending(tmp_path: Path) -> None:
+    path = tmp_path / "matches.jsonl"
+    good = json.dumps(results(1)[0].to_json())
+    path.write_text(good + "\n" + good[:40])
+    assert cut_torn_tail(path)
+    assert path.read_text() == good + "\n"
+    assert not cut_torn_tail(path)
