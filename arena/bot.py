@@ -8,6 +8,10 @@ arguments ``game``, ``seat``, ``num_players``, ``seed`` and the bot's own
 ``params`` from the tournament config. Search bots simulate with the engine
 they import themselves; they never receive the referee's state.
 
+A bot whose ``act`` never reads the observation (a uniformly random bot, say)
+may set ``observes = False``; the referee then passes an empty mapping and
+skips building the observation.
+
 Subclassing :class:`Bot` is optional; it stores the arguments and gives a
 seeded ``random.Random`` as ``self.rng``.
 """
@@ -31,6 +35,7 @@ class Bot:
 
     name: ClassVar[str]
     games: ClassVar[tuple[str, ...] | None] = None
+    observes: ClassVar[bool] = True
 
     def __init__(self, *, game: str, seat: int, num_players: int, seed: int) -> None:
         self.game = game

@@ -1,8 +1,9 @@
 """Playing many matches on Ray: the only module that imports ``ray``.
 
 Matches go out in batches sized to about ``batch_seconds`` of work (the size
-adapts to the measured match time), with at most ``2 * workers`` batches in
-flight, and come back as they finish (``ray.wait``), not in submission
+adapts to the measured match time), with a bounded number of batches in
+flight (one queued behind each running one when the workers have the
+cluster's CPUs to themselves, else exactly ``workers``), and come back as they finish (``ray.wait``), not in submission
 order. If a worker dies, the matches of its batch that were not recorded go
 out again one by one; a match that fails ``max_attempts`` times, or whose
 engine raises, is reported to ``on_failure`` instead. A match id is handed
@@ -56,6 +57,14 @@ class Connection:
     workers: int
     owned: bool
     """True if we started the local instance (and so shut it down afterwards)."""
+    cpus: int = 0
+    """The cluster's CPUs; 0 if unknown."""
+
+    @property
+    def in_flight(self) -> int:
+        """Batches to keep submitted: a queued one per worker hides the round trip, but
+        only when that cannot make more than ``workers`` run at once."""
+        return 2 * self.workers if self.workers >= self.cpus else self.workers
 
     def close(self) -> None:
         if self.owned and ray.is_initialized():
@@ -67,19 +76,21 @@ def connect(workers: int | None = None, address: str | None = None) -> Connectio
     if workers is not None and workers < 1:
         raise ArenaError(f"--workers must be at least 1, not {workers}")
     if ray.is_initialized():
-        return Connection(workers or _cluster_cpus(), owned=False)
+        cpus = _cluster_cpus()
+        return Connection(workers or cpus, owned=False, cpus=cpus)
     address = address or os.environ.get("RAY_ADDRESS") or None
     if address:
         try:
             ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False)
         except (ConnectionError, RuntimeError, ValueError) as exc:
             raise ArenaError(f"cannot join the Ray cluster at {address}: {exc}") from None
-        return Connection(workers or _cluster_cpus(), owned=True)
+        cpus = _cluster_cpus()
+        return Connection(workers or cpus, owned=True, cpus=cpus)
     count = workers or os.cpu_count() or 1
     ray.init(
         num_cpus=count, include_dashboard=False, logging_level=logging.ERROR, log_to_driver=False
     )
-    return Connection(count, owned=True)
+    return Connection(count, owned=True, cpus=count)
 
 
 def _cluster_cpus() -> int:
@@ -94,11 +105,13 @@ class Dispatcher:
         self,
         workers: int,
         *,
+        in_flight: int | None = None,
         batch_seconds: float = 0.25,
         max_batch: int = 64,
         max_attempts: int = 3,
     ) -> None:
         self.workers = workers
+        self.in_flight = in_flight or 2 * workers
         self.batch_seconds = batch_seconds
         self.max_batch = max_batch
         self.max_attempts = max_attempts
@@ -116,14 +129,14 @@ class Dispatcher:
         solo: deque[MatchSpec] = deque()  # survivors of a dead worker, sent one by one
         attempts: dict[str, int] = {}
         recorded: set[str] = set()
-        in_flight: dict[ray.ObjectRef[list[MatchResult | Failed]], list[MatchSpec]] = {}
-        while queue or solo or in_flight:
-            while (queue or solo) and len(in_flight) < 2 * self.workers:
-                batch = [solo.popleft()] if solo else self._take(queue, len(in_flight))
-                in_flight[_remote_batch.remote(batch)] = batch
-            ready, _ = ray.wait(list(in_flight), num_returns=1, timeout=0.5)
+        running: dict[ray.ObjectRef[list[MatchResult | Failed]], list[MatchSpec]] = {}
+        while queue or solo or running:
+            while (queue or solo) and len(running) < self.in_flight:
+                batch = [solo.popleft()] if solo else self._take(queue, len(running))
+                running[_remote_batch.remote(batch)] = batch
+            ready, _ = ray.wait(list(running), num_returns=1, timeout=0.5)
             for ref in ready:
-                batch = in_flight.pop(ref)
+                batch = running.pop(ref)
                 try:
                     outcomes = ray.get(ref)
                 except RayError as exc:
@@ -137,7 +150,7 @@ class Dispatcher:
             size = 1
         else:
             size = int(self.batch_seconds / max(self.seconds_per_match, 1e-6))
-        share = math.ceil(len(queue) / max(1, 2 * self.workers - busy))
+        share = math.ceil(len(queue) / max(1, self.in_flight - busy))
         size = max(1, min(size, self.max_batch, share))
         return [queue.popleft() for _ in range(min(size, len(queue)))]
 

@@ -17,13 +17,19 @@ from __future__ import annotations
 import operator
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+from typing import Any
 
 from arena.game import CHANCE, State, sample_chance
 from arena.plugins import Registry, registry
 from arena.records import MatchResult, MatchSpec
 from arena.seats import Seat, SeatFault
 from arena.seats.inprocess import Alarm, InProcessSeat
+
+
+NOTHING: Mapping[str, Any] = MappingProxyType({})
+"""The observation handed to bots that declare ``observes = False``."""
 
 
 class EngineError(RuntimeError):
@@ -58,7 +64,7 @@ class Referee:
         self.errors: list[str | None] = [None] * count
         self.think = [0.0] * count
         self.longest = [0.0] * count
-        self.fallbacks = [random.Random(seed ^ 0x5EED) for seed in spec.bot_seeds]
+        self.fallbacks: list[random.Random | None] = [None] * count  # made on a fault
         self.seats: list[Seat | None] = [None] * count
         for index in range(count):
             self.seats[index] = self._seat(index, found, alarm)
@@ -90,22 +96,33 @@ class Referee:
         legal = state.legal_actions()
         seat = self.seats[player]
         if seat is None:
-            return legal[int(self.fallbacks[player].random() * len(legal))]
-        observation = state.observation(player)
+            return legal[int(self._fallback(player).random() * len(legal))]
+        observation = state.observation(player) if seat.observes else NOTHING
         budget = self.move_seconds + self.bank[player]
         started = time.perf_counter()
         try:
-            answer = seat.act(observation, tuple(legal), budget)
+            answer = seat.act(observation, tuple(legal), started, budget)
         except SeatFault as fault:
             self._clock(player, time.perf_counter() - started)
             self.fault(player, fault.status, str(fault))
             return self.decide(state, player)
-        if not self._clock(player, time.perf_counter() - started):
-            self.fault(player, "timeout", f"used up move time and bank ({budget:.3f}s)")
-            return self.decide(state, player)
+        seconds = time.perf_counter() - started
+        if seconds > self.move_seconds or seconds > self.longest[player]:
+            if not self._clock(player, seconds):
+                self.fault(player, "timeout", f"used up move time and bank ({budget:.3f}s)")
+                return self.decide(state, player)
+        else:
+            self.think[player] += seconds
         if answer.__class__ is int and answer in legal:
             return answer
         return self._checked(state, player, answer, legal)
+
+    def _fallback(self, player: int) -> random.Random:
+        """The uniform random player that stands in for a faulted seat."""
+        fallback = self.fallbacks[player]
+        if fallback is None:
+            fallback = self.fallbacks[player] = random.Random(self.spec.bot_seeds[player] ^ 0x5EED)
+        return fallback
 
     def _checked(self, state: State, player: int, answer: object, legal: list[int]) -> int:
         """The answer as a legal action id, or a fault and the fallback's move."""

@@ -73,7 +73,7 @@ def execute(
     on_failure: Callable[[Failed], None],
 ) -> Dispatcher:
     """Play the pending matches; each is stored before the callbacks see it."""
-    dispatcher = Dispatcher(connection.workers)
+    dispatcher = Dispatcher(connection.workers, in_flight=connection.in_flight)
 
     def record(result: MatchResult) -> None:
         run.store.append(result)

@@ -89,3 +89,22 @@ def test_a_hanging_bot_is_timed_out_inside_a_ray_worker() -> None:
     match = spec(sleeper, "random", limits=Limits(move_seconds=0.05, bank_seconds=0.0))
     results, failures, _ = play([match], workers=1)
     assert failures == [] and results[0].statuses == ("timeout", "ok")
+
+
+def test_one_worker_and_two_give_the_same_matches_and_leaderboard() -> None:
+    from arena.config import load
+    from arena.plugins import registry
+    from arena.ratings import rate
+
+    config = load(Path(__file__).parent.parent / "configs" / "quick.toml", registry())
+    specs = list(config.matches())
+    runs = {}
+    for workers, in_flight in ((1, 1), (2, 4)):
+        results: list[MatchResult] = []
+        Dispatcher(workers, in_flight=in_flight).run(specs, results.append, pytest.fail)
+        runs[workers] = results
+    one = sorted(map(outcome, runs[1]))
+    two = sorted(map(outcome, runs[2]))
+    assert one == two and len(one) == config.total_matches()
+    labels = [bot.label for bot in config.bots]
+    assert rate(runs[1], 0.05, labels) == rate(runs[2], 0.05, labels)

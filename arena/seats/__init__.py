@@ -39,10 +39,18 @@ class BotCrashed(SeatFault):
 class Seat(Protocol):
     """One bot in one seat of one match."""
 
+    observes: bool
+    """False if the bot never reads observations: the referee then skips building them."""
+
     def act(
-        self, observation: Mapping[str, Any], legal_actions: Sequence[int], budget: float
+        self,
+        observation: Mapping[str, Any],
+        legal_actions: Sequence[int],
+        started: float,
+        budget: float,
     ) -> object:
-        """The bot's answer (not yet checked for legality) within ``budget`` seconds."""
+        """The bot's answer (not yet checked for legality), due ``budget`` seconds after
+        ``started`` (a ``time.perf_counter()`` reading)."""
         ...
 
     def close(self) -> None:

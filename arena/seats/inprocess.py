@@ -1,16 +1,22 @@
 """Bots that run in the referee's own process: fast, for trusted code.
 
-A bot that hangs is interrupted when its budget runs out: on the main thread
-of a Unix process an interval timer raises :class:`_Deadline` inside the
-bot's code. ``_Deadline`` derives from ``BaseException`` so a bot's
-``except Exception`` cannot swallow it. Elsewhere (another thread, no
-SIGALRM) overruns are still detected, but only once the bot returns.
+A bot that hangs is interrupted once its budget runs out: a watchdog thread
+naps until the current decision's deadline (at most :data:`IDLE_SECONDS` at
+a time, so it wakes rarely and seldom takes the GIL from the match) and,
+past the deadline, signals the main thread, whose SIGALRM handler
+raises :class:`_Deadline` inside the bot's code. ``_Deadline`` derives from
+``BaseException`` so a bot's ``except Exception`` cannot swallow it. Arming
+and disarming are two attribute writes, so a fast bot pays next to nothing.
+Where signals cannot reach the bot (not the main thread, no SIGALRM),
+overruns are still detected, but only once the bot returns.
 """
 
 from __future__ import annotations
 
+import math
 import signal
 import threading
+import time
 from collections.abc import Mapping, Sequence
 from types import FrameType
 from typing import Any
@@ -18,49 +24,78 @@ from typing import Any
 from arena.bot import BotLike
 from arena.seats import BotRaised, BotTimedOut
 
+IDLE_SECONDS = 0.05
+"""The watchdog's longest nap: how late an interruption can come, at worst."""
+
 
 class _Deadline(BaseException):
     """Raised inside a bot's code when its budget has run out."""
 
 
-class Alarm:
-    """Interrupts the current thread's bot after a budget, where signals allow it.
+class _Watchdog:
+    """One daemon thread per process, watching whichever match is being played."""
 
-    Installed once per match (``with Alarm() as alarm``), armed per decision.
-    """
+    def __init__(self, main_thread: int) -> None:
+        self.main_thread = main_thread
+        self.alarm: Alarm | None = None
+        threading.Thread(target=self._watch, daemon=True, name="arena-watchdog").start()
+
+    def _watch(self) -> None:
+        while True:
+            alarm = self.alarm
+            nap = IDLE_SECONDS
+            if alarm is not None and alarm.in_bot:
+                left = alarm.deadline - time.perf_counter()
+                if left <= 0:
+                    alarm.deadline = math.inf
+                    signal.pthread_kill(self.main_thread, signal.SIGALRM)
+                nap = min(max(left, 0.001), IDLE_SECONDS)
+            time.sleep(nap)
+
+
+_watchdog: _Watchdog | None = None
+
+
+class Alarm:
+    """Interrupts the main thread's bot past its deadline. One per match:
+    ``with Alarm() as alarm``, then ``arm``/``disarm`` around each decision."""
 
     def __init__(self) -> None:
         self.available = (
-            hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+            hasattr(signal, "pthread_kill")
+            and threading.current_thread() is threading.main_thread()
         )
-        self._armed = False
+        self.deadline = math.inf
+        self.in_bot = False
         self._previous: Any = None
 
     def __enter__(self) -> Alarm:
+        global _watchdog
         if self.available:
             self._previous = signal.signal(signal.SIGALRM, self._fire)
+            if _watchdog is None:
+                _watchdog = _Watchdog(threading.get_ident())
+            _watchdog.alarm = self
         return self
 
     def __exit__(self, *exc: object) -> None:
-        if self.available:
-            signal.setitimer(signal.ITIMER_REAL, 0)
+        if self.available and _watchdog is not None:
+            _watchdog.alarm = None
             signal.signal(signal.SIGALRM, self._previous)
 
     def _fire(self, signum: int, frame: FrameType | None) -> None:
-        # A tick that lands after the bot returned (before disarming) is ignored.
-        if self._armed:
-            self._armed = False
+        # A signal that lands after the bot returned is ignored.
+        if self.in_bot:
+            self.in_bot = False
             raise _Deadline
 
-    def arm(self, seconds: float) -> None:
-        if self.available:
-            self._armed = True
-            signal.setitimer(signal.ITIMER_REAL, max(seconds, 1e-3))
+    def arm(self, started: float, budget: float) -> None:
+        self.deadline = started + budget
+        self.in_bot = True
 
     def disarm(self) -> None:
-        if self.available:
-            self._armed = False
-            signal.setitimer(signal.ITIMER_REAL, 0)
+        self.in_bot = False
+        self.deadline = math.inf
 
 
 class InProcessSeat:
@@ -69,18 +104,26 @@ class InProcessSeat:
     def __init__(self, bot: BotLike, alarm: Alarm) -> None:
         self.bot = bot
         self.alarm = alarm
+        self.observes = bool(getattr(bot, "observes", True))
 
     def act(
-        self, observation: Mapping[str, Any], legal_actions: Sequence[int], budget: float
+        self,
+        observation: Mapping[str, Any],
+        legal_actions: Sequence[int],
+        started: float,
+        budget: float,
     ) -> object:
+        alarm = self.alarm
         try:
-            # The alarm may fire after act() returned but before disarm() ran: the
+            # The signal may land after act() returned but before disarm() ran: the
             # outer handler turns that into a timeout too, never a referee crash.
-            self.alarm.arm(budget)
+            alarm.deadline = started + budget  # arm(), inlined: this is the hot path
+            alarm.in_bot = True
             try:
                 return self.bot.act(observation, legal_actions)
             finally:
-                self.alarm.disarm()
+                alarm.in_bot = False
+                alarm.deadline = math.inf
         except _Deadline:
             raise BotTimedOut(f"no answer within {budget:.3f}s") from None
         except (Exception, SystemExit) as exc:

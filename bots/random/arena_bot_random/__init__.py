@@ -12,6 +12,7 @@ class RandomBot(Bot):
     """Picks uniformly among the legal actions; plays every game."""
 
     name = "random"
+    observes = False  # it never looks: the referee need not build observations
 
     def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
         return legal_actions[int(self.rng.random() * len(legal_actions))]
