@@ -3,11 +3,11 @@
 Matches go out in batches sized to about ``batch_seconds`` of work (the size
 adapts to the measured match time), with a bounded number of batches in
 flight (one queued behind each running one when the workers have the
-cluster's CPUs to themselves, else exactly ``workers``), and come back as they finish (``ray.wait``), not in submission
-order. If a worker dies, the matches of its batch that were not recorded go
-out again one by one; a match that fails ``max_attempts`` times, or whose
-engine raises, is reported to ``on_failure`` instead. A match id is handed
-to ``on_result`` at most once.
+cluster's CPUs to themselves, else exactly ``workers``), and come back as
+they finish (``ray.wait``), not in submission order. If a worker dies, the
+matches of its batch that were not recorded go out again one by one; a match
+that fails ``max_attempts`` times, or whose engine raises, is reported to
+``on_failure`` instead. A match id is handed to ``on_result`` at most once.
 """
 
 from __future__ import annotations

@@ -27,7 +27,6 @@ from arena.records import MatchResult, MatchSpec
 from arena.seats import Seat, SeatFault
 from arena.seats.inprocess import Alarm, InProcessSeat
 
-
 NOTHING: Mapping[str, Any] = MappingProxyType({})
 """The observation handed to bots that declare ``observes = False``."""
 
