@@ -93,7 +93,11 @@ def _draw_probability(found: Registry, game: str) -> float:
 @main.command()
 @click.argument("config_path", metavar="CONFIG", type=click.Path(path_type=Path))
 @click.option("--out", type=click.Path(path_type=Path), help="Results folder [results/<name>].")
-@click.option("--workers", type=int, help="Parallel matches [all cores / the cluster's CPUs].")
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    help="Parallel matches [all cores / the cluster's CPUs].",
+)
 @click.option("--address", help="Join this Ray cluster [env RAY_ADDRESS; else start a local one].")
 @click.option("--resume", is_flag=True, help="Continue the run in the results folder.")
 def run(

@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import math
 import os
+import socket
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -80,6 +81,7 @@ def connect(workers: int | None = None, address: str | None = None) -> Connectio
         return Connection(workers or cpus, owned=False, cpus=cpus)
     address = address or os.environ.get("RAY_ADDRESS") or None
     if address:
+        _reachable(address)
         try:
             ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False)
         except (ConnectionError, RuntimeError, ValueError) as exc:
@@ -91,6 +93,20 @@ def connect(workers: int | None = None, address: str | None = None) -> Connectio
         num_cpus=count, include_dashboard=False, logging_level=logging.ERROR, log_to_driver=False
     )
     return Connection(count, owned=True, cpus=count)
+
+
+def _reachable(address: str, timeout: float = 5.0) -> None:
+    """Fail fast on a ``host:port`` nobody answers at; Ray itself retries for minutes."""
+    host, _, port = address.rpartition(":")
+    if "://" in address or not host or not port.isdigit():
+        return  # "auto", "ray://...": leave those to Ray
+    try:
+        socket.create_connection((host, int(port)), timeout=timeout).close()
+    except OSError as exc:
+        raise ArenaError(
+            f"cannot join the Ray cluster at {address}: nothing answers there ({exc}); "
+            f"start one with 'ray start --head' or leave out --address for a local one"
+        ) from None
 
 
 def _cluster_cpus() -> int:

@@ -29,6 +29,8 @@ class RunPlan:
     done: list[MatchResult]
     pending: list[MatchSpec]
     warnings: list[str] = field(default_factory=list)
+    fresh: bool = True
+    """No config saved in the folder yet: :func:`execute` writes it first."""
 
     @property
     def total(self) -> int:
@@ -36,7 +38,10 @@ class RunPlan:
 
 
 def plan(config: TournamentConfig, directory: Path, *, resume: bool) -> RunPlan:
-    """Check the folder against ``resume`` and work out the matches left to play."""
+    """Check the folder against ``resume`` and work out the matches left to play.
+
+    Writes nothing (but cuts a torn last line off ``matches.jsonl`` when resuming),
+    so a run that fails to start leaves no half-made folder behind."""
     store = RunStore(directory)
     saved = store.saved_config()
     if not resume and (saved is not None or store.has_results()):
@@ -49,14 +54,12 @@ def plan(config: TournamentConfig, directory: Path, *, resume: bool) -> RunPlan:
             f"{directory} was started with a different config; resume it with the same "
             f"config (see {directory / 'config.json'}) or choose another folder with --out"
         )
-    if saved is None:
-        store.start(config.to_json())
     loaded = store.done()
     planned = {spec.id for spec in config.matches()}
     done = [result for result in loaded.results if result.id in planned]
     done_ids = {result.id for result in done}
     pending = [spec for spec in config.matches() if spec.id not in done_ids]
-    return RunPlan(config, store, done, pending, loaded.warnings)
+    return RunPlan(config, store, done, pending, loaded.warnings, fresh=saved is None)
 
 
 def _saved(saved: dict[str, object], directory: Path) -> TournamentConfig:
@@ -83,6 +86,8 @@ def execute(
         run.store.append_failure(failure.id, failure.reason)
         on_failure(failure)
 
+    if run.fresh:
+        run.store.start(run.config.to_json())
     with run.store:
         dispatcher.run(run.pending, record, record_failure)
     return dispatcher

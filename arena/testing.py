@@ -97,7 +97,11 @@ class _Checker:
                 continue
             _scribble(observation)
             again = json.dumps(state.observation(seat), sort_keys=True)
-            self.expect(again == frozen, "changing an observation changed the state")
+            if again != frozen:  # the state is damaged now: nothing after this is reliable
+                raise AssertionError(
+                    f"{self.game.name}: changing an observation changed the state "
+                    "(observation() must copy, not share, the state's lists and dicts)"
+                )
 
     def clone(self, state: State, action: int) -> None:
         before = json.dumps(state.observation(0), sort_keys=True)

@@ -180,3 +180,14 @@ def test_the_quick_tournament_runs_from_the_command_line(tmp_path: Path) -> None
     assert "greedy-bold" in done.stdout and "random" in done.stdout
     records = lines(tmp_path / "quick" / "matches.jsonl")
     assert len(records) == 48 and all(set(r["statuses"]) == {"ok"} for r in records)
+
+
+def test_planning_a_run_writes_nothing_until_it_starts(config: Path, tmp_path: Path) -> None:
+    from arena import runner
+    from arena.config import load
+    from arena.plugins import registry
+
+    out = tmp_path / "never-started"
+    plan = runner.plan(load(config, registry()), out, resume=False)
+    assert plan.fresh and len(plan.pending) == TOTAL
+    assert not out.exists()

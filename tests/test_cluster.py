@@ -108,3 +108,16 @@ def test_one_worker_and_two_give_the_same_matches_and_leaderboard() -> None:
     assert one == two and len(one) == config.total_matches()
     labels = [bot.label for bot in config.bots]
     assert rate(runs[1], 0.05, labels) == rate(runs[2], 0.05, labels)
+
+
+def test_an_address_where_nobody_answers_fails_fast_with_a_clear_error() -> None:
+    import socket
+
+    from arena.cluster import _reachable
+    from arena.errors import ArenaError
+
+    with socket.socket() as unused:  # a port that was free a moment ago
+        unused.bind(("127.0.0.1", 0))
+        port = unused.getsockname()[1]
+    with pytest.raises(ArenaError, match="nothing answers there"):
+        _reachable(f"127.0.0.1:{port}", timeout=2.0)
