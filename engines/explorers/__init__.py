@@ -1,0 +1,1 @@
+"""Explorers of the Lost Valley: the engine (rules in :mod:`engines.explorers.game`)."""

@@ -1,0 +1,91 @@
+"""What a seat sees: everything on the table (only the deck's order is hidden)."""
+
+from __future__ import annotations
+
+import functools
+from typing import TYPE_CHECKING, Any
+
+from engines.explorers import phases
+from engines.explorers.cards import SPECIES, CardSet
+
+if TYPE_CHECKING:
+    from engines.explorers.state import ExplorersState
+
+
+@functools.cache
+def card_table(cards: CardSet) -> tuple[dict[str, Any], ...]:
+    """Every card's public stats by id, one dict per card (for the row)."""
+    return tuple(cards.describe(card) for card in range(cards.size))
+
+
+@functools.cache
+def card_columns(cards: CardSet) -> tuple[tuple[str, tuple[Any, ...]], ...]:
+    """Every card's stats as columns indexed by card id: compact to copy and to serialise.
+
+    ``kind`` is "dinosaur" or the advantage's effect; ``species`` is "" for advantages.
+    """
+    table = card_table(cards)
+    kinds = tuple(entry.get("effect", "dinosaur") for entry in table)
+    columns = {"name": cards.names, "kind": kinds,
+               "species": tuple(entry.get("species", "") for entry in table),
+               "difficulty": cards.difficulty, "points": cards.points,
+               "damage_success": cards.damage_success, "damage_failure": cards.damage_failure}
+    return tuple(columns.items())
+
+
+def _players(state: ExplorersState) -> list[dict[str, Any]]:
+    points = state.points_now()
+    return [{
+        "seat": seat,
+        "exploration_tokens": state.exploration_tokens[seat],
+        "ammunition": state.ammunition[seat],
+        "dinosaurs": state.dinosaurs[seat][:],
+        "advantages": state.advantages[seat][:],
+        "trophies": state.trophies[seat],
+        "trail_tokens": [SPECIES[species] for species in state.trail_tokens[seat]],
+        "abandoned": state.abandoned[seat],
+        "points": points[seat],
+        "total_points": sum(past[seat] for past in state.history),
+    } for seat in range(state.num_players)]
+
+
+def _hunt(state: ExplorersState) -> dict[str, Any] | None:
+    if state.hunt_slot < 0:
+        return None
+    return {"card": state.row[state.hunt_slot], "slot": state.hunt_slot,
+            "rolls": state.hunt_rolls, "ammunition_used": state.hunt_ammunition,
+            "last_roll": state.last_roll,
+            "bonus": 1 if state.has_allies(state.player) else 0}
+
+
+def build(state: ExplorersState, seat: int) -> dict[str, Any]:
+    """The observation of ``seat``: a JSON-able dict of the whole public table."""
+    table = card_table(state.cards)
+    return {
+        "game": "explorers-of-the-lost-valley",
+        "seat": seat,
+        "num_players": state.num_players,
+        "advanced": state.advanced,
+        "phase": phases.NAMES[state.phase],
+        "current_player": state.current_player(),
+        "adventure": state.adventure,
+        "turn": state.turns,
+        "first_player": state.first_player,
+        "row": [dict(table[card]) if card >= 0 else None for card in state.row],
+        "deck_count": len(state.deck),
+        "deck": state.deck[:],
+        "discards": state.discards[:],
+        "center_ammunition": state.center_ammunition,
+        "players": _players(state),
+        "actions_left": state.actions_left,
+        "extra_action_bought": state.extra_bought,
+        "discard_locked": state.discard_locked,
+        "steal_locked": state.steal_locked,
+        "next_discard_locked": state.discarded,
+        "next_steal_locked": state.stole,
+        "hunt": _hunt(state),
+        "steal_roll": state.steal_roll if state.phase == phases.STEAL_PICK else None,
+        "history": [points[:] for points in state.history],
+        "trophy_history": [seats[:] for seats in state.trophy_history],
+        "cards": {key: list(column) for key, column in card_columns(state.cards)},
+    }

@@ -1,0 +1,73 @@
+"""A terminal view of the table (rich markup)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engines.explorers import phases
+from engines.explorers.cards import DINOSAUR, SPECIES, CardSet
+
+if TYPE_CHECKING:
+    from engines.explorers.state import ExplorersState
+
+
+def card_text(cards: CardSet, card: int) -> str:
+    """One card on one line: species, difficulty, points and damage for a dinosaur."""
+    if card < 0:
+        return "[dim](empty)[/dim]"
+    if cards.kind[card] != DINOSAUR:
+        return f"[magenta]{cards.names[card]}[/magenta] (advantage)"
+    return (f"[green]{cards.names[card]}[/green] {SPECIES[cards.species[card]]} "
+            f"difficulty {cards.difficulty[card]}, {cards.points[card]} points, "
+            f"damage {cards.damage_success[card]}/{cards.damage_failure[card]}")
+
+
+def _names(cards: CardSet, held: list[int]) -> str:
+    return ", ".join(cards.names[card] for card in held) or "-"
+
+
+def _explorer(state: ExplorersState, seat: int, points: int) -> list[str]:
+    cards = state.cards
+    marks = " [red](abandoned)[/red]" if state.abandoned[seat] else ""
+    marks += " [bold]<- on move[/bold]" if seat == state.current_player() else ""
+    trail = ", ".join(SPECIES[s] for s in state.trail_tokens[seat]) or "-"
+    return [
+        f"[bold]seat {seat}[/bold]{marks}: {state.exploration_tokens[seat]} exploration tokens, "
+        f"{state.ammunition[seat]} ammunition, {state.trophies[seat]} trophies, "
+        f"{points} points now",
+        f"    dinosaurs: {_names(cards, state.dinosaurs[seat])}",
+        f"    advantages: {_names(cards, state.advantages[seat])}",
+    ] + ([f"    trail tokens: {trail}"] if state.advanced else [])
+
+
+def _status(state: ExplorersState) -> str:
+    text = f"phase {phases.NAMES[state.phase]}"
+    if state.hunt_slot >= 0:
+        text += (f"; hunting row[{state.hunt_slot}], {state.hunt_rolls} rolls "
+                 f"(last {state.last_roll}), {state.hunt_ammunition} ammunition used")
+    if state.discard_locked:
+        text += "; discard locked this turn"
+    if state.steal_locked:
+        text += "; steal locked this turn"
+    return text
+
+
+def render(state: ExplorersState) -> str:
+    """The row, the centre and every explorer's tokens, cards and trophies."""
+    cards = state.cards
+    lines = [
+        f"[bold]Explorers of the Lost Valley[/bold] - adventure {state.adventure}, "
+        f"turn {state.turns}, first player seat {state.first_player}",
+        _status(state),
+        f"deck: {len(state.deck)} cards; centre ammunition: {state.center_ammunition}",
+        f"discards: {_names(cards, state.discards)}",
+        "row:",
+    ]
+    lines += [f"  [{slot}] {card_text(cards, card)}" for slot, card in enumerate(state.row)]
+    points = state.points_now()
+    for seat in range(state.num_players):
+        lines += _explorer(state, seat, points[seat])
+    if state.history:
+        lines.append("adventure points so far: " + "; ".join(
+            " ".join(str(value) for value in past) for past in state.history))
+    return "\n".join(lines)

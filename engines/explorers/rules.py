@@ -1,0 +1,289 @@
+"""The rules: how each move changes the table.
+
+:class:`Rules` applies chance outcomes and decisions already checked for
+legality by :class:`~engines.explorers.state.ExplorersState`. After any move
+resolves, :meth:`Rules._advance` decides what comes next: the end of the
+adventure, the exhausted explorer's choice, a refill of the row, another
+action of the same explorer, or the next explorer's turn.
+"""
+
+from __future__ import annotations
+
+from engines.explorers import actions as A
+from engines.explorers.cards import ALLIES, AMMUNITION_BOX, DINOSAUR, HAVEN_OF_PEACE, HOUND
+from engines.explorers.phases import (
+    DEAL_TRAIL,
+    EXHAUSTED,
+    FIRST_PLAYER,
+    HOUND_REVEAL,
+    HUNT_ROLL,
+    OVER,
+    REROLL,
+    REVEAL,
+    SETUP_DISCARD,
+    STEAL_DIE,
+    STEAL_PICK,
+    TURN,
+)
+from engines.explorers.scoring import trophy_winners
+from engines.explorers.table import (
+    AMMUNITION,
+    EXPLORATION_TOKENS,
+    EXTRA_ACTION_COST,
+    MAX_ADVENTURES,
+    MAX_AMMUNITION_PER_HUNT,
+    MAX_TURNS_PER_ADVENTURE,
+    SETUP_DISCARDS,
+    TROPHIES_TO_WIN,
+    Table,
+)
+
+
+class Rules(Table):
+    """The moves of the game as methods on the table."""
+
+    __slots__ = ()
+
+    def play(self, action: int) -> None:
+        """Apply ``action``, already known to be legal, in the current phase."""
+        phase = self.phase
+        if phase == TURN:
+            self._play_turn(action)
+        elif phase == HUNT_ROLL:
+            self._hunt_roll(action - A.ROLL)
+        elif phase in (SETUP_DISCARD, REVEAL, HOUND_REVEAL):
+            self.deck.remove(action - A.DRAW)
+            self._drawn(action - A.DRAW)
+        elif phase == STEAL_DIE:
+            self._steal_roll(action - A.DIE)
+        elif phase < TURN:
+            self._play_setup(action)
+        else:
+            self._play_answer(action)
+
+    def _play_answer(self, action: int) -> None:
+        """The decisions inside a move: re-roll, the exhausted's choice, the stolen card."""
+        if action == A.REROLL:
+            self._reroll()
+        elif action == A.STOP_HUNT:
+            self._hunt_failed()
+        elif action == A.BASE_CAMP:
+            self._base_camp()
+        elif action == A.ABANDON:
+            self._abandon()
+        else:
+            self._steal_card(action - A.STEAL_CARD)
+
+    # --------------------------------------------------------------- setup
+
+    def _play_setup(self, action: int) -> None:
+        if self.phase == FIRST_PLAYER:
+            self.first_player = action - A.FIRST_PLAYER
+            if self.advanced:
+                self.phase = DEAL_TRAIL
+                return
+        else:
+            species = action - A.TRAIL_DEAL
+            self.trail_pool[species] -= 1
+            self.trail_tokens[self.dealt // 2].append(species)
+            self.dealt += 1
+            if self.dealt < 2 * self.num_players:
+                return
+        self._start_adventure()
+
+    def _drawn(self, card: int) -> None:
+        if self.phase == SETUP_DISCARD:
+            self.discards.append(card)
+            self.setup_left -= 1
+            if not self.setup_left:
+                self.phase = REVEAL
+        elif self.phase == REVEAL:
+            self.row[self.row.index(-1)] = card
+            if -1 in self.row:
+                return
+            if self.turns:
+                self._advance()
+            else:
+                self._start_turn(self.first_player, False, False)
+        else:
+            held = self.dinosaurs if self.cards.kind[card] == DINOSAUR else self.advantages
+            held[self.player].append(card)
+            self._advance()
+
+    # ---------------------------------------------------------- adventures
+
+    def _start_adventure(self) -> None:
+        n = self.num_players
+        self.adventure += 1
+        self.turns = 0
+        self.deck = list(range(self.cards.size))
+        self.row, self.discards = [-1, -1], []
+        self.center_ammunition = AMMUNITION[n]
+        self.exploration_tokens = [max(t, EXPLORATION_TOKENS) for t in self.exploration_tokens]
+        self.ammunition = [0] * n
+        self.dinosaurs, self.advantages = [[] for _ in range(n)], [[] for _ in range(n)]
+        self.abandoned = [False] * n
+        self.setup_left = SETUP_DISCARDS[n]
+        self.phase = SETUP_DISCARD
+
+    def _end_adventure(self) -> None:
+        points = self.points_now()
+        self.history.append(points)
+        self.final_tokens = self.exploration_tokens[:]
+        winners = trophy_winners(points, self.exploration_tokens)
+        self.trophy_history.append(winners)
+        for seat in winners:
+            self.trophies[seat] += 1
+        if max(self.trophies) >= TROPHIES_TO_WIN or self.adventure >= MAX_ADVENTURES:
+            self.phase = OVER
+            return
+        self.first_player = (self.first_player - 1) % self.num_players
+        self._start_adventure()
+
+    # --------------------------------------------------------------- turns
+
+    def _start_turn(self, seat: int, discard_locked: bool, steal_locked: bool) -> None:
+        self.player = seat
+        self.turns += 1
+        self.actions_left, self.extra_bought = 1, False
+        self.discarded = self.stole = False
+        self.discard_locked, self.steal_locked = discard_locked, steal_locked
+        self.phase = TURN
+
+    def _next_turn(self) -> None:
+        if self.turns >= MAX_TURNS_PER_ADVENTURE:
+            self._end_adventure()
+            return
+        n = self.num_players
+        for step in range(1, n + 1):
+            following = (self.player + step) % n
+            if not self.abandoned[following]:
+                self._start_turn(following, self.discarded, self.stole)
+                return
+        self._end_adventure()
+
+    def _advance(self) -> None:
+        """After a move resolves: end the adventure, ask the exhausted, refill, or move on."""
+        player = self.player
+        if all(self.abandoned) or (-1 in self.row and not self.deck):
+            self._end_adventure()
+        elif self.exploration_tokens[player] == 0 and not self.abandoned[player]:
+            self.phase = EXHAUSTED
+        elif -1 in self.row:
+            self.phase = REVEAL
+        elif self.actions_left and not self.abandoned[player]:
+            self.phase = TURN
+        else:
+            self._next_turn()
+
+    def _play_turn(self, action: int) -> None:
+        if action == A.EXTRA_ACTION:
+            self.exploration_tokens[self.player] -= EXTRA_ACTION_COST
+            self.actions_left += 1
+            self.extra_bought = True
+            return
+        self.actions_left -= 1
+        if action < A.DISCARD:
+            self._take(action - A.TAKE)
+        elif action < A.BASE_CAMP:
+            self._discard(action - A.DISCARD)
+        elif action == A.BASE_CAMP:
+            self._base_camp()
+        elif action == A.ABANDON:
+            self._abandon()
+        else:
+            self._start_steal(action - A.STEAL)
+
+    def _discard(self, slot: int) -> None:
+        self.discards.append(self.row[slot])
+        self.row[slot] = -1
+        self.discarded = True
+        self._advance()
+
+    def _base_camp(self) -> None:
+        seat = self.player
+        self.exploration_tokens[seat] = max(self.exploration_tokens[seat], EXPLORATION_TOKENS)
+        self.discards += self.dinosaurs[seat] + self.advantages[seat]
+        self.dinosaurs[seat], self.advantages[seat] = [], []
+        self.center_ammunition += self.ammunition[seat]
+        self.ammunition[seat] = 0
+        self._advance()
+
+    def _abandon(self) -> None:
+        self.abandoned[self.player] = True
+        self._advance()
+
+    def _take(self, slot: int) -> None:
+        card = self.row[slot]
+        kind = self.cards.kind[card]
+        if kind == DINOSAUR:
+            self.hunt_slot, self.hunt_rolls, self.hunt_ammunition = slot, 0, 0
+            self.phase = HUNT_ROLL
+            return
+        self.row[slot] = -1
+        seat = self.player
+        self.advantages[seat].append(card)
+        if kind == HAVEN_OF_PEACE:
+            self.exploration_tokens[seat] = max(self.exploration_tokens[seat],
+                                                EXPLORATION_TOKENS)
+        elif kind == ALLIES:
+            self.actions_left += 1
+        elif kind == AMMUNITION_BOX:
+            self.center_ammunition += self.ammunition[seat]
+            self.ammunition[seat] = 0
+        elif kind == HOUND and self.deck:
+            self.phase = HOUND_REVEAL
+            return
+        self._advance()
+
+    # ----------------------------------------------------------- hunting
+
+    def _hunt_roll(self, total: int) -> None:
+        self.hunt_rolls += 1
+        self.last_roll = total
+        card = self.row[self.hunt_slot]
+        bonus = 1 if self.has_allies(self.player) else 0
+        if total + bonus >= self.cards.difficulty[card]:
+            self.row[self.hunt_slot] = -1
+            self.dinosaurs[self.player].append(card)
+            self._end_hunt(self.cards.damage_success[card])
+        elif (self.hunt_ammunition < MAX_AMMUNITION_PER_HUNT
+              and self.center_ammunition > 0):
+            self.phase = REROLL
+        else:
+            self._hunt_failed()
+
+    def _reroll(self) -> None:
+        self.center_ammunition -= 1
+        self.ammunition[self.player] += 1
+        self.hunt_ammunition += 1
+        self.phase = HUNT_ROLL
+
+    def _hunt_failed(self) -> None:
+        self._end_hunt(self.cards.damage_failure[self.row[self.hunt_slot]])
+
+    def _end_hunt(self, damage: int) -> None:
+        seat = self.player
+        self.exploration_tokens[seat] = max(0, self.exploration_tokens[seat] - damage)
+        self.hunt_slot = -1
+        self._advance()
+
+    # ----------------------------------------------------------- stealing
+
+    def _start_steal(self, species: int) -> None:
+        self.trail_tokens[self.player].remove(species)
+        self.stole = True
+        self.phase = STEAL_DIE
+
+    def _steal_roll(self, face: int) -> None:
+        self.steal_roll = face
+        if self.stealable():
+            self.phase = STEAL_PICK
+        else:
+            self._advance()
+
+    def _steal_card(self, card: int) -> None:
+        self.dinosaurs[self.owner(card)].remove(card)
+        self.dinosaurs[self.player].append(card)
+        self._advance()
+

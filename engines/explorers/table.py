@@ -1,0 +1,137 @@
+"""The table of a match: every component's position, compact and cheap to copy.
+
+Cards are ids into the shared :class:`~engines.explorers.cards.CardSet`; the
+deck is the sorted list of the cards still in it (its order does not exist
+until a card is drawn). :class:`Table` holds the data and answers questions
+about it; the rules that change it live in :mod:`engines.explorers.rules`.
+"""
+
+from __future__ import annotations
+
+from typing import Self
+
+from engines.explorers.cards import ALLIES, TRAIL_TOKENS, CardSet
+from engines.explorers.phases import FIRST_PLAYER
+from engines.explorers.scoring import adventure_points
+
+SETUP_DISCARDS = {2: 3, 3: 2, 4: 1}
+AMMUNITION = {2: 6, 3: 7, 4: 8}
+EXPLORATION_TOKENS = 6
+EXTRA_ACTION_COST = 2
+MAX_AMMUNITION_PER_HUNT = 2
+TROPHIES_TO_WIN = 2
+MAX_TURNS_PER_ADVENTURE = 200
+"""Safety cap: an adventure ends (and is scored) once this many turns were played."""
+MAX_ADVENTURES = 12
+"""Safety cap on adventures; never reached, as each adventure awards a trophy."""
+
+_SLOTS = ("cards", "num_players", "advanced", "phase", "player", "first_player", "adventure",
+          "turns", "deck", "row", "discards", "center_ammunition", "exploration_tokens",
+          "ammunition", "dinosaurs", "advantages", "abandoned", "trophies", "trail_tokens",
+          "trail_pool", "dealt", "setup_left", "actions_left", "extra_bought", "discarded",
+          "stole", "discard_locked", "steal_locked", "hunt_slot", "hunt_rolls",
+          "hunt_ammunition", "last_roll", "steal_roll", "history", "trophy_history",
+          "final_tokens")
+
+
+class Table:
+    """The components on the table and the bookkeeping of the turn in progress."""
+
+    __slots__ = _SLOTS
+
+    cards: CardSet
+    num_players: int
+    advanced: bool
+    phase: int
+    player: int
+    first_player: int
+    adventure: int
+    turns: int
+    deck: list[int]
+    row: list[int]
+    discards: list[int]
+    center_ammunition: int
+    exploration_tokens: list[int]
+    ammunition: list[int]
+    dinosaurs: list[list[int]]
+    advantages: list[list[int]]
+    abandoned: list[bool]
+    trophies: list[int]
+    trail_tokens: list[list[int]]
+    trail_pool: list[int]
+    dealt: int
+    setup_left: int
+    actions_left: int
+    extra_bought: bool
+    discarded: bool
+    stole: bool
+    discard_locked: bool
+    steal_locked: bool
+    hunt_slot: int
+    hunt_rolls: int
+    hunt_ammunition: int
+    last_roll: int
+    steal_roll: int
+    history: list[list[int]]
+    trophy_history: list[list[int]]
+    final_tokens: list[int]
+
+    def __init__(self, cards: CardSet, num_players: int, advanced: bool) -> None:
+        n = num_players
+        self.cards, self.num_players, self.advanced = cards, n, advanced
+        self.phase, self.player, self.first_player = FIRST_PLAYER, 0, 0
+        self.adventure, self.turns = 0, 0
+        self.deck, self.row, self.discards = [], [-1, -1], []
+        self.center_ammunition = AMMUNITION[n]
+        self.exploration_tokens = [EXPLORATION_TOKENS] * n
+        self.ammunition, self.trophies = [0] * n, [0] * n
+        self.dinosaurs, self.advantages = [[] for _ in range(n)], [[] for _ in range(n)]
+        self.abandoned = [False] * n
+        self.trail_tokens = [[] for _ in range(n)]
+        self.trail_pool = list(TRAIL_TOKENS)
+        self.dealt, self.setup_left = 0, 0
+        self.actions_left, self.extra_bought = 1, False
+        self.discarded = self.stole = False
+        self.discard_locked = self.steal_locked = False
+        self.hunt_slot, self.hunt_rolls, self.hunt_ammunition = -1, 0, 0
+        self.last_roll = self.steal_roll = 0
+        self.history, self.trophy_history = [], []
+        self.final_tokens = [EXPLORATION_TOKENS] * n
+
+    def copy(self) -> Self:
+        """An independent copy (lists copied, the card set shared)."""
+        other = type(self).__new__(type(self))
+        for name in _SLOTS:
+            setattr(other, name, getattr(self, name))
+        other.deck, other.row, other.discards = self.deck[:], self.row[:], self.discards[:]
+        other.exploration_tokens = self.exploration_tokens[:]
+        other.ammunition, other.trophies = self.ammunition[:], self.trophies[:]
+        other.dinosaurs = [held[:] for held in self.dinosaurs]
+        other.advantages = [held[:] for held in self.advantages]
+        other.abandoned, other.trail_pool = self.abandoned[:], self.trail_pool[:]
+        other.trail_tokens = [held[:] for held in self.trail_tokens]
+        # Past adventures' entries are never changed, so they can be shared.
+        other.history, other.trophy_history = self.history[:], self.trophy_history[:]
+        other.final_tokens = self.final_tokens[:]
+        return other
+
+    def points_now(self) -> list[int]:
+        """Every player's adventure points if the adventure ended now."""
+        return adventure_points(self.cards, self.dinosaurs, self.advantages, self.ammunition,
+                                self.trail_tokens)
+
+    def has_allies(self, seat: int) -> bool:
+        kind = self.cards.kind
+        return any(kind[card] == ALLIES for card in self.advantages[seat])
+
+    def stealable(self) -> list[int]:
+        """Cards the thief may take: printed points at most the die, from active players."""
+        points, roll = self.cards.points, self.steal_roll
+        return sorted(card for seat, held in enumerate(self.dinosaurs)
+                      if seat != self.player and not self.abandoned[seat]
+                      for card in held if points[card] <= roll)
+
+    def owner(self, card: int) -> int:
+        """The seat holding dinosaur ``card``, or -1."""
+        return next((seat for seat, held in enumerate(self.dinosaurs) if card in held), -1)
+

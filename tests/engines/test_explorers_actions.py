@@ -1,0 +1,154 @@
+"""The four actions of a turn, the discard lock-out, the extra action and the row refill."""
+
+from __future__ import annotations
+
+import pytest
+from test_explorers_helpers import card, draw, play, reveal, roll, setup
+
+from arena.game import CHANCE
+from engines.explorers import actions as A
+
+
+def test_taking_a_dinosaur_starts_a_hunt_and_an_advantage_is_just_taken() -> None:
+    """"Choose one of the two cards at the right side of the deck. If it's a dinosaur, you
+    will try to "hunt" it. If it's an advantage, just take it."
+    """
+    state = setup(3, row=("Pterodactylus antiquus", "Haven of Peace"))
+    play(state, A.TAKE + 1)
+    assert state.advantages[0] == [card("Haven of Peace")]
+    reveal(state, "Iguanodon mantelli")
+    assert state.current_player() == 1
+    play(state, A.TAKE)
+    assert state.current_player() == CHANCE
+    assert state.observation(1)["phase"] == "hunt-roll"
+
+
+def test_discard_puts_the_card_face_up_and_refills_the_row() -> None:
+    """"Discard one of the two cards at the right side of the deck." / "after taking or
+    discarding a card, you have to replace it with another one from the deck."
+    """
+    state = setup(3)
+    play(state, A.DISCARD + 1)
+    assert state.discards[-1] == card("Iguanodon mantelli")
+    assert state.current_player() == CHANCE
+    assert sorted(a for a, _ in state.chance_outcomes()) == [A.DRAW + c for c in state.deck]
+    reveal(state, "Allies")
+    assert state.row == [card("Pterodactylus antiquus"), card("Allies")]
+    assert state.current_player() == 1
+
+
+def test_the_next_player_cannot_discard_after_a_discard() -> None:
+    """"When a player takes this action, the next one in the turn order will NOT be able to
+    choose it." Ruling: "it" is the discard action, for the whole of the next player's turn.
+    """
+    state = setup(3)
+    play(state, A.DISCARD, draw("Allies"))
+    assert state.current_player() == 1
+    legal = state.legal_actions()
+    assert A.DISCARD not in legal and A.DISCARD + 1 not in legal
+    assert state.observation(1)["discard_locked"] is True
+    play(state, A.EXTRA_ACTION)
+    assert A.DISCARD not in state.legal_actions()
+    play(state, A.BASE_CAMP, A.BASE_CAMP)
+    assert state.current_player() == 2
+    assert A.DISCARD in state.legal_actions()
+
+
+def test_the_discard_lock_out_skips_an_abandoned_player() -> None:
+    """"the next one in the turn order will NOT be able to choose it": players who abandoned
+    are out of the turn order, so the lock falls on the next player still playing."""
+    state = setup(3)
+    play(state, A.BASE_CAMP)
+    play(state, A.ABANDON)
+    play(state, A.BASE_CAMP)
+    play(state, A.DISCARD, draw("Allies"))
+    assert state.current_player() == 2
+    assert A.DISCARD not in state.legal_actions()
+
+
+def test_go_back_to_the_base_camp() -> None:
+    """"A player that goes back to the base camp takes up to 6 exploration tokens. After
+    that, he must discard both his advantages and his captured dinosaurs. Also, he will have
+    to put all the ammunition he took back at the center of the table."
+    """
+    state = setup(3, row=("Iguanodon galvensis", "Allies"),
+                  discards=("Megalosaurus hesperis", "Hound"))
+    play(state, A.TAKE + 1, draw("Iguanodon mantelli"))          # Allies: one more action
+    play(state, A.TAKE, roll(2), A.REROLL, roll(7))             # 7 + 1 >= 8: captured
+    reveal(state, "Pterodactylus kochi")
+    assert state.exploration_tokens[0] == 4 and state.ammunition[0] == 1
+    assert state.center_ammunition == 6
+    play(state, A.BASE_CAMP, A.BASE_CAMP)
+    assert state.current_player() == 0
+    play(state, A.BASE_CAMP)
+    assert state.exploration_tokens[0] == 6
+    assert state.dinosaurs[0] == [] and state.advantages[0] == []
+    assert state.ammunition[0] == 0 and state.center_ammunition == 7
+    assert {card("Iguanodon galvensis"), card("Allies")} <= set(state.discards)
+
+
+def test_abandon_stops_playing_and_keeps_everything() -> None:
+    """"A player that abandons the adventure will stop playing. He won't discard any cards
+    and he keeps the used ammunition. He will be ignored for the rest of the adventure"
+    """
+    state = setup(3, row=("Iguanodon mantelli", "Allies"))
+    play(state, A.TAKE, roll(3), A.REROLL, roll(5))
+    reveal(state, "Pterodactylus kochi")
+    play(state, A.ABANDON)
+    assert state.abandoned == [False, True, False]
+    play(state, A.BASE_CAMP)
+    assert state.current_player() == 0
+    play(state, A.TAKE, roll(12), draw("Hound"), A.BASE_CAMP)
+    assert state.current_player() == 0            # seat 1 is skipped
+    play(state, A.ABANDON)
+    assert state.dinosaurs[0] == [card("Iguanodon mantelli"), card("Pterodactylus kochi")]
+    assert state.ammunition[0] == 1
+    assert state.observation(2)["players"][0]["abandoned"] is True
+
+
+def test_extra_action_for_two_exploration_tokens() -> None:
+    """"A player can earn an additional action after discarding two of his own exploration
+    tokens. In order to do this, you need, at least, 3 exploration tokens. The same player can
+    only win one extra action per turn, no matter how many exploration tokens he has."
+    """
+    state = setup(3)
+    play(state, A.EXTRA_ACTION)
+    assert state.exploration_tokens[0] == 4
+    assert A.EXTRA_ACTION not in state.legal_actions()
+    play(state, A.DISCARD, draw("Allies"))
+    assert state.current_player() == 0               # the extra action
+    play(state, A.BASE_CAMP)
+    assert state.current_player() == 1
+
+
+def test_extra_action_needs_three_exploration_tokens() -> None:
+    """"In order to do this, you need, at least, 3 exploration tokens.\""""
+    state = setup(2, row=("Iguanodon mantelli", "Allies"))
+    play(state, A.TAKE, roll(2), A.STOP_HUNT, A.BASE_CAMP)      # failure: 2 damage
+    play(state, A.TAKE, roll(2), A.STOP_HUNT, A.BASE_CAMP)      # seat 0 down to 2
+    assert state.current_player() == 0 and state.exploration_tokens[0] == 2
+    assert A.EXTRA_ACTION not in state.legal_actions()
+
+
+def test_extra_action_is_offered_at_three_tokens() -> None:
+    """"In order to do this, you need, at least, 3 exploration tokens.\""""
+    state = setup(2, row=("Iguanodon galvensis", "Allies"))
+    play(state, A.TAKE, roll(2), A.STOP_HUNT, A.BASE_CAMP)      # failure: 3 damage
+    assert state.exploration_tokens[0] == 3
+    assert A.EXTRA_ACTION in state.legal_actions()
+    play(state, A.EXTRA_ACTION)
+    assert state.exploration_tokens[0] == 1
+
+
+@pytest.mark.parametrize("slot", [0, 1])
+def test_the_row_is_refilled_after_every_take(slot: int) -> None:
+    """"At the right side of the deck, there has to be ALWAYS two cards faced up. That means
+    that, after taking or discarding a card, you have to replace it with another one"
+    """
+    state = setup(3, row=("Haven of Peace", "Allies"))
+    play(state, A.TAKE + slot)
+    assert state.current_player() == CHANCE and -1 in state.row
+    left = len(state.deck)
+    reveal(state, "Pterodactylus kochi")
+    assert -1 not in state.row and len(state.deck) == left - 1
+    assert state.row[slot] == card("Pterodactylus kochi")

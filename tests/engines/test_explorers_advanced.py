@@ -1,0 +1,215 @@
+"""The advanced game: trail tokens, their bonuses, and stealing dinosaurs."""
+
+from __future__ import annotations
+
+import pytest
+from test_explorers_helpers import (
+    CARDS,
+    card,
+    die,
+    draw,
+    new_state,
+    play,
+    roll,
+    setup,
+    steal,
+    trail,
+)
+
+from arena.game import CHANCE
+from engines.explorers import actions as A
+from engines.explorers.state import ExplorersState
+
+KOCHI, ANTIQUUS = "Pterodactylus kochi", "Pterodactylus antiquus"
+MANTELLI, GALVENSIS = "Iguanodon mantelli", "Iguanodon galvensis"
+DOLICHO, BUCKLANDII = "Plesiosaurus dolichodeirus", "Megalosaurus bucklandii"
+
+TRAILS = (("pterodactylus", "iguanodon"), ("plesiosaurus", "pterodactylus"),
+          ("megalosaurus", "iguanodon"))
+
+
+def points(name: str) -> int:
+    return CARDS.points[card(name)]
+
+
+def capture(state: ExplorersState, slot: int, refill: str) -> ExplorersState:
+    return play(state, A.TAKE + slot, roll(12), draw(refill))
+
+
+def abandon_all(state: ExplorersState) -> ExplorersState:
+    adventure = state.adventure
+    while state.adventure == adventure and not state.is_terminal():
+        play(state, A.ABANDON)
+    return state
+
+
+def test_two_random_trail_tokens_are_dealt_to_each_player() -> None:
+    """"At the beginning of the game, give two random tokens to each player. These tokens
+    have to be faced up in front of the players." (4 pterodactylus, 3 iguanodon,
+    2 plesiosaurus, 1 megalosaurus.)
+    """
+    state = play(new_state(3, advanced=True), A.FIRST_PLAYER)
+    assert state.current_player() == CHANCE
+    assert state.chance_outcomes() == [(A.TRAIL_DEAL, 0.4), (A.TRAIL_DEAL + 1, 0.3),
+                                       (A.TRAIL_DEAL + 2, 0.2), (A.TRAIL_DEAL + 3, 0.1)]
+    play(state, A.TRAIL_DEAL + 3)
+    assert [a for a, _ in state.chance_outcomes()] == [A.TRAIL_DEAL, A.TRAIL_DEAL + 1,
+                                                       A.TRAIL_DEAL + 2]
+    assert state.chance_outcomes()[0][1] == pytest.approx(4 / 9)
+    play(state, A.TRAIL_DEAL, A.TRAIL_DEAL, A.TRAIL_DEAL, A.TRAIL_DEAL)
+    assert [a for a, _ in state.chance_outcomes()] == [A.TRAIL_DEAL + 1, A.TRAIL_DEAL + 2]
+    play(state, A.TRAIL_DEAL + 1)
+    assert state.trail_tokens == [[3, 0], [0, 0], [0, 1]]
+    assert state.observation(1)["players"][0]["trail_tokens"] == ["megalosaurus",
+                                                                   "pterodactylus"]
+    assert state.observation(0)["phase"] == "setup-discard"
+
+
+def test_the_basic_game_has_no_trail_tokens_and_no_steal() -> None:
+    state = setup(3)
+    assert state.trail_tokens == [[], [], []]
+    assert not any(A.STEAL <= action < A.STEAL_CARD for action in state.legal_actions())
+
+
+def test_trail_bonuses_apply_before_doubling() -> None:
+    """"If you have a pterodactylus trail token, each pterodactylus you captured will give you
+    +1 point." / "If you are the only player with a certain dinosaur species, you will apply
+    the extra points BEFORE doubling the score."
+    """
+    state = setup(3, row=(KOCHI, MANTELLI), trails=TRAILS)
+    capture(state, 0, DOLICHO)                      # seat 0: kochi (alone, +1)
+    capture(state, 0, BUCKLANDII)                   # seat 1: dolichodeirus (alone, +2)
+    capture(state, 0, ANTIQUUS)                     # seat 2: bucklandii (alone, +2)
+    abandon_all(state)
+    assert state.history[0] == [2 * (points(KOCHI) + 1), 2 * (points(DOLICHO) + 2),
+                                2 * (points(BUCKLANDII) + 2)]
+
+
+def test_trail_bonus_counts_for_each_captured_dinosaur() -> None:
+    """"If you have an iguanodon trail token, each iguanodon you captured will give you +1
+    point."
+    """
+    berni = "Iguanodon bernissartensis"
+    state = setup(3, row=(MANTELLI, berni), trails=TRAILS)
+    capture(state, 0, KOCHI)                        # seat 0: mantelli
+    play(state, A.BASE_CAMP, A.BASE_CAMP)
+    capture(state, 1, ANTIQUUS)                     # seat 0: bernissartensis
+    abandon_all(state)
+    assert state.history[0] == [2 * (points(MANTELLI) + 1 + points(berni) + 1), 0, 0]
+
+
+def test_trail_bonus_on_a_shared_species_is_not_doubled() -> None:
+    """"each pterodactylus you captured will give you +1 point" - and a shared species scores
+    no double."""
+    state = setup(3, row=(KOCHI, ANTIQUUS), trails=TRAILS)
+    capture(state, 0, MANTELLI)                     # seat 0: kochi
+    capture(state, 1, GALVENSIS)                    # seat 1: antiquus
+    abandon_all(state)
+    assert state.history[0] == [points(KOCHI) + 1, points(ANTIQUUS) + 1, 0]
+
+
+def test_identical_trail_tokens_do_not_stack() -> None:
+    """"If you have two identical trail tokens, you won't accumulate the extra points.\""""
+    trails = (("plesiosaurus", "plesiosaurus"), ("pterodactylus", "pterodactylus"))
+    state = setup(2, row=(DOLICHO, KOCHI), trails=trails)
+    capture(state, 0, ANTIQUUS)
+    abandon_all(state)
+    assert state.history[0] == [2 * (points(DOLICHO) + 2), 0]
+
+
+def test_steal_discards_a_trail_token_and_rolls_one_die() -> None:
+    """"In your turn you can, as an action, discard one of your trail tokens. If you do so,
+    you can politely ask for a dinosaur... and that means stealing it from another player!" /
+    "If you want to steal a dinosaur, throw a die. The result will be the maximum point value
+    that dinosaur has to have (count only the printed value)."
+    """
+    state = setup(3, row=(KOCHI, BUCKLANDII), trails=TRAILS)
+    capture(state, 0, MANTELLI)                         # seat 0: kochi
+    capture(state, 1, GALVENSIS)                        # seat 1: bucklandii
+    assert trail("megalosaurus") in state.legal_actions()
+    assert trail("iguanodon") in state.legal_actions()
+    play(state, trail("megalosaurus"))                  # seat 2
+    assert state.trail_tokens[2] == [1]
+    assert state.current_player() == CHANCE
+    assert state.chance_outcomes() == [(die(face), 1 / 6) for face in range(1, 7)]
+    play(state, die(points(BUCKLANDII)))
+    assert state.legal_actions() == sorted([steal(KOCHI), steal(BUCKLANDII)])
+    play(state, steal(BUCKLANDII))
+    assert state.dinosaurs == [[card(KOCHI)], [], [card(BUCKLANDII)]]
+    assert state.current_player() == 0
+
+
+def test_the_die_limits_the_printed_points_of_the_stolen_dinosaur() -> None:
+    """"The result will be the maximum point value that dinosaur has to have (count only the
+    printed value)." Trail bonuses and doubling do not count."""
+    state = setup(3, row=(KOCHI, BUCKLANDII), trails=TRAILS)
+    capture(state, 0, MANTELLI)
+    capture(state, 1, GALVENSIS)
+    play(state, trail("iguanodon"), die(points(KOCHI)))
+    assert state.legal_actions() == [steal(KOCHI)]
+
+
+def test_steal_gets_nothing_when_no_dinosaur_qualifies() -> None:
+    """"If the chosen player doesn't have any dinosaur with that value (or less), you get
+    nothing." Ruling: the thief picks the victim after the die; if nobody qualifies, the steal
+    ends with nothing and the trail token stays discarded."""
+    state = setup(3, row=(BUCKLANDII, KOCHI), trails=TRAILS)
+    capture(state, 0, MANTELLI)                          # seat 0: bucklandii
+    play(state, A.BASE_CAMP)
+    play(state, trail("megalosaurus"), die(points(BUCKLANDII) - 1))
+    assert state.current_player() == 0
+    assert state.dinosaurs[0] == [card(BUCKLANDII)] and state.trail_tokens[2] == [1]
+
+
+def test_no_stealing_from_an_abandoned_player() -> None:
+    """"You can't steal from a player that has abandoned the adventure.\""""
+    state = setup(3, row=(KOCHI, MANTELLI), trails=TRAILS)
+    capture(state, 0, ANTIQUUS)                          # seat 0: kochi
+    play(state, A.BASE_CAMP)
+    capture(state, 0, GALVENSIS)                         # seat 2: antiquus
+    play(state, A.ABANDON)                               # seat 0 abandons
+    play(state, trail("plesiosaurus"), die(6))           # seat 1 steals
+    assert state.legal_actions() == [steal(ANTIQUUS)]
+
+
+def test_a_steal_with_only_abandoned_victims_gets_nothing() -> None:
+    """"You can't steal from a player that has abandoned the adventure.\""""
+    state = setup(3, row=(KOCHI, MANTELLI), trails=TRAILS)
+    capture(state, 0, ANTIQUUS)                          # seat 0: kochi
+    play(state, A.BASE_CAMP, A.BASE_CAMP, A.ABANDON)
+    play(state, trail("plesiosaurus"), die(6))
+    assert state.current_player() == 2 and state.dinosaurs[0] == [card(KOCHI)]
+
+
+def test_the_next_player_cannot_steal_after_a_steal() -> None:
+    """"When a player decides to discard a trail token, the next one CAN'T choose this
+    action."
+    """
+    state = setup(3, row=(KOCHI, MANTELLI), trails=TRAILS)
+    play(state, trail("pterodactylus"), die(1))
+    assert state.current_player() == 1
+    assert not any(A.STEAL <= action < A.STEAL_CARD for action in state.legal_actions())
+    assert state.observation(1)["steal_locked"] is True
+    play(state, A.BASE_CAMP)
+    assert trail("iguanodon") in state.legal_actions()
+
+
+def test_trail_tokens_are_kept_across_adventures_and_never_come_back() -> None:
+    """"Remember also that trail tokens are kept from adventure to adventure and, if you
+    discard one, there is no way to recover it."
+    """
+    state = setup(3, row=(KOCHI, MANTELLI), trails=TRAILS)
+    play(state, trail("iguanodon"), die(1))
+    play(state, A.BASE_CAMP)
+    abandon_all(state)
+    assert state.adventure == 2
+    assert state.trail_tokens == [[0], [2, 0], [3, 1]]
+
+
+def test_trail_tokens_survive_the_base_camp() -> None:
+    """"he must discard both his advantages and his captured dinosaurs" - trail tokens are
+    neither, so they stay."""
+    state = setup(2, row=(KOCHI, ANTIQUUS), trails=TRAILS[:2])
+    capture(state, 0, MANTELLI)
+    play(state, A.BASE_CAMP, A.BASE_CAMP)
+    assert state.dinosaurs[0] == [] and state.trail_tokens[0] == [0, 1]

@@ -1,0 +1,144 @@
+"""The four advantage cards: Haven of Peace, Allies, Ammunition Box, Hound."""
+
+from __future__ import annotations
+
+from test_explorers_helpers import CARDS, card, draw, play, reveal, roll, setup
+
+from arena.game import CHANCE
+from engines.explorers import actions as A
+
+GALVENSIS = "Iguanodon galvensis"
+
+
+def test_haven_of_peace_restores_exploration_tokens() -> None:
+    """"Haven of Peace: If you take the haven of peace, take up to 6 exploration tokens.\""""
+    state = setup(3, row=(GALVENSIS, "Haven of Peace"))
+    state.exploration_tokens[0] = 2
+    play(state, A.TAKE + 1, draw("Allies"))
+    assert state.exploration_tokens[0] == 6
+    assert state.advantages[0] == [card("Haven of Peace")]
+
+
+def test_every_advantage_costs_a_point() -> None:
+    """"Each one of these cards has a positive effect, but it also subtracts one point at the
+    end of the adventure."
+    """
+    state = setup(3, row=("Haven of Peace", "Ammunition Box"))
+    play(state, A.TAKE, draw("Pterodactylus kochi"))
+    play(state, A.TAKE + 1, draw("Pterodactylus antiquus"))
+    assert state.points_now() == [-1, -1, 0]
+
+
+def test_allies_give_an_extra_action_this_turn() -> None:
+    """"Allies: If you take the allies, you will gain an additional action this turn.\""""
+    state = setup(3, row=(GALVENSIS, "Allies"))
+    play(state, A.TAKE + 1, draw("Pterodactylus kochi"))
+    assert state.current_player() == 0
+    play(state, A.BASE_CAMP)
+    assert state.current_player() == 1
+
+
+def test_allies_add_one_to_later_hunt_throws() -> None:
+    """"Also, you will gain +1 in all your future hunt throws (until the adventure ends).\""""
+    difficulty = CARDS.difficulty[card(GALVENSIS)]
+    state = setup(3, row=(GALVENSIS, "Allies"))
+    play(state, A.TAKE + 1, draw("Pterodactylus kochi"), A.TAKE, roll(difficulty - 1))
+    assert state.dinosaurs[0] == [card(GALVENSIS)]
+    assert state.observation(0)["players"][0]["advantages"] == [card("Allies")]
+
+
+def test_allies_lose_their_bonus_when_discarded_at_the_base_camp() -> None:
+    """Ruling: the +1 lasts "until the adventure ends" while the card is held; going back to
+    the base camp discards the advantages, and the bonus with them."""
+    difficulty = CARDS.difficulty[card(GALVENSIS)]
+    state = setup(2, row=(GALVENSIS, "Allies"))
+    play(state, A.TAKE + 1, draw("Pterodactylus kochi"), A.BASE_CAMP, A.BASE_CAMP)
+    play(state, A.TAKE, roll(difficulty - 1))
+    assert state.dinosaurs[0] == [] and state.current_player() == 0
+    assert state.legal_actions() == [A.REROLL, A.STOP_HUNT]
+
+
+def test_the_allies_action_does_not_count_toward_the_bought_one() -> None:
+    """"The same player can only win one extra action per turn, no matter how many
+    exploration tokens he has." Ruling: that limit is on actions bought with tokens; the
+    Allies' action comes on top, so a turn may hold three actions."""
+    state = setup(3, row=(GALVENSIS, "Allies"))
+    play(state, A.EXTRA_ACTION, A.TAKE + 1, draw("Hound"))
+    assert state.actions_left == 2
+    play(state, A.DISCARD + 1, draw("Pterodactylus kochi"))
+    play(state, A.DISCARD + 1, draw("Pterodactylus antiquus"))
+    assert state.current_player() == 1
+
+    state = setup(3, row=(GALVENSIS, "Allies"))
+    play(state, A.TAKE + 1, draw("Hound"))
+    assert A.EXTRA_ACTION in state.legal_actions()
+
+
+def test_ammunition_box_returns_the_used_ammunition() -> None:
+    """"Ammunition Box: If you take the ammunition box, you can put back at the center of the
+    table all the ammunition tokens you have used."
+    """
+    difficulty = CARDS.difficulty[card(GALVENSIS)]
+    state = setup(2, row=(GALVENSIS, "Ammunition Box"))
+    play(state, A.TAKE, roll(2), A.REROLL, roll(2), A.REROLL, roll(difficulty))
+    reveal(state, "Pterodactylus kochi")
+    assert state.ammunition[0] == 2 and state.center_ammunition == 4
+    play(state, A.BASE_CAMP, A.TAKE + 1, draw("Allies"))
+    assert state.ammunition[0] == 0 and state.center_ammunition == 6
+
+
+def test_ammunition_box_with_an_empty_centre() -> None:
+    """"you can put back at the center of the table all the ammunition tokens you have
+    used": an empty centre changes nothing, it is refilled with the taker's tokens."""
+    state = setup(2, row=(GALVENSIS, "Ammunition Box"))
+    state.ammunition[0], state.center_ammunition = 6, 0
+    play(state, A.TAKE + 1, draw("Allies"))
+    assert state.ammunition[0] == 0 and state.center_ammunition == 6
+
+
+def test_hound_captures_the_next_dinosaur_without_a_throw_or_damage() -> None:
+    """"Hound: If you take the hound, reveal the next card of the deck. If it's a dinosaur,
+    you can capture it without making a hunt throw and without receiving any damage."
+    """
+    state = setup(3, row=(GALVENSIS, "Hound"))
+    play(state, A.TAKE + 1)
+    assert state.current_player() == CHANCE
+    assert state.observation(0)["phase"] == "hound-reveal"
+    play(state, draw("Megalosaurus bucklandii"))
+    assert state.dinosaurs[0] == [card("Megalosaurus bucklandii")]
+    assert state.exploration_tokens[0] == 6
+    assert state.observation(0)["phase"] == "reveal"         # then the row is refilled
+    reveal(state, "Pterodactylus kochi")
+    assert state.current_player() == 1
+
+
+def test_hound_finding_an_advantage_gives_only_the_penalty() -> None:
+    """"If it's an advantage, you will NOT benefit from its effect, but it will subtract one
+    point at the end of the adventure."
+    """
+    state = setup(3, row=(GALVENSIS, "Hound"))
+    play(state, A.TAKE + 1, draw("Allies"), draw("Pterodactylus kochi"))
+    assert state.advantages[0] == [card("Hound"), card("Allies")]
+    assert state.current_player() == 1                       # no extra action
+    assert state.points_now()[0] == -2
+
+
+def test_hound_with_an_empty_deck_ends_the_adventure() -> None:
+    """Ruling: the Hound reveals nothing from an empty deck, and the Hound itself cannot be
+    replaced in the row: "When a card is taken and can't be replaced (because the deck is
+    empty), the adventure ends."
+    """
+    state = setup(3, row=(GALVENSIS, "Hound"))
+    state.deck = []
+    play(state, A.TAKE + 1)
+    assert state.adventure == 2 and len(state.history) == 1
+    assert state.history[0] == [-1, 0, 0]
+
+
+def test_hound_takes_the_last_card_then_the_adventure_ends() -> None:
+    """Ruling: the Hound's reveal comes before the refill; if it takes the deck's last card,
+    the Hound's place in the row cannot be refilled and the adventure ends."""
+    state = setup(3, row=(GALVENSIS, "Hound"))
+    state.deck = [card("Pterodactylus kochi")]
+    play(state, A.TAKE + 1, draw("Pterodactylus kochi"))
+    assert state.history == [[2 * CARDS.points[card("Pterodactylus kochi")] - 1, 0, 0]]

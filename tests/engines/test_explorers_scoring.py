@@ -1,0 +1,241 @@
+"""End of an adventure, scoring, trophies, the next adventure and the end of the match."""
+
+from __future__ import annotations
+
+from test_explorers_helpers import CARDS, card, draw, play, roll, setup
+
+from arena.game import competition_ranking
+from engines.explorers import actions as A
+from engines.explorers.scoring import ranking_keys
+from engines.explorers.state import ExplorersState
+from engines.explorers.table import MAX_ADVENTURES, MAX_TURNS_PER_ADVENTURE
+
+KOCHI, ANTIQUUS = "Pterodactylus kochi", "Pterodactylus antiquus"
+MANTELLI, GALVENSIS = "Iguanodon mantelli", "Iguanodon galvensis"
+
+
+def points(name: str) -> int:
+    return CARDS.points[card(name)]
+
+
+def capture(state: ExplorersState, slot: int, refill: str) -> ExplorersState:
+    """The seat on move hunts row[slot] with a throw of 12 and the row is refilled."""
+    return play(state, A.TAKE + slot, roll(12), draw(refill))
+
+
+def abandon_all(state: ExplorersState) -> ExplorersState:
+    adventure = state.adventure
+    while state.adventure == adventure and not state.is_terminal():
+        play(state, A.ABANDON)
+    return state
+
+
+def test_the_adventure_ends_when_a_taken_card_cannot_be_replaced() -> None:
+    """"When a card is taken and can't be replaced (because the deck is empty), the adventure
+    ends." Ruling: a discarded card counts too, as the row must ALWAYS hold two cards; the
+    last card of the deck itself is revealed normally."""
+    state = setup(3)
+    while state.deck:
+        if A.DISCARD in state.legal_actions():
+            play(state, A.DISCARD, A.DRAW + state.deck[0])
+        else:
+            play(state, A.BASE_CAMP)
+    assert state.adventure == 1 and state.observation(0)["phase"] == "turn"
+    seat = state.current_player()
+    play(state, A.TAKE if A.DISCARD not in state.legal_actions() else A.DISCARD)
+    if state.adventure == 1:        # a hunt: resolve it as a success
+        play(state, roll(12))
+    assert state.adventure == 2 and len(state.history) == 1, seat
+
+
+def test_the_adventure_ends_when_everybody_abandoned() -> None:
+    """"The adventure also ends if all the players have abandoned it.\""""
+    state = setup(3)
+    play(state, A.ABANDON, A.ABANDON)
+    assert state.adventure == 1 and state.current_player() == 2
+    play(state, A.BASE_CAMP)
+    assert state.current_player() == 2                   # the last one plays on alone
+    play(state, A.ABANDON)
+    assert state.adventure == 2 and len(state.history) == 1
+
+
+def test_captured_dinosaurs_score_their_points_and_a_lone_species_doubles() -> None:
+    """"Each captured dinosaur will give you as many points as indicated on its card." /
+    "If a player is the only one that has a certain dinosaur species, then all the members of
+    that species will score double."
+    """
+    state = setup(3, row=(KOCHI, MANTELLI))
+    capture(state, 0, ANTIQUUS)                       # seat 0: kochi
+    capture(state, 0, GALVENSIS)                      # seat 1: antiquus
+    capture(state, 1, "Allies")                       # seat 2: mantelli
+    capture(state, 0, "Hound")                        # seat 0: galvensis
+    abandon_all(state)
+    assert state.history[0] == [points(KOCHI) + points(GALVENSIS), points(ANTIQUUS),
+                                points(MANTELLI)]
+
+
+def test_a_lone_species_doubles_for_all_its_members() -> None:
+    """"then all the members of that species will score double.\""""
+    state = setup(2, row=(KOCHI, ANTIQUUS))
+    capture(state, 0, "Allies")
+    play(state, A.BASE_CAMP)
+    capture(state, 1, "Hound")                  # the Hound is not taken
+    abandon_all(state)
+    assert state.history[0] == [2 * (points(KOCHI) + points(ANTIQUUS)), 0]
+
+
+def test_an_abandoned_players_dinosaurs_still_count_for_doubling() -> None:
+    """"he will score like everyone else... and can be declared winner!" His dinosaurs are
+    still his, so another player holding the species is not alone with it."""
+    state = setup(2, row=(KOCHI, ANTIQUUS))
+    capture(state, 0, "Allies")
+    play(state, A.BASE_CAMP, A.ABANDON)
+    capture(state, 1, "Hound")
+    abandon_all(state)
+    assert state.history[0] == [points(KOCHI), points(ANTIQUUS)]
+
+
+def test_ammunition_and_advantages_subtract_a_point_each() -> None:
+    """"Each ammunition token you have at the end of the adventure subtracts 1 point." /
+    "Each advantage card you have at the end of the adventure subtracts 1 point."
+    """
+    state = setup(2, row=(GALVENSIS, "Allies"))
+    play(state, A.TAKE + 1, draw("Haven of Peace"))
+    play(state, A.TAKE, roll(2), A.REROLL, roll(12), draw(KOCHI))
+    play(state, A.BASE_CAMP, A.TAKE + 1, draw("Hound"))
+    abandon_all(state)
+    assert state.history[0] == [2 * points(GALVENSIS) - 1 - 2, 0]
+
+
+def test_most_points_takes_the_trophy() -> None:
+    """"The player with the most points takes a trophy token.\""""
+    state = setup(3, row=(KOCHI, MANTELLI))
+    capture(state, 1, ANTIQUUS)
+    abandon_all(state)
+    assert state.trophies == [1, 0, 0] and state.trophy_history == [[0]]
+    assert state.observation(2)["players"][0]["trophies"] == 1
+
+
+def test_a_tie_goes_to_the_most_exploration_tokens() -> None:
+    """"In case of a tie, only the player with more exploration tokens takes the trophy\""""
+    state = setup(3)
+    state.exploration_tokens = [6, 5, 6]
+    play(state, A.ABANDON, A.ABANDON)
+    state.exploration_tokens[2] = 4
+    play(state, A.ABANDON)
+    assert state.trophies == [1, 0, 0]
+
+
+def test_a_persisting_tie_gives_every_tied_player_a_trophy() -> None:
+    """"(if the tie persists, all the tied players win a trophy token)\""""
+    state = setup(3)
+    state.exploration_tokens = [6, 5, 6]
+    abandon_all(state)
+    assert state.trophies == [1, 0, 1] and state.final_tokens == [6, 5, 6]
+
+
+def test_the_next_adventure_starts_from_the_very_beginning() -> None:
+    """"Now, each player takes up to 6 exploration tokens and puts back all the used
+    ammunition tokens at the center of the table. Shuffle all the cards together and start a
+    new adventure from the very beginning."
+    """
+    state = setup(3, row=(GALVENSIS, MANTELLI))
+    play(state, A.TAKE, roll(2), A.REROLL, roll(12), draw(KOCHI))
+    abandon_all(state)
+    assert state.adventure == 2
+    assert state.exploration_tokens == [6, 6, 6]
+    assert state.ammunition == [0, 0, 0] and state.center_ammunition == 7
+    assert state.dinosaurs == [[], [], []] and state.discards == []
+    assert len(state.deck) == CARDS.size and state.row == [-1, -1]
+    assert state.observation(0)["phase"] == "setup-discard"
+
+
+def test_the_last_player_of_the_last_adventure_goes_first() -> None:
+    """"The player who goes last in the last adventure will go first in this one."
+
+    Ruling: "goes last" is a place in the turn order (the seat before the first player), not
+    whoever happened to play the final turn."""
+    state = setup(3, first=1, row=(KOCHI, MANTELLI))
+    play(state, A.ABANDON)                      # seat 1
+    capture(state, 0, ANTIQUUS)                 # seat 2 wins the adventure
+    abandon_all(state)
+    play(state, draw("Hound"), draw("Allies"), draw(KOCHI), draw(MANTELLI))
+    assert state.first_player == 0 and state.current_player() == 0
+    capture(state, 1, ANTIQUUS)                 # seat 0 wins the adventure
+    abandon_all(state)
+    play(state, draw("Hound"), draw("Allies"), draw(KOCHI), draw(MANTELLI))
+    assert state.first_player == 2 and state.current_player() == 2
+
+
+def test_two_trophies_win_the_match() -> None:
+    """"The first player to have two trophies is the absolute winner of the game.\""""
+    state = setup(2, row=(KOCHI, MANTELLI))
+    capture(state, 0, ANTIQUUS)
+    abandon_all(state)
+    assert not state.is_terminal() and state.trophies == [1, 0]
+    play(state, draw("Hound"), draw("Allies"), draw("Haven of Peace"), draw(KOCHI),
+         draw(MANTELLI))
+    assert state.current_player() == 1
+    play(state, A.ABANDON)
+    capture(state, 0, ANTIQUUS)
+    play(state, A.ABANDON)
+    assert state.is_terminal()
+    assert state.scores() == [2.0, 0.0]
+    assert state.ranking() == [0, 1]
+    assert state.legal_actions() == []
+
+
+def test_simultaneous_second_trophies_tie_unless_the_tie_break_separates_them() -> None:
+    """Ruling: players reaching two trophies together share the trophies' count; the match
+    ranking then looks at total adventure points, then final exploration tokens."""
+    state = setup(2)
+    abandon_all(state)                          # tie: both take a trophy
+    assert state.trophies == [1, 1]
+    play(state, draw(KOCHI), draw(ANTIQUUS), draw(MANTELLI), draw(GALVENSIS), draw("Hound"))
+    abandon_all(state)
+    assert state.is_terminal() and state.scores() == [2.0, 2.0]
+    assert state.ranking() == [0, 0]
+
+
+def test_match_ranking_tie_break_by_total_points() -> None:
+    """Ruling: equal trophies are separated by the total of adventure points."""
+    state = setup(3, row=(KOCHI, MANTELLI))
+    play(state, A.ABANDON)
+    capture(state, 0, ANTIQUUS)                  # seat 1 wins adventure 1
+    abandon_all(state)
+    play(state, draw("Hound"), draw("Allies"), draw(KOCHI), draw(MANTELLI))
+    assert state.current_player() == 2
+    play(state, A.ABANDON)
+    capture(state, 1, GALVENSIS)                 # seat 0 wins adventure 2, more points
+    abandon_all(state)
+    assert state.trophies == [1, 1, 0]
+    play(state, draw("Hound"), draw("Allies"), draw(KOCHI), draw(MANTELLI))
+    abandon_all(state)                           # everybody tied: a trophy each
+    assert state.is_terminal() and state.trophies == [2, 2, 1]
+    assert [sum(past[seat] for past in state.history) for seat in range(3)] == [
+        2 * points(MANTELLI), 2 * points(KOCHI), 0]
+    assert state.ranking() == ([0, 1, 2] if points(MANTELLI) > points(KOCHI) else [1, 0, 2])
+
+
+def test_match_ranking_keys_then_exploration_tokens() -> None:
+    """Ruling: after trophies and total points, the exploration tokens left at the end of the
+    last adventure; still tied players share a place."""
+    keys = ranking_keys([2, 2, 2, 1], [[3, 3, 3, 9], [1, 1, 1, 0]], [5, 6, 6, 6])
+    assert competition_ranking(keys) == [2, 0, 0, 3]
+
+
+def test_safety_cap_ends_an_endless_adventure() -> None:
+    """Ruling (no rule): explorers could go back to the base camp forever, so an adventure is
+    scored as ended once MAX_TURNS_PER_ADVENTURE turns were played."""
+    state = setup(2)
+    for _ in range(MAX_TURNS_PER_ADVENTURE - 1):
+        play(state, A.BASE_CAMP)
+    assert state.adventure == 1 and state.turns == MAX_TURNS_PER_ADVENTURE
+    play(state, A.BASE_CAMP)
+    assert state.adventure == 2 and state.trophies == [1, 1]
+
+
+def test_a_match_needs_at_most_one_adventure_more_than_players() -> None:
+    """Ruling: every adventure gives at least one trophy, so after players + 1 adventures
+    someone holds two; the cap MAX_ADVENTURES is only a guard."""
+    assert MAX_ADVENTURES > 4 + 1
