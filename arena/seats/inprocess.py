@@ -56,9 +56,24 @@ class _Watchdog:
 _watchdog: _Watchdog | None = None
 
 
+def _fire(signum: int, frame: FrameType | None) -> None:
+    """The SIGALRM handler: interrupt the current match's bot, if it is still thinking."""
+    alarm = _watchdog.alarm if _watchdog is not None else None
+    # A signal that lands after the bot returned is ignored.
+    if alarm is not None and alarm.in_bot:
+        alarm.in_bot = False
+        raise _Deadline
+
+
 class Alarm:
     """Interrupts the main thread's bot past its deadline. One per match:
-    ``with Alarm() as alarm``, then ``arm``/``disarm`` around each decision."""
+    ``with Alarm() as alarm``, then set ``deadline`` and ``in_bot`` around each
+    decision (see :meth:`InProcessSeat.act`).
+
+    The SIGALRM handler is installed once per process and left in place (it
+    does nothing unless a bot is thinking); installing and restoring it for
+    every match cost more than a short match's whole bookkeeping.
+    """
 
     def __init__(self) -> None:
         self.available = (
@@ -67,35 +82,21 @@ class Alarm:
         )
         self.deadline = math.inf
         self.in_bot = False
-        self._previous: Any = None
 
     def __enter__(self) -> Alarm:
         global _watchdog
         if self.available:
-            self._previous = signal.signal(signal.SIGALRM, self._fire)
+            if signal.getsignal(signal.SIGALRM) is not _fire:
+                signal.signal(signal.SIGALRM, _fire)
             if _watchdog is None:
                 _watchdog = _Watchdog(threading.get_ident())
             _watchdog.alarm = self
         return self
 
     def __exit__(self, *exc: object) -> None:
-        if self.available and _watchdog is not None:
-            _watchdog.alarm = None
-            signal.signal(signal.SIGALRM, self._previous)
-
-    def _fire(self, signum: int, frame: FrameType | None) -> None:
-        # A signal that lands after the bot returned is ignored.
-        if self.in_bot:
-            self.in_bot = False
-            raise _Deadline
-
-    def arm(self, started: float, budget: float) -> None:
-        self.deadline = started + budget
-        self.in_bot = True
-
-    def disarm(self) -> None:
         self.in_bot = False
-        self.deadline = math.inf
+        if _watchdog is not None and _watchdog.alarm is self:
+            _watchdog.alarm = None
 
 
 class InProcessSeat:

@@ -85,11 +85,13 @@ def _check_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
     merged = dict(ExplorersGame.default_options)
     for key, value in (options or {}).items():
         if key not in OPTION_TYPES:
-            raise InvalidOptions(f"explorers: unknown option {key!r}; "
-                                 f"known options: {sorted(OPTION_TYPES)}")
+            raise InvalidOptions(
+                f"explorers: unknown option {key!r}; known options: {sorted(OPTION_TYPES)}"
+            )
         if not isinstance(value, OPTION_TYPES[key]):
-            raise InvalidOptions(f"explorers: option {key!r} must be a "
-                                 f"{OPTION_TYPES[key].__name__}, got {value!r}")
+            raise InvalidOptions(
+                f"explorers: option {key!r} must be a {OPTION_TYPES[key].__name__}, got {value!r}"
+            )
         merged[key] = value
     return merged
 
@@ -103,13 +105,21 @@ class ExplorersGame(Game):
     max_players: ClassVar[int] = 4
     num_distinct_actions: ClassVar[int] = actions.NUM_ACTIONS
     default_options: ClassVar[Mapping[str, Any]] = {"advanced": False, "cards": ""}
+    # Share of seat pairs tied for a place, 1,500 self-play matches each: greedy
+    # 0.07-0.31 % (2-4 players), random 3.6-4.3 % (3 players). 1 % sits between.
+    draw_probability: ClassVar[float] = 0.01
 
     def new_initial_state(
         self, num_players: int, options: Mapping[str, Any] | None = None
     ) -> ExplorersState:
-        if (not isinstance(num_players, int) or isinstance(num_players, bool)
-                or not self.min_players <= num_players <= self.max_players):
-            raise InvalidOptions(f"explorers: {self.title} takes {self.min_players} to "
-                                 f"{self.max_players} players, got {num_players!r}")
+        if (
+            not isinstance(num_players, int)
+            or isinstance(num_players, bool)
+            or not self.min_players <= num_players <= self.max_players
+        ):
+            raise InvalidOptions(
+                f"explorers: {self.title} takes {self.min_players} to "
+                f"{self.max_players} players, got {num_players!r}"
+            )
         chosen = _check_options(options)
         return ExplorersState(load_cards(chosen["cards"]), num_players, chosen["advanced"])
