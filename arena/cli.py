@@ -7,6 +7,7 @@ stderr and exit with status 2, without a traceback.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -47,7 +48,11 @@ def main() -> None:
 
 
 def _console() -> Console:
-    return Console(highlight=False)
+    console = Console(highlight=False)
+    if not console.is_terminal and "COLUMNS" not in os.environ:
+        # A log or a pipe has no width: rich's 80 columns would cut the leaderboard.
+        console.width = 120
+    return console
 
 
 def _problems(console: Console, found: Registry) -> None:
@@ -114,6 +119,12 @@ def run(
     console = _console()
     for warning in plan.warnings:
         console.print(f"[yellow]warning:[/] {warning}")
+    if not plan.pending:
+        console.print(f"All {plan.total} matches of {directory} are recorded already.")
+        labels = [bot.label for bot in config.bots]
+        standings = rate(plan.done, _draw_probability(found, config.game), labels)
+        console.print(render(standings, "table", title=f"{config.name}: {config.game}"))
+        return
     connection = cluster.connect(workers, address)
     console.print(_header(config, plan.total, len(plan.done), connection.workers, directory))
     board = LiveBoard(

@@ -79,6 +79,7 @@ def test_a_second_run_into_the_same_folder_needs_resume(config: Path, tmp_path: 
     before = board(out)
     resumed = arena("run", str(config), "--out", str(out), "--resume")
     assert resumed.exit_code == 0, resumed.output
+    assert "recorded already" in resumed.output
     assert len(lines(out / "matches.jsonl")) == TOTAL
     assert board(out) == before
 
