@@ -12,19 +12,9 @@ import random
 import sys
 import time
 
-from arena.game import CHANCE
+from arena.game import CHANCE, sample_chance
 from engines.explorers.game import ExplorersGame
 from engines.explorers.state import ExplorersState
-
-
-def sample(outcomes: list[tuple[int, float]], rng: random.Random) -> int:
-    """One chance outcome drawn with its probability."""
-    threshold, total = rng.random(), 0.0
-    for action, probability in outcomes:
-        total += probability
-        if threshold < total:
-            return action
-    return outcomes[-1][0]
 
 
 def playout(state: ExplorersState, rng: random.Random) -> int:
@@ -32,7 +22,7 @@ def playout(state: ExplorersState, rng: random.Random) -> int:
     count = 0
     while not state.is_terminal():
         if state.current_player() == CHANCE:
-            action = sample(state.chance_outcomes(), rng)
+            action = sample_chance(state.chance_outcomes(), rng)
         else:
             legal = state.legal_actions()
             action = legal[int(rng.random() * len(legal))]

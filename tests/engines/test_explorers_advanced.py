@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 from test_explorers_helpers import (
-    CARDS,
+    abandon_all,
+    capture,
     card,
     die,
-    draw,
     new_state,
     play,
-    roll,
+    points,
     setup,
     steal,
     trail,
@@ -18,7 +18,6 @@ from test_explorers_helpers import (
 
 from arena.game import CHANCE
 from engines.explorers import actions as A
-from engines.explorers.state import ExplorersState
 
 KOCHI, ANTIQUUS = "Pterodactylus kochi", "Pterodactylus antiquus"
 MANTELLI, GALVENSIS = "Iguanodon mantelli", "Iguanodon galvensis"
@@ -28,19 +27,7 @@ TRAILS = (("pterodactylus", "iguanodon"), ("plesiosaurus", "pterodactylus"),
           ("megalosaurus", "iguanodon"))
 
 
-def points(name: str) -> int:
-    return CARDS.points[card(name)]
 
-
-def capture(state: ExplorersState, slot: int, refill: str) -> ExplorersState:
-    return play(state, A.TAKE + slot, roll(12), draw(refill))
-
-
-def abandon_all(state: ExplorersState) -> ExplorersState:
-    adventure = state.adventure
-    while state.adventure == adventure and not state.is_terminal():
-        play(state, A.ABANDON)
-    return state
 
 
 def test_two_random_trail_tokens_are_dealt_to_each_player() -> None:

@@ -84,3 +84,21 @@ def play(state: ExplorersState, *actions: int) -> ExplorersState:
 def reveal(state: ExplorersState, name: str) -> ExplorersState:
     """Refill the row with the card called ``name``."""
     return play(state, draw(name))
+
+
+def points(name: str) -> int:
+    """The printed points of the dinosaur card called ``name``."""
+    return CARDS.points[card(name)]
+
+
+def capture(state: ExplorersState, slot: int, refill: str) -> ExplorersState:
+    """The seat on move hunts row[slot] with a throw of 12 and the row is refilled."""
+    return play(state, A.TAKE + slot, roll(12), draw(refill))
+
+
+def abandon_all(state: ExplorersState) -> ExplorersState:
+    """Everyone still in the adventure abandons it, ending it."""
+    adventure = state.adventure
+    while state.adventure == adventure and not state.is_terminal():
+        play(state, A.ABANDON)
+    return state

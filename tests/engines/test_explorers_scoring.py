@@ -2,32 +2,27 @@
 
 from __future__ import annotations
 
-from test_explorers_helpers import CARDS, card, draw, play, roll, setup
+from test_explorers_helpers import (
+    CARDS,
+    abandon_all,
+    capture,
+    draw,
+    play,
+    points,
+    roll,
+    setup,
+)
 
 from arena.game import competition_ranking
 from engines.explorers import actions as A
 from engines.explorers.scoring import ranking_keys
-from engines.explorers.state import ExplorersState
 from engines.explorers.table import MAX_ADVENTURES, MAX_TURNS_PER_ADVENTURE
 
 KOCHI, ANTIQUUS = "Pterodactylus kochi", "Pterodactylus antiquus"
 MANTELLI, GALVENSIS = "Iguanodon mantelli", "Iguanodon galvensis"
 
 
-def points(name: str) -> int:
-    return CARDS.points[card(name)]
 
-
-def capture(state: ExplorersState, slot: int, refill: str) -> ExplorersState:
-    """The seat on move hunts row[slot] with a throw of 12 and the row is refilled."""
-    return play(state, A.TAKE + slot, roll(12), draw(refill))
-
-
-def abandon_all(state: ExplorersState) -> ExplorersState:
-    adventure = state.adventure
-    while state.adventure == adventure and not state.is_terminal():
-        play(state, A.ABANDON)
-    return state
 
 
 def test_the_adventure_ends_when_a_taken_card_cannot_be_replaced() -> None:
