@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from arena.records import Limits, MatchSpec, SeatSpec
+from arena.records import Limits, MatchResult, MatchSpec, SeatSpec
 
 
 def spec(
@@ -41,4 +42,30 @@ def outcome(result: Any) -> tuple[Any, ...]:
         result.statuses,
         result.actions,
         result.history,
+    )
+
+
+def finished(
+    match_id: str,
+    seats: Sequence[str],
+    ranking: Sequence[int],
+    statuses: Sequence[str] | None = None,
+    scores: Sequence[float] | None = None,
+) -> MatchResult:
+    """A finished match; scores default to seats-minus-place, statuses to all ok."""
+    n = len(seats)
+    return MatchResult(
+        id=match_id,
+        game="test-game",
+        seed=0,
+        seats=tuple(seats),
+        scores=tuple(scores if scores is not None else (float(n - place) for place in ranking)),
+        ranking=tuple(ranking),
+        statuses=tuple(statuses or ("ok",) * n),
+        actions=3,
+        seconds=0.1,
+        think_seconds=(0.0,) * n,
+        max_move_seconds=(0.0,) * n,
+        errors=(None,) * n,
+        history=(1, 2, 3),
     )

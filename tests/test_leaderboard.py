@@ -10,6 +10,7 @@ from collections.abc import Iterator, Sequence
 from typing import cast
 
 import pytest
+from helpers import finished
 from rich.console import Console
 from rich.table import Table
 
@@ -43,21 +44,7 @@ PROGRESS_LINE = re.compile(r"^\[ *\d+/\d+\] +\d+\.\d%  \d+\.\d matches/s  eta \S
 
 def result(match_id: str, seats: Sequence[str], ranking: Sequence[int]) -> MatchResult:
     n = len(seats)
-    return MatchResult(
-        id=match_id,
-        game="test-game",
-        seed=0,
-        seats=tuple(seats),
-        scores=tuple(float(10 * (n - place)) for place in ranking),
-        ranking=tuple(ranking),
-        statuses=("ok",) * n,
-        actions=3,
-        seconds=0.1,
-        think_seconds=(0.0,) * n,
-        max_move_seconds=(0.0,) * n,
-        errors=(None,) * n,
-        history=(1, 2, 3),
-    )
+    return finished(match_id, seats, ranking, scores=[float(10 * (n - p)) for p in ranking])
 
 
 def tournament() -> list[MatchResult]:

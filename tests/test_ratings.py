@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 import pytest
 import trueskill
+from helpers import finished
 
 from arena.ratings import (
     MU,
@@ -19,32 +20,6 @@ from arena.ratings import (
     rate,
 )
 from arena.records import MatchResult
-
-
-def result(
-    match_id: str,
-    seats: Sequence[str],
-    ranking: Sequence[int],
-    statuses: Sequence[str] | None = None,
-    scores: Sequence[float] | None = None,
-) -> MatchResult:
-    """A finished match; scores default to seats-minus-place, statuses to all ok."""
-    n = len(seats)
-    return MatchResult(
-        id=match_id,
-        game="test-game",
-        seed=0,
-        seats=tuple(seats),
-        scores=tuple(scores if scores is not None else (float(n - place) for place in ranking)),
-        ranking=tuple(ranking),
-        statuses=tuple(statuses or ("ok",) * n),
-        actions=0,
-        seconds=0.0,
-        think_seconds=(0.0,) * n,
-        max_move_seconds=(0.0,) * n,
-        errors=(None,) * n,
-        history=(),
-    )
 
 
 def by_bot(standings: Sequence[Standing]) -> dict[str, Standing]:
@@ -59,7 +34,7 @@ def random_tournament(matches: int, seed: int) -> list[MatchResult]:
     for number in range(matches):
         seats = rng.sample(bots, 3)
         ranking = [rng.randrange(3) for _ in seats]
-        results.append(result(f"m{number:04d}", seats, ranking))
+        results.append(finished(f"m{number:04d}", seats, ranking))
     return results
 
 
@@ -69,7 +44,7 @@ def test_a_bot_that_always_wins_ends_first_with_its_mu_rising() -> None:
         seats = ["champ", "bo", "cy"]
         seats = seats[n % 3 :] + seats[: n % 3]  # the champion sits in every seat in turn
         ranking = [0 if label == "champ" else 1 + (label == "cy") for label in seats]
-        results.append(result(f"m{n:02d}", seats, ranking))
+        results.append(finished(f"m{n:02d}", seats, ranking))
     mus = [by_bot(rate(results[:count]))["champ"].mu for count in range(1, len(results) + 1)]
     table = rate(results)
     champ = table[0]
@@ -89,14 +64,14 @@ def test_the_order_results_arrive_in_does_not_change_the_table() -> None:
 
 
 def test_a_match_id_is_rated_once_whatever_arrives_first() -> None:
-    first = result("m1", ["ada", "bo"], [0, 1])
-    rival = result("m1", ["ada", "bo"], [1, 0])
+    first = finished("m1", ["ada", "bo"], [0, 1])
+    rival = finished("m1", ["ada", "bo"], [1, 0])
     assert canonical_order([first, rival]) == canonical_order([rival, first])
     assert by_bot(rate([first, first]))["ada"].matches == 1
 
 
 def test_two_identical_bots_tied_in_every_match_keep_equal_ratings() -> None:
-    results = [result(f"m{n:02d}", ["twin-a", "twin-b"], [0, 0]) for n in range(20)]
+    results = [finished(f"m{n:02d}", ["twin-a", "twin-b"], [0, 0]) for n in range(20)]
     twin_a, twin_b = rate(results)
     assert (twin_a.mu, twin_a.sigma) == (twin_b.mu, twin_b.sigma)
     assert twin_a.mu == pytest.approx(MU)
@@ -108,7 +83,7 @@ def test_tied_places_in_a_free_for_all_move_both_bots_alike() -> None:
     # TrueSkill chains neighbouring places, so only the twin seated next to
     # the loser is compared with it directly; alternating seats evens that out.
     seatings = [["twin-a", "twin-b", "loser"], ["twin-b", "twin-a", "loser"]] * 10
-    results = [result(f"m{n:02d}", seats, [0, 0, 2]) for n, seats in enumerate(seatings)]
+    results = [finished(f"m{n:02d}", seats, [0, 0, 2]) for n, seats in enumerate(seatings)]
     table = by_bot(rate(results))
     assert table["twin-a"].mu == pytest.approx(table["twin-b"].mu, abs=1e-3)
     assert table["loser"].mu < MU < table["twin-a"].mu
@@ -118,21 +93,21 @@ def test_a_tie_is_rated_as_a_draw_not_as_an_order() -> None:
     fast, _ = environments(0.1)
     start = fast.create_rating()
     (drawn,), (_,) = fast.rate([(start,), (start,)], ranks=[0, 0])
-    table = by_bot(rate([result("m1", ["left", "right"], [0, 0])], draw_probability=0.1))
+    table = by_bot(rate([finished("m1", ["left", "right"], [0, 0])], draw_probability=0.1))
     assert table["left"].mu == pytest.approx(drawn.mu)
     assert table["left"].sigma == pytest.approx(drawn.sigma)
 
 
 def test_faulty_seats_are_counted_and_lose_rating() -> None:
-    crashed = result("m1", ["steady", "crashy"], [0, 1], statuses=["ok", "crash"])
+    crashed = finished("m1", ["steady", "crashy"], [0, 1], statuses=["ok", "crash"])
     table = by_bot(rate([crashed]))
     assert (table["crashy"].faults, table["steady"].faults) == (1, 0)
     assert table["crashy"].mu < MU < table["steady"].mu
 
 
 def test_a_match_nobody_finished_is_counted_but_not_rated() -> None:
-    void = result("m1", ["ada", "bo"], [0, 0], statuses=["crash", "timeout"])
-    played = result("m2", ["ada", "bo"], [0, 1])
+    void = finished("m1", ["ada", "bo"], [0, 0], statuses=["crash", "timeout"])
+    played = finished("m2", ["ada", "bo"], [0, 1])
     table = by_bot(rate([void, played]))
     ada = table["ada"]
     assert (ada.matches, ada.faults, ada.wins) == (2, 1, 1)
@@ -142,7 +117,7 @@ def test_a_match_nobody_finished_is_counted_but_not_rated() -> None:
 
 
 def test_configured_bots_that_played_no_match_get_a_default_row() -> None:
-    table = rate([result("m1", ["ada", "bo"], [0, 1])], labels=["zed", "idle", "ada"])
+    table = rate([finished("m1", ["ada", "bo"], [0, 1])], labels=["zed", "idle", "ada"])
     idle = by_bot(table)["idle"]
     assert (idle.mu, idle.sigma, idle.matches, idle.wins) == (MU, SIGMA, 0, 0)
     assert idle.conservative == pytest.approx(0.0)
@@ -155,8 +130,8 @@ def test_the_float_backend_failing_falls_back_to_mpmath() -> None:
     """A 60-seat free-for-all, twice in one order and then reversed, breaks the
     float backend's erfc ("Cannot calculate correctly, set backend to mpmath")."""
     bots = [f"bot{n:02d}" for n in range(60)]
-    ordered = [result(f"m{n}", bots, range(60)) for n in (1, 2)]
-    reversed_ = result("m3", bots, range(59, -1, -1))
+    ordered = [finished(f"m{n}", bots, range(60)) for n in (1, 2)]
+    reversed_ = finished("m3", bots, range(59, -1, -1))
     fast, precise = environments(0.1)
     teams = [(fast.create_rating(),) for _ in bots]
     for _ in ordered:
@@ -196,7 +171,7 @@ def test_a_draw_probability_outside_the_open_unit_interval_is_refused(
 
 def test_a_result_with_a_missing_place_is_refused_before_anything_is_counted() -> None:
     ratings = Ratings()
-    broken = result("m1", ["ada", "bo"], [0, 1], scores=[1.0])
+    broken = finished("m1", ["ada", "bo"], [0, 1], scores=[1.0])
     with pytest.raises(ValueError, match="m1"):
         ratings.add(broken)
     assert ratings.standings() == []
