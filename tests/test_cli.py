@@ -6,8 +6,10 @@ import csv
 import io
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -192,3 +194,57 @@ def test_planning_a_run_writes_nothing_until_it_starts(config: Path, tmp_path: P
     plan = runner.plan(load(config, registry()), out, resume=False)
     assert plan.fresh and len(plan.pending) == TOTAL
     assert not out.exists()
+
+
+SLOW = """
+[tournament]
+name = "slow"
+game = "tiny-race"
+players = 2
+rounds = 30
+seed = 9
+
+[[bots]]
+name = "random"
+[[bots]]
+name = "random"
+label = "random-2"
+[[bots]]
+name = "sleeper"
+params = { seconds = 0.005 }
+"""
+
+
+@pytest.mark.usefixtures("ray_cluster")
+def test_a_run_stopped_with_ctrl_c_resumes_to_the_uninterrupted_leaderboard(
+    tmp_path: Path,
+) -> None:
+    config = tmp_path / "slow.toml"
+    config.write_text(SLOW)
+    cut, whole = tmp_path / "cut", tmp_path / "whole"
+    script = str(Path(sys.executable).parent / "arena")
+    running = subprocess.Popen(
+        [script, "run", str(config), "--out", str(cut), "--workers", "2"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and running.poll() is None:
+        if (cut / "matches.jsonl").exists() and len(lines(cut / "matches.jsonl")) >= 20:
+            break
+        time.sleep(0.05)
+    running.send_signal(signal.SIGINT)
+    output, _ = running.communicate(timeout=120)
+    assert running.returncode == 130, output
+    assert "--resume" in output
+    recorded = len(lines(cut / "matches.jsonl"))
+    assert 20 <= recorded < 180
+
+    resumed = arena("run", str(config), "--out", str(cut), "--resume")
+    assert resumed.exit_code == 0, resumed.output
+    assert arena("run", str(config), "--out", str(whole)).exit_code == 0
+    assert sorted(r["id"] for r in lines(cut / "matches.jsonl")) == sorted(
+        r["id"] for r in lines(whole / "matches.jsonl")
+    )
+    assert board(cut) == board(whole)
