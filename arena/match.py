@@ -129,8 +129,8 @@ class Referee:
             if isinstance(answer, bool):
                 raise TypeError
             action = operator.index(answer)  # type: ignore[arg-type]
-        except TypeError:
-            self.fault(player, "illegal", f"answered {answer!r:.80}, not an action id")
+        except Exception:  # an answer's own __index__ may raise anything
+            self.fault(player, "illegal", f"answered {_shown(answer)}, not an action id")
             return self.decide(state, player)
         if action not in legal:
             self.fault(player, "illegal", f"answered {action}, not among the legal actions")
@@ -151,6 +151,14 @@ class Referee:
         for seat in self.seats:
             if seat is not None:
                 _close_quietly(seat)
+
+
+def _shown(answer: object) -> str:
+    """A short description of a bot's answer; even a broken ``__repr__`` cannot fail it."""
+    try:
+        return f"{answer!r:.80}"
+    except Exception:
+        return f"an object of type {type(answer).__name__}"
 
 
 def _close_quietly(seat: Seat) -> None:

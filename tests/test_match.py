@@ -94,3 +94,26 @@ def test_faulty_seats_share_the_last_place() -> None:
     assert faulty_last([0, 1, 2, 3], ["ok", "error", "ok", "timeout"]) == (0, 2, 1, 2)
     assert faulty_last([1, 0, 0], ["ok", "ok", "ok"]) == (2, 0, 0)
     assert faulty_last([0, 1], ["illegal", "crash"]) == (0, 0)
+
+
+def test_an_answer_whose_index_or_repr_raises_is_still_just_illegal() -> None:
+    from arena.match import Referee
+    from arena.seats.inprocess import Alarm
+
+    class Nasty:
+        def __index__(self) -> int:
+            raise ValueError("no")
+
+        def __repr__(self) -> str:
+            raise RuntimeError("nor this")
+
+    match = spec("random", "random")
+    from arena.plugins import registry
+
+    state = registry().game("tiny-race").new_initial_state(2)
+    with Alarm() as alarm:
+        referee = Referee(match, registry(), alarm)
+        action = referee._checked(state, 0, Nasty(), state.legal_actions())
+    assert action in state.legal_actions()
+    assert referee.statuses[0] == "illegal"
+    assert referee.errors[0] == "answered an object of type Nasty, not an action id"
