@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from engines.explorers import actions as A
 from engines.explorers import phases
 from engines.explorers.cards import DINOSAUR, SPECIES, CardSet
-
-if TYPE_CHECKING:
-    from engines.explorers.state import ExplorersState
+from engines.explorers.table import Table
 
 _DRAW_VERBS = {phases.SETUP_DISCARD: "setup discard", phases.REVEAL: "reveal",
                phases.HOUND_REVEAL: "hound reveals"}
@@ -24,7 +20,7 @@ def card_label(cards: CardSet, card: int) -> str:
     return f"{cards.names[card]} (advantage)"
 
 
-def _row_move(state: ExplorersState, action: int) -> str:
+def _row_move(state: Table, action: int) -> str:
     slot = (action - A.TAKE) % 2
     card = state.row[slot]
     if action >= A.DISCARD:
@@ -38,14 +34,14 @@ def _row_move(state: ExplorersState, action: int) -> str:
     return f"{verb} row[{slot}] {card_label(state.cards, card)}"
 
 
-def _steal_card(state: ExplorersState, card: int) -> str:
+def _steal_card(state: Table, card: int) -> str:
     owner = state.owner(card)
     name = state.cards.names[card] if 0 <= card < state.cards.size else f"card #{card}"
     points = state.cards.points[card] if 0 <= card < state.cards.size else 0
     return f"steal {name} ({points} points) from seat {owner}"
 
 
-def describe_action(state: ExplorersState, action: int) -> str:
+def describe_action(state: Table, action: int) -> str:
     """A stable, human-readable name of ``action`` in ``state``."""
     family = A.kind(action)
     if family == "unknown":

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engines.explorers import phases
 from engines.explorers.cards import SPECIES, CardSet
-
-if TYPE_CHECKING:
-    from engines.explorers.state import ExplorersState
+from engines.explorers.table import Table
 
 
 @functools.cache
@@ -33,7 +31,7 @@ def card_columns(cards: CardSet) -> tuple[tuple[str, tuple[Any, ...]], ...]:
     return tuple(columns.items())
 
 
-def _players(state: ExplorersState) -> list[dict[str, Any]]:
+def _players(state: Table) -> list[dict[str, Any]]:
     points = state.points_now()
     return [{
         "seat": seat,
@@ -49,7 +47,7 @@ def _players(state: ExplorersState) -> list[dict[str, Any]]:
     } for seat in range(state.num_players)]
 
 
-def _hunt(state: ExplorersState) -> dict[str, Any] | None:
+def _hunt(state: Table) -> dict[str, Any] | None:
     if state.hunt_slot < 0:
         return None
     return {"card": state.row[state.hunt_slot], "slot": state.hunt_slot,
@@ -58,7 +56,7 @@ def _hunt(state: ExplorersState) -> dict[str, Any] | None:
             "bonus": 1 if state.has_allies(state.player) else 0}
 
 
-def build(state: ExplorersState, seat: int) -> dict[str, Any]:
+def build(state: Table, seat: int) -> dict[str, Any]:
     """The observation of ``seat``: a JSON-able dict of the whole public table."""
     table = card_table(state.cards)
     return {

@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from engines.explorers import phases
 from engines.explorers.cards import DINOSAUR, SPECIES, CardSet
-
-if TYPE_CHECKING:
-    from engines.explorers.state import ExplorersState
+from engines.explorers.table import Table
 
 
 def card_text(cards: CardSet, card: int) -> str:
@@ -26,7 +22,7 @@ def _names(cards: CardSet, held: list[int]) -> str:
     return ", ".join(cards.names[card] for card in held) or "-"
 
 
-def _explorer(state: ExplorersState, seat: int, points: int) -> list[str]:
+def _explorer(state: Table, seat: int, points: int) -> list[str]:
     cards = state.cards
     marks = " [red](abandoned)[/red]" if state.abandoned[seat] else ""
     marks += " [bold]<- on move[/bold]" if seat == state.current_player() else ""
@@ -40,7 +36,7 @@ def _explorer(state: ExplorersState, seat: int, points: int) -> list[str]:
     ] + ([f"    trail tokens: {trail}"] if state.advanced else [])
 
 
-def _status(state: ExplorersState) -> str:
+def _status(state: Table) -> str:
     text = f"phase {phases.NAMES[state.phase]}"
     if state.hunt_slot >= 0:
         text += (f"; hunting row[{state.hunt_slot}], {state.hunt_rolls} rolls "
@@ -52,7 +48,7 @@ def _status(state: ExplorersState) -> str:
     return text
 
 
-def render(state: ExplorersState) -> str:
+def render(state: Table) -> str:
     """The row, the centre and every explorer's tokens, cards and trophies."""
     cards = state.cards
     lines = [

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from arena.game import CHANCE, TERMINAL, State, competition_ranking
+from arena.game import State, competition_ranking
 from engines.explorers import actions as A
 from engines.explorers import observation, phases, render
 from engines.explorers.describe import describe_action
@@ -19,7 +19,6 @@ from engines.explorers.phases import (
     FIRST_PLAYER,
     HOUND_REVEAL,
     HUNT_ROLL,
-    OVER,
     REROLL,
     REVEAL,
     SETUP_DISCARD,
@@ -38,14 +37,6 @@ class ExplorersState(Rules, State):
     """One position of a match of Explorers of the Lost Valley."""
 
     __slots__ = ()
-
-    def current_player(self) -> int:
-        if self.phase < TURN:
-            return CHANCE
-        return TERMINAL if self.phase == OVER else self.player
-
-    def is_terminal(self) -> bool:
-        return self.phase == OVER
 
     def legal_actions(self) -> list[int]:
         phase = self.phase

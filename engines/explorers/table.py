@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import Self
 
+from arena.game import CHANCE, TERMINAL
 from engines.explorers.cards import ALLIES, TRAIL_TOKENS, CardSet
-from engines.explorers.phases import FIRST_PLAYER
+from engines.explorers.phases import FIRST_PLAYER, OVER, TURN
 from engines.explorers.scoring import adventure_points
 
 SETUP_DISCARDS = {2: 3, 3: 2, 4: 1}
@@ -114,6 +115,15 @@ class Table:
         other.history, other.trophy_history = self.history[:], self.trophy_history[:]
         other.final_tokens = self.final_tokens[:]
         return other
+
+    def current_player(self) -> int:
+        """The seat on move, ``CHANCE`` in the phases before ``TURN``, or ``TERMINAL``."""
+        if self.phase < TURN:
+            return CHANCE
+        return TERMINAL if self.phase == OVER else self.player
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
 
     def points_now(self) -> list[int]:
         """Every player's adventure points if the adventure ended now."""

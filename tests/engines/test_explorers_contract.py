@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import random
+from pathlib import Path
 
 import pytest
 from test_explorers_helpers import card, draw, play, roll, setup
 
+import engines.explorers
 from arena.game import CHANCE, TERMINAL
 from engines.explorers import actions as A
 from engines.explorers.game import ExplorersGame
@@ -194,3 +197,33 @@ def test_every_action_id_has_a_name() -> None:
     assert all(names) and len(set(names)) == A.NUM_ACTIONS
     assert state.action_to_string(-1) == "unknown action -1"
     assert state.action_to_string(A.NUM_ACTIONS) == f"unknown action {A.NUM_ACTIONS}"
+
+
+def _engine_imports(module: Path) -> set[str]:
+    """The engine modules ``module`` imports, ``TYPE_CHECKING`` blocks included."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(module.read_text("utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module == "engines.explorers":
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
+                "engines.explorers."):
+            found.add(node.module.rsplit(".", 1)[1])  # type: ignore[union-attr]
+    return found
+
+
+def test_the_engine_modules_import_one_another_without_cycles() -> None:
+    """Each module of the engine can be read knowing only the ones it imports."""
+    folder = Path(engines.explorers.__file__).parent
+    graph = {path.stem: _engine_imports(path) for path in folder.glob("*.py")}
+    done: set[str] = set()
+
+    def visit(name: str, path: tuple[str, ...]) -> None:
+        assert name not in path, f"import cycle: {' -> '.join((*path, name))}"
+        if name in done:
+            return
+        for imported in graph.get(name, ()):
+            visit(imported, (*path, name))
+        done.add(name)
+
+    for name in graph:
+        visit(name, ())
