@@ -7,6 +7,7 @@ file and the key, so the CLI can print one clear line and exit with status 2.
 from __future__ import annotations
 
 import json
+import math
 import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import asdict, dataclass
@@ -14,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.bot import supports
-from arena.errors import ArenaError
+from arena.errors import ArenaError, unknown_name
 from arena.game import InvalidOptions
 from arena.plugins import Registry
 from arena.records import Limits, MatchSpec, SeatSpec
@@ -115,6 +116,10 @@ def parse(raw: Mapping[str, Any], found: Registry) -> TournamentConfig:
             f"{game.min_players} to {game.max_players} players"
         )
     options = dict(_get(tournament, "[tournament]", "options", dict, default={}))
+    accepted = getattr(game, "default_options", None) or {}
+    for option in options:
+        if accepted and option not in accepted:
+            raise unknown_name("option", option, accepted, where="[tournament] options")
     try:
         game.new_initial_state(players, options)
     except InvalidOptions as exc:
@@ -162,15 +167,26 @@ def _bot(entry: Mapping[str, Any], index: int, found: Registry, game: str) -> Se
     cls = found.bot(name)
     if not supports(cls, game):
         raise ArenaError(
-            f"{where}: bot {name!r} does not play {game} (it plays {getattr(cls, 'games', None)})"
+            f"{where}: bot {name!r} does not play {game} "
+            f"(it plays {', '.join(getattr(cls, 'games', ()))})"
         )
     seat = SeatSpec(
-        label=_get(entry, where, "label", str, default=name),
+        label=_label(_get(entry, where, "label", str, default=name), where),
         bot=name,
         params=dict(_get(entry, where, "params", dict, default={})),
     )
     _check_params(cls, seat, game, where)
     return seat
+
+
+def _label(label: str, where: str) -> str:
+    """A label is shown in tables and typed by users: visible, printable, one line."""
+    if not label.strip() or not label.isprintable() or label != label.strip():
+        raise ArenaError(
+            f"{where}: label = {label!r}: use visible, printable text "
+            f"(no control characters or escape codes, no leading or trailing spaces)"
+        )
+    return label
 
 
 def _check_params(cls: type, seat: SeatSpec, game: str, where: str) -> None:
@@ -189,11 +205,19 @@ def _limits(table: Mapping[str, Any]) -> Limits:
             f"[limits] isolation = {isolation!r} is not available yet; "
             f"use one of: {', '.join(ISOLATIONS)}"
         )
-    move = float(_get(table, "[limits]", "move_seconds", (int, float), default=1.0))
-    bank = float(_get(table, "[limits]", "bank_seconds", (int, float), default=10.0))
-    if move <= 0 or bank < 0:
-        raise ArenaError("[limits] move_seconds must be > 0 and bank_seconds >= 0")
+    move = _seconds(table, "move_seconds", 1.0, zero_allowed=False)
+    bank = _seconds(table, "bank_seconds", 10.0, zero_allowed=True)
     return Limits(move_seconds=move, bank_seconds=bank, isolation=isolation)
+
+
+def _seconds(table: Mapping[str, Any], key: str, default: float, *, zero_allowed: bool) -> float:
+    """A time limit: a finite number of seconds; a nan or an inf would let a bot hang the run."""
+    value = float(_get(table, "[limits]", key, (int, float), default=default))
+    low = value >= 0 if zero_allowed else value > 0
+    if not (math.isfinite(value) and low):
+        bound = "0 or more" if zero_allowed else "more than 0"
+        raise ArenaError(f"[limits] {key} = {value}: must be a finite number of seconds, {bound}")
+    return value
 
 
 def _name(tournament: Mapping[str, Any]) -> str:
@@ -234,14 +258,16 @@ def _get(
     if value is _MISSING:
         raise ArenaError(f"{where}: missing required key {key!r}")
     if (isinstance(value, bool) and kind is not bool) or not isinstance(value, kind):
-        expected = kind.__name__ if isinstance(kind, type) else "number"
-        raise ArenaError(f"{where}: {key} = {value!r} should be a {expected}")
+        expected = _KINDS.get(kind, "a number") if isinstance(kind, type) else "a number"
+        raise ArenaError(f"{where}: {key} = {value!r} should be {expected}")
     return value
+
+
+_KINDS = {int: "a whole number", str: "a string", dict: "a table", bool: "true or false"}
+"""How a TOML user calls the value a key wants."""
 
 
 def _only_keys(table: Mapping[str, Any], where: str, allowed: set[str]) -> None:
     unknown = sorted(set(table) - allowed)
     if unknown:
-        raise ArenaError(
-            f"{where}: unknown key {unknown[0]!r} (allowed: {', '.join(sorted(allowed))})"
-        )
+        raise unknown_name("key", unknown[0], allowed, where=where)

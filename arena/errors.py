@@ -13,10 +13,12 @@ class ArenaError(Exception):
     """A problem with the user's input, explained in the message."""
 
 
-def unknown_name(kind: str, name: str, known: Iterable[str]) -> ArenaError:
-    """An error for an unknown game or bot name, suggesting the closest known ones."""
+def unknown_name(kind: str, name: str, known: Iterable[str], *, where: str = "") -> ArenaError:
+    """An error for an unknown name (a game, a bot, a config key, an option), suggesting
+    the closest known ones; ``where`` (a config table) goes in front."""
     known = sorted(known)
     close = difflib.get_close_matches(name, known, n=3, cutoff=0.5)
     hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
-    listing = ", ".join(known) if known else "none installed"
-    return ArenaError(f"unknown {kind} {name!r}{hint} (known {kind}s: {listing})")
+    listing = ", ".join(known) if known else ("none" if where else "none installed")
+    prefix = f"{where}: " if where else ""
+    return ArenaError(f"{prefix}unknown {kind} {name!r}{hint} (known {kind}s: {listing})")

@@ -94,14 +94,53 @@ def test_an_option_the_game_rejects(tmp_path: Path) -> None:
     assert "unknown option 'speed'" in error(tmp_path, GOOD.replace("goal = 4", "speed = 4"))
 
 
-def test_an_unknown_key_is_named(tmp_path: Path) -> None:
-    assert "unknown key 'round'" in error(tmp_path, GOOD.replace("rounds = 3", "round = 3"))
+def test_an_unknown_key_is_named_with_the_closest_known_one(tmp_path: Path) -> None:
+    message = error(tmp_path, GOOD.replace("rounds = 3", "round = 3"))
+    assert "[tournament]: unknown key 'round'; did you mean 'rounds'?" in message
 
 
-def test_a_wrong_type_is_named(tmp_path: Path) -> None:
-    assert "rounds = '3' should be a int" in error(
-        tmp_path, GOOD.replace("rounds = 3", 'rounds = "3"')
-    )
+def test_an_unknown_option_is_named_with_the_options_the_game_takes(tmp_path: Path) -> None:
+    message = error(tmp_path, GOOD.replace("goal = 4", "gaol = 4"))
+    assert "unknown option 'gaol'; did you mean 'goal'?" in message
+    assert "(known options: explode_after, goal)" in message and "[" not in message.split(":")[-1]
+
+
+def test_a_wrong_type_is_named_in_the_words_of_toml(tmp_path: Path) -> None:
+    message = error(tmp_path, GOOD.replace("rounds = 3", 'rounds = "3"'))
+    assert "rounds = '3' should be a whole number" in message
+    not_a_table = GOOD.replace("options = { goal = 4 }", "options = 4")
+    assert "options = 4 should be a table" in error(tmp_path, not_a_table)
+
+
+@pytest.mark.parametrize(
+    "limit",
+    [
+        "move_seconds = inf",
+        "move_seconds = nan",
+        "move_seconds = 0",
+        "move_seconds = -1.0",
+        "bank_seconds = inf",
+        "bank_seconds = nan",
+        "bank_seconds = -0.5",
+    ],
+)
+def test_time_limits_must_be_finite_and_positive(tmp_path: Path, limit: str) -> None:
+    """A nan budget never runs out: a looping bot would hang the run for ever."""
+    key = limit.split()[0]
+    text = GOOD.replace("move_seconds = 0.5", "").replace("bank_seconds = 2", "")
+    message = error(tmp_path, text.replace("[limits]", f"[limits]\n{limit}"))
+    assert f"[limits] {key} = " in message and "must be a finite number of seconds" in message
+
+
+def test_a_zero_bank_means_no_extra_time(tmp_path: Path) -> None:
+    config = load(write(tmp_path, GOOD.replace("bank_seconds = 2", "bank_seconds = 0")), registry())
+    assert config.limits.bank_seconds == 0.0
+
+
+@pytest.mark.parametrize("label", ["", "   ", "\\u001b[31mred\\u001b[0m", "two\\nlines", " padded"])
+def test_a_label_is_visible_printable_text(tmp_path: Path, label: str) -> None:
+    message = error(tmp_path, GOOD.replace('label = "random-2"', f'label = "{label}"'))
+    assert "[[bots]] entry 2: label = " in message and "printable text" in message
 
 
 def test_duplicate_labels_are_refused(tmp_path: Path) -> None:
