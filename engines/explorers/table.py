@@ -35,6 +35,15 @@ _SLOTS = ("cards", "num_players", "advanced", "phase", "player", "first_player",
           "final_tokens")
 
 
+def _copied(value: object) -> object:
+    """``value`` with its lists copied (nested lists too); anything else is immutable."""
+    if type(value) is not list:
+        return value
+    if value and type(value[0]) is list:
+        return [_copied(item) for item in value]
+    return value[:]
+
+
 class Table:
     """The components on the table and the bookkeeping of the turn in progress."""
 
@@ -100,20 +109,14 @@ class Table:
         self.final_tokens = [EXPLORATION_TOKENS] * n
 
     def copy(self) -> Self:
-        """An independent copy (lists copied, the card set shared)."""
+        """An independent copy: every field in ``_SLOTS`` copied, lists of lists to the bottom.
+
+        Only the card set (frozen) and scalars are shared. Going through ``_SLOTS`` means a
+        field added later is copied as well, without a list to keep in step.
+        """
         other = type(self).__new__(type(self))
         for name in _SLOTS:
-            setattr(other, name, getattr(self, name))
-        other.deck, other.row, other.discards = self.deck[:], self.row[:], self.discards[:]
-        other.exploration_tokens = self.exploration_tokens[:]
-        other.ammunition, other.trophies = self.ammunition[:], self.trophies[:]
-        other.dinosaurs = [held[:] for held in self.dinosaurs]
-        other.advantages = [held[:] for held in self.advantages]
-        other.abandoned, other.trail_pool = self.abandoned[:], self.trail_pool[:]
-        other.trail_tokens = [held[:] for held in self.trail_tokens]
-        # Past adventures' entries are never changed, so they can be shared.
-        other.history, other.trophy_history = self.history[:], self.trophy_history[:]
-        other.final_tokens = self.final_tokens[:]
+            setattr(other, name, _copied(getattr(self, name)))
         return other
 
     def current_player(self) -> int:

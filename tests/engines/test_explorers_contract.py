@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import copy
 import json
 import random
 from pathlib import Path
@@ -13,8 +14,10 @@ from test_explorers_helpers import card, draw, play, roll, setup
 import engines.explorers
 from arena.game import CHANCE, TERMINAL
 from engines.explorers import actions as A
+from engines.explorers.cards import CardSet
 from engines.explorers.game import ExplorersGame
 from engines.explorers.state import ExplorersState
+from engines.explorers.table import Table
 
 GAME = ExplorersGame()
 VARIANTS = [(players, advanced) for advanced in (False, True) for players in (2, 3, 4)]
@@ -227,3 +230,34 @@ def test_the_engine_modules_import_one_another_without_cycles() -> None:
 
     for name in graph:
         visit(name, ())
+
+
+def _mutate(value: object) -> object:
+    """A different value of the same shape; lists are changed in place, down to the bottom."""
+    if isinstance(value, list):
+        if value and isinstance(value[0], list):
+            for item in value:
+                _mutate(item)
+        value.append(value[0] if value else 99)
+        return value
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return value + 1
+    return value
+
+
+@pytest.mark.parametrize("name", Table.__slots__)
+def test_mutating_any_field_of_a_clone_leaves_the_original_unchanged(name: str) -> None:
+    """``clone()`` follows the declared fields: a field added later cannot be shared."""
+    state, _ = playout(3, True, 11)
+    original = copy.deepcopy({field: getattr(state, field) for field in Table.__slots__})
+    twin = state.clone()
+    value = getattr(twin, name)
+    if isinstance(value, CardSet):
+        assert value is state.cards          # frozen, shared by reference
+        return
+    assert isinstance(value, (int, list)), f"{name}: a new kind of field needs a test"
+    setattr(twin, name, _mutate(value))
+    assert getattr(twin, name) != original[name]
+    assert {field: getattr(state, field) for field in Table.__slots__} == original
