@@ -41,6 +41,7 @@ def _players(state: Table) -> list[dict[str, Any]]:
         "advantages": state.advantages[seat][:],
         "trophies": state.trophies[seat],
         "trail_tokens": [SPECIES[species] for species in state.trail_tokens[seat]],
+        "throw_bonus": state.throw_bonus(seat),
         "abandoned": state.abandoned[seat],
         "points": points[seat],
         "total_points": sum(past[seat] for past in state.history),
@@ -53,7 +54,7 @@ def _hunt(state: Table) -> dict[str, Any] | None:
     return {"card": state.row[state.hunt_slot], "slot": state.hunt_slot,
             "rolls": state.hunt_rolls, "ammunition_used": state.hunt_ammunition,
             "last_roll": state.last_roll,
-            "bonus": 1 if state.has_allies(state.player) else 0}
+            "bonus": state.throw_bonus(state.player)}
 
 
 def build(state: Table, seat: int) -> dict[str, Any]:

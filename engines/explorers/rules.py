@@ -122,6 +122,7 @@ class Rules(Table):
         self.exploration_tokens = [max(t, EXPLORATION_TOKENS) for t in self.exploration_tokens]
         self.ammunition = [0] * n
         self.dinosaurs, self.advantages = [[] for _ in range(n)], [[] for _ in range(n)]
+        self.allied = [False] * n
         self.abandoned = [False] * n
         self.setup_left = SETUP_DISCARDS[n]
         self.phase = SETUP_DISCARD
@@ -205,6 +206,7 @@ class Rules(Table):
         self.exploration_tokens[seat] = max(self.exploration_tokens[seat], EXPLORATION_TOKENS)
         self.discards += self.dinosaurs[seat] + self.advantages[seat]
         self.dinosaurs[seat], self.advantages[seat] = [], []
+        self.allied[seat] = False
         self.center_ammunition += self.ammunition[seat]
         self.ammunition[seat] = 0
         self._advance()
@@ -228,6 +230,7 @@ class Rules(Table):
                                                 EXPLORATION_TOKENS)
         elif kind == ALLIES:
             self.actions_left += 1
+            self.allied[seat] = True
         elif kind == AMMUNITION_BOX:
             self.center_ammunition += self.ammunition[seat]
             self.ammunition[seat] = 0
@@ -242,8 +245,7 @@ class Rules(Table):
         self.hunt_rolls += 1
         self.last_roll = total
         card = self.row[self.hunt_slot]
-        bonus = 1 if self.has_allies(self.player) else 0
-        if total + bonus >= self.cards.difficulty[card]:
+        if total + self.throw_bonus(self.player) >= self.cards.difficulty[card]:
             self.row[self.hunt_slot] = -1
             self.dinosaurs[self.player].append(card)
             self._end_hunt(self.cards.damage_success[card])

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Self
 
 from arena.game import CHANCE, TERMINAL
-from engines.explorers.cards import ALLIES, TRAIL_TOKENS, CardSet
+from engines.explorers.cards import TRAIL_TOKENS, CardSet
 from engines.explorers.phases import FIRST_PLAYER, OVER, TURN
 from engines.explorers.scoring import adventure_points
 
@@ -28,9 +28,9 @@ MAX_ADVENTURES = 12
 
 _SLOTS = ("cards", "num_players", "advanced", "phase", "player", "first_player", "adventure",
           "turns", "deck", "row", "discards", "center_ammunition", "exploration_tokens",
-          "ammunition", "dinosaurs", "advantages", "abandoned", "trophies", "trail_tokens",
-          "trail_pool", "dealt", "setup_left", "actions_left", "extra_bought", "discarded",
-          "stole", "discard_locked", "steal_locked", "hunt_slot", "hunt_rolls",
+          "ammunition", "dinosaurs", "advantages", "allied", "abandoned", "trophies",
+          "trail_tokens", "trail_pool", "dealt", "setup_left", "actions_left", "extra_bought",
+          "discarded", "stole", "discard_locked", "steal_locked", "hunt_slot", "hunt_rolls",
           "hunt_ammunition", "last_roll", "steal_roll", "history", "trophy_history",
           "final_tokens")
 
@@ -65,6 +65,8 @@ class Table:
     ammunition: list[int]
     dinosaurs: list[list[int]]
     advantages: list[list[int]]
+    allied: list[bool]
+    """Per seat: holds an Allies taken from the row, so +1 to every throw (not the Hound's)."""
     abandoned: list[bool]
     trophies: list[int]
     trail_tokens: list[list[int]]
@@ -96,6 +98,7 @@ class Table:
         self.exploration_tokens = [EXPLORATION_TOKENS] * n
         self.ammunition, self.trophies = [0] * n, [0] * n
         self.dinosaurs, self.advantages = [[] for _ in range(n)], [[] for _ in range(n)]
+        self.allied = [False] * n
         self.abandoned = [False] * n
         self.trail_tokens = [[] for _ in range(n)]
         self.trail_pool = list(TRAIL_TOKENS)
@@ -133,9 +136,9 @@ class Table:
         return adventure_points(self.cards, self.dinosaurs, self.advantages, self.ammunition,
                                 self.trail_tokens)
 
-    def has_allies(self, seat: int) -> bool:
-        kind = self.cards.kind
-        return any(kind[card] == ALLIES for card in self.advantages[seat])
+    def throw_bonus(self, seat: int) -> int:
+        """What ``seat`` adds to a hunt throw: 1 with an Allies taken from the row."""
+        return 1 if self.allied[seat] else 0
 
     def stealable(self) -> list[int]:
         """Cards the thief may take: printed points at most the die, from active players."""

@@ -42,7 +42,9 @@ def test_allies_add_one_to_later_hunt_throws() -> None:
     """"Also, you will gain +1 in all your future hunt throws (until the adventure ends).\""""
     difficulty = CARDS.difficulty[card(GALVENSIS)]
     state = setup(3, row=(GALVENSIS, "Allies"))
-    play(state, A.TAKE + 1, draw("Pterodactylus kochi"), A.TAKE, roll(difficulty - 1))
+    play(state, A.TAKE + 1, draw("Pterodactylus kochi"))
+    assert state.observation(0)["players"][0]["throw_bonus"] == 1
+    play(state, A.TAKE, roll(difficulty - 1))
     assert state.dinosaurs[0] == [card(GALVENSIS)]
     assert state.observation(0)["players"][0]["advantages"] == [card("Allies")]
 
@@ -121,6 +123,20 @@ def test_hound_finding_an_advantage_gives_only_the_penalty() -> None:
     assert state.advantages[0] == [card("Hound"), card("Allies")]
     assert state.current_player() == 1                       # no extra action
     assert state.points_now()[0] == -2
+
+
+def test_allies_revealed_by_the_hound_give_no_throw_bonus() -> None:
+    """"If it's an advantage, you will NOT benefit from its effect, but it will subtract one
+    point at the end of the adventure." Neither the Allies' action nor their +1 to later hunt
+    throws: only an Allies taken from the row gives its effects."""
+    difficulty = CARDS.difficulty[card(GALVENSIS)]
+    state = setup(3, row=(GALVENSIS, "Hound"))
+    play(state, A.TAKE + 1, draw("Allies"), draw("Pterodactylus kochi"))
+    play(state, A.BASE_CAMP, A.BASE_CAMP)
+    assert state.observation(0)["players"][0]["throw_bonus"] == 0
+    play(state, A.TAKE, roll(difficulty - 1))
+    assert state.dinosaurs[0] == [] and state.legal_actions() == [A.REROLL, A.STOP_HUNT]
+    assert state.observation(0)["hunt"]["bonus"] == 0
 
 
 def test_hound_with_an_empty_deck_ends_the_adventure() -> None:

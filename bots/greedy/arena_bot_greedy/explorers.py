@@ -78,8 +78,7 @@ class Judge:
         self.tokens: int = self.me["exploration_tokens"]
         self.token_value = 0.7 * (1.5 if self.tokens <= 2 else 1.0)
         self.min_success = 0.85 - 0.7 * risk
-        self.bonus = 1 if any(obs["cards"]["kind"][c] == "allies"
-                              for c in self.me["advantages"]) else 0
+        self.bonus: int = self.me["throw_bonus"]
 
     def hunt(self, card: int) -> float:
         cards = self.obs["cards"]
