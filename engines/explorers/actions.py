@@ -20,7 +20,10 @@ id      meaning
 88-93   chance: one die 1..6 (a steal)
 94-97   chance: seat 0..3 is the first player
 98-101  chance: deal a trail token of species 0..3
+102     end the turn without buying an extra action
 ======  =========================================================
+
+Ids 0-101 are those of the first release; later decisions were added after them.
 """
 
 from __future__ import annotations
@@ -43,7 +46,8 @@ DIE = ROLL + 12
 """``DIE + face`` for a face of 1..6."""
 FIRST_PLAYER = DIE + 7
 TRAIL_DEAL = FIRST_PLAYER + 4
-NUM_ACTIONS = TRAIL_DEAL + len(SPECIES)
+END_TURN = TRAIL_DEAL + len(SPECIES)
+NUM_ACTIONS = END_TURN + 1
 
 TWO_DICE = {total: 6 - abs(total - 7) for total in range(2, 13)}
 """Ways (out of 36) to throw each total on two six-sided dice."""
@@ -57,6 +61,7 @@ FIXED_NAMES = {
     EXTRA_ACTION: "pay 2 exploration tokens for an extra action",
     REROLL: "take an ammunition token and roll again",
     STOP_HUNT: "stop hunting (the hunt fails)",
+    END_TURN: "end the turn (no extra action)",
 }
 
 
@@ -67,7 +72,7 @@ _RANGES = (
     ("roll", ROLL + 2, DIE + 1),
     ("die", DIE + 1, FIRST_PLAYER),
     ("first-player", FIRST_PLAYER, TRAIL_DEAL),
-    ("trail-deal", TRAIL_DEAL, NUM_ACTIONS),
+    ("trail-deal", TRAIL_DEAL, END_TURN),
 )
 
 
@@ -80,6 +85,6 @@ def kind(action: int) -> str:
         return "take"
     if action < BASE_CAMP:
         return "discard"
-    if action < STEAL:
+    if action in FIXED_NAMES:
         return "fixed"
     return next(name for name, start, stop in _RANGES if start <= action < stop)

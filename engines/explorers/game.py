@@ -26,14 +26,17 @@ A turn (one action, plus extras)
       with at most that printed value from a player still in the adventure;
       the next player may not steal in their turn).
     Once per turn, with at least 3 exploration tokens, pay 2 for one extra
-    action. Every card that leaves the row is replaced from the deck.
+    action, before an action or after the last one (an explorer who could
+    still buy it is asked before the turn passes). Every card that leaves
+    the row is replaced from the deck.
 
 Hunting
     Throw two dice (one chance node, totals 2..12) plus 1 with the Allies;
     reaching the difficulty captures the dinosaur and deals its success
     damage. After a failure the hunter may take an ammunition token from the
     centre and throw again, at most twice per dinosaur; a final failure
-    deals the failure damage and the dinosaur stays in the row. An explorer
+    deals the failure damage, the dinosaur stays in the row and the turn
+    passes (any action still due is lost). An explorer
     left with no exploration tokens must at once go back to the base camp or
     abandon.
 
@@ -63,8 +66,8 @@ Rulings
     false) and ``cards`` (str path, default "" for the shipped deck).
 
 Action ids
-    See :mod:`engines.explorers.actions` (102 ids, decisions and chance
-    outcomes in disjoint ranges).
+    See :mod:`engines.explorers.actions` (decisions and chance outcomes in
+    disjoint ranges; ids added after the first release come after them).
 """
 
 from __future__ import annotations

@@ -24,6 +24,7 @@ from engines.explorers.phases import (
     STEAL_DIE,
     STEAL_PICK,
     TURN,
+    TURN_END,
 )
 from engines.explorers.scoring import trophy_winners
 from engines.explorers.table import (
@@ -47,7 +48,7 @@ class Rules(Table):
     def play(self, action: int) -> None:
         """Apply ``action``, already known to be legal, in the current phase."""
         phase = self.phase
-        if phase == TURN:
+        if phase in (TURN, TURN_END):
             self._play_turn(action)
         elif phase == HUNT_ROLL:
             self._hunt_roll(action - A.ROLL)
@@ -146,7 +147,7 @@ class Rules(Table):
     def _start_turn(self, seat: int, discard_locked: bool, steal_locked: bool) -> None:
         self.player = seat
         self.turns += 1
-        self.actions_left, self.extra_bought = 1, False
+        self.actions_left, self.extra_bought, self.passing = 1, False, False
         self.discarded = self.stole = False
         self.discard_locked, self.steal_locked = discard_locked, steal_locked
         self.phase = TURN
@@ -164,7 +165,10 @@ class Rules(Table):
         self._end_adventure()
 
     def _advance(self) -> None:
-        """After a move resolves: end the adventure, ask the exhausted, refill, or move on."""
+        """After a move resolves: end the adventure, ask the exhausted, refill, or move on.
+
+        With no action left, an explorer who may still buy one is asked first (``TURN_END``).
+        """
         player = self.player
         if all(self.abandoned) or (-1 in self.row and not self.deck):
             self._end_adventure()
@@ -172,8 +176,12 @@ class Rules(Table):
             self.phase = EXHAUSTED
         elif -1 in self.row:
             self.phase = REVEAL
-        elif self.actions_left and not self.abandoned[player]:
+        elif self.abandoned[player] or self.passing:
+            self._next_turn()
+        elif self.actions_left:
             self.phase = TURN
+        elif self.may_buy_extra_action():
+            self.phase = TURN_END
         else:
             self._next_turn()
 
@@ -182,6 +190,10 @@ class Rules(Table):
             self.exploration_tokens[self.player] -= EXTRA_ACTION_COST
             self.actions_left += 1
             self.extra_bought = True
+            self.phase = TURN
+            return
+        if action == A.END_TURN:
+            self._next_turn()
             return
         self.actions_left -= 1
         if action < A.DISCARD:
@@ -262,6 +274,9 @@ class Rules(Table):
         self.phase = HUNT_ROLL
 
     def _hunt_failed(self) -> None:
+        """"If, after all, you still fail, inflict yourself as much damage as necessary ...
+        and pass the turn": any action still due this turn is lost."""
+        self.passing = True
         self._end_hunt(self.cards.damage_failure[self.row[self.hunt_slot]])
 
     def _end_hunt(self, damage: int) -> None:

@@ -25,10 +25,10 @@ from engines.explorers.phases import (
     STEAL_DIE,
     STEAL_PICK,
     TURN,
+    TURN_END,
 )
 from engines.explorers.rules import Rules
 from engines.explorers.scoring import ranking_keys
-from engines.explorers.table import EXTRA_ACTION_COST
 
 _DRAWS = (SETUP_DISCARD, REVEAL, HOUND_REVEAL)
 
@@ -50,6 +50,8 @@ class ExplorersState(Rules, State):
             return [A.REROLL, A.STOP_HUNT]
         if phase == EXHAUSTED:
             return [A.BASE_CAMP, A.ABANDON]
+        if phase == TURN_END:
+            return [A.EXTRA_ACTION, A.END_TURN]
         if phase == STEAL_PICK:
             return [A.STEAL_CARD + card for card in self.stealable()]
         return []
@@ -60,7 +62,7 @@ class ExplorersState(Rules, State):
         if not self.discard_locked:
             legal += (A.DISCARD, A.DISCARD + 1)
         legal += (A.BASE_CAMP, A.ABANDON)
-        if not self.extra_bought and self.exploration_tokens[seat] > EXTRA_ACTION_COST:
+        if self.may_buy_extra_action():
             legal.append(A.EXTRA_ACTION)
         if self.advanced and not self.steal_locked and self.trail_tokens[seat]:
             legal += [A.STEAL + species for species in sorted(set(self.trail_tokens[seat]))]

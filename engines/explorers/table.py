@@ -30,8 +30,8 @@ _SLOTS = ("cards", "num_players", "advanced", "phase", "player", "first_player",
           "turns", "deck", "row", "discards", "center_ammunition", "exploration_tokens",
           "ammunition", "dinosaurs", "advantages", "allied", "abandoned", "trophies",
           "trail_tokens", "trail_pool", "dealt", "setup_left", "actions_left", "extra_bought",
-          "discarded", "stole", "discard_locked", "steal_locked", "hunt_slot", "hunt_rolls",
-          "hunt_ammunition", "last_roll", "steal_roll", "history", "trophy_history",
+          "passing", "discarded", "stole", "discard_locked", "steal_locked", "hunt_slot",
+          "hunt_rolls", "hunt_ammunition", "last_roll", "steal_roll", "history", "trophy_history",
           "final_tokens")
 
 
@@ -75,6 +75,8 @@ class Table:
     setup_left: int
     actions_left: int
     extra_bought: bool
+    passing: bool
+    """The turn passes once the move resolves, whatever actions are left (a failed hunt)."""
     discarded: bool
     stole: bool
     discard_locked: bool
@@ -103,7 +105,7 @@ class Table:
         self.trail_tokens = [[] for _ in range(n)]
         self.trail_pool = list(TRAIL_TOKENS)
         self.dealt, self.setup_left = 0, 0
-        self.actions_left, self.extra_bought = 1, False
+        self.actions_left, self.extra_bought, self.passing = 1, False, False
         self.discarded = self.stole = False
         self.discard_locked = self.steal_locked = False
         self.hunt_slot, self.hunt_rolls, self.hunt_ammunition = -1, 0, 0
@@ -130,6 +132,10 @@ class Table:
 
     def is_terminal(self) -> bool:
         return self.phase == OVER
+
+    def may_buy_extra_action(self) -> bool:
+        """Once per turn, with at least 3 exploration tokens, 2 buy an extra action."""
+        return not self.extra_bought and self.exploration_tokens[self.player] > EXTRA_ACTION_COST
 
     def points_now(self) -> list[int]:
         """Every player's adventure points if the adventure ended now."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from test_explorers_helpers import card, draw, play, reveal, roll, setup
+from test_explorers_helpers import CAMP, CARDS, card, draw, play, reveal, roll, setup
 
 from arena.game import CHANCE
 from engines.explorers import actions as A
@@ -17,6 +17,7 @@ def test_taking_a_dinosaur_starts_a_hunt_and_an_advantage_is_just_taken() -> Non
     play(state, A.TAKE + 1)
     assert state.advantages[0] == [card("Haven of Peace")]
     reveal(state, "Iguanodon mantelli")
+    play(state, A.END_TURN)
     assert state.current_player() == 1
     play(state, A.TAKE)
     assert state.current_player() == CHANCE
@@ -34,6 +35,7 @@ def test_discard_puts_the_card_face_up_and_refills_the_row() -> None:
     assert sorted(a for a, _ in state.chance_outcomes()) == [A.DRAW + c for c in state.deck]
     reveal(state, "Allies")
     assert state.row == [card("Pterodactylus antiquus"), card("Allies")]
+    play(state, A.END_TURN)
     assert state.current_player() == 1
 
 
@@ -42,7 +44,7 @@ def test_the_next_player_cannot_discard_after_a_discard() -> None:
     choose it." Ruling: "it" is the discard action, for the whole of the next player's turn.
     """
     state = setup(3)
-    play(state, A.DISCARD, draw("Allies"))
+    play(state, A.DISCARD, draw("Allies"), A.END_TURN)
     assert state.current_player() == 1
     legal = state.legal_actions()
     assert A.DISCARD not in legal and A.DISCARD + 1 not in legal
@@ -58,10 +60,10 @@ def test_the_discard_lock_out_skips_an_abandoned_player() -> None:
     """"the next one in the turn order will NOT be able to choose it": players who abandoned
     are out of the turn order, so the lock falls on the next player still playing."""
     state = setup(3)
-    play(state, A.BASE_CAMP)
+    play(state, *CAMP)
     play(state, A.ABANDON)
-    play(state, A.BASE_CAMP)
-    play(state, A.DISCARD, draw("Allies"))
+    play(state, *CAMP)
+    play(state, A.DISCARD, draw("Allies"), A.END_TURN)
     assert state.current_player() == 2
     assert A.DISCARD not in state.legal_actions()
 
@@ -78,7 +80,7 @@ def test_go_back_to_the_base_camp() -> None:
     reveal(state, "Pterodactylus kochi")
     assert state.exploration_tokens[0] == 4 and state.ammunition[0] == 1
     assert state.center_ammunition == 6
-    play(state, A.BASE_CAMP, A.BASE_CAMP)
+    play(state, A.END_TURN, *CAMP, *CAMP)
     assert state.current_player() == 0
     play(state, A.BASE_CAMP)
     assert state.exploration_tokens[0] == 6
@@ -94,11 +96,11 @@ def test_abandon_stops_playing_and_keeps_everything() -> None:
     state = setup(3, row=("Iguanodon mantelli", "Allies"))
     play(state, A.TAKE, roll(3), A.REROLL, roll(5))
     reveal(state, "Pterodactylus kochi")
-    play(state, A.ABANDON)
+    play(state, A.END_TURN, A.ABANDON)
     assert state.abandoned == [False, True, False]
-    play(state, A.BASE_CAMP)
+    play(state, *CAMP)
     assert state.current_player() == 0
-    play(state, A.TAKE, roll(12), draw("Hound"), A.BASE_CAMP)
+    play(state, A.TAKE, roll(12), draw("Hound"), A.END_TURN, *CAMP)
     assert state.current_player() == 0            # seat 1 is skipped
     play(state, A.ABANDON)
     assert state.dinosaurs[0] == [card("Iguanodon mantelli"), card("Pterodactylus kochi")]
@@ -124,8 +126,8 @@ def test_extra_action_for_two_exploration_tokens() -> None:
 def test_extra_action_needs_three_exploration_tokens() -> None:
     """"In order to do this, you need, at least, 3 exploration tokens.\""""
     state = setup(2, row=("Iguanodon mantelli", "Allies"))
-    play(state, A.TAKE, roll(2), A.STOP_HUNT, A.BASE_CAMP)      # failure: 2 damage
-    play(state, A.TAKE, roll(2), A.STOP_HUNT, A.BASE_CAMP)      # seat 0 down to 2
+    play(state, A.TAKE, roll(2), A.STOP_HUNT, *CAMP)            # failure: 2 damage
+    play(state, A.TAKE, roll(2), A.STOP_HUNT, *CAMP)            # seat 0 down to 2
     assert state.current_player() == 0 and state.exploration_tokens[0] == 2
     assert A.EXTRA_ACTION not in state.legal_actions()
 
@@ -133,11 +135,37 @@ def test_extra_action_needs_three_exploration_tokens() -> None:
 def test_extra_action_is_offered_at_three_tokens() -> None:
     """"In order to do this, you need, at least, 3 exploration tokens.\""""
     state = setup(2, row=("Iguanodon galvensis", "Allies"))
-    play(state, A.TAKE, roll(2), A.STOP_HUNT, A.BASE_CAMP)      # failure: 3 damage
+    play(state, A.TAKE, roll(2), A.STOP_HUNT, *CAMP)            # failure: 3 damage
     assert state.exploration_tokens[0] == 3
     assert A.EXTRA_ACTION in state.legal_actions()
     play(state, A.EXTRA_ACTION)
     assert state.exploration_tokens[0] == 1
+
+
+def test_the_extra_action_can_be_bought_after_seeing_the_result() -> None:
+    """"In their turn, each player can take one of the following actions: ... A player can
+    earn an additional action after discarding two of his own exploration tokens. ... Now,
+    it's the next player's turn." Ruling: the rulebook sets no moment, so the explorer may
+    buy it before an action or once the last action has resolved, before the turn passes."""
+    galvensis = card("Iguanodon galvensis")
+    state = setup(3, row=("Iguanodon galvensis", "Allies"))
+    play(state, A.TAKE, roll(12), draw("Pterodactylus kochi"))
+    assert state.current_player() == 0 and state.observation(0)["phase"] == "turn-end"
+    assert state.legal_actions() == [A.EXTRA_ACTION, A.END_TURN]
+    play(state, A.EXTRA_ACTION)
+    assert state.exploration_tokens[0] == 6 - CARDS.damage_success[galvensis] - 2
+    assert A.TAKE in state.legal_actions() and A.EXTRA_ACTION not in state.legal_actions()
+    play(state, A.DISCARD, draw("Hound"))
+    assert state.current_player() == 1                 # once per turn: no second offer
+
+
+def test_no_extra_action_is_offered_below_three_tokens() -> None:
+    """"In order to do this, you need, at least, 3 exploration tokens." An explorer left
+    with fewer after their action just passes the turn."""
+    state = setup(3)
+    state.exploration_tokens[0] = 2
+    play(state, A.DISCARD, draw("Allies"))
+    assert state.current_player() == 1
 
 
 @pytest.mark.parametrize("slot", [0, 1])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from test_explorers_helpers import (
+    CAMP,
     abandon_all,
     capture,
     card,
@@ -79,7 +80,7 @@ def test_trail_bonus_counts_for_each_captured_dinosaur() -> None:
     berni = "Iguanodon bernissartensis"
     state = setup(3, row=(MANTELLI, berni), trails=TRAILS)
     capture(state, 0, KOCHI)                        # seat 0: mantelli
-    play(state, A.BASE_CAMP, A.BASE_CAMP)
+    play(state, *CAMP, *CAMP)
     capture(state, 1, ANTIQUUS)                     # seat 0: bernissartensis
     abandon_all(state)
     assert state.history[0] == [2 * (points(MANTELLI) + 1 + points(berni) + 1), 0, 0]
@@ -121,7 +122,7 @@ def test_steal_discards_a_trail_token_and_rolls_one_die() -> None:
     assert state.chance_outcomes() == [(die(face), 1 / 6) for face in range(1, 7)]
     play(state, die(points(BUCKLANDII)))
     assert state.legal_actions() == sorted([steal(KOCHI), steal(BUCKLANDII)])
-    play(state, steal(BUCKLANDII))
+    play(state, steal(BUCKLANDII), A.END_TURN)
     assert state.dinosaurs == [[card(KOCHI)], [], [card(BUCKLANDII)]]
     assert state.current_player() == 0
 
@@ -142,8 +143,8 @@ def test_steal_gets_nothing_when_no_dinosaur_qualifies() -> None:
     ends with nothing and the trail token stays discarded."""
     state = setup(3, row=(BUCKLANDII, KOCHI), trails=TRAILS)
     capture(state, 0, MANTELLI)                          # seat 0: bucklandii
-    play(state, A.BASE_CAMP)
-    play(state, trail("megalosaurus"), die(points(BUCKLANDII) - 1))
+    play(state, *CAMP)
+    play(state, trail("megalosaurus"), die(points(BUCKLANDII) - 1), A.END_TURN)
     assert state.current_player() == 0
     assert state.dinosaurs[0] == [card(BUCKLANDII)] and state.trail_tokens[2] == [1]
 
@@ -152,7 +153,7 @@ def test_no_stealing_from_an_abandoned_player() -> None:
     """"You can't steal from a player that has abandoned the adventure.\""""
     state = setup(3, row=(KOCHI, MANTELLI), trails=TRAILS)
     capture(state, 0, ANTIQUUS)                          # seat 0: kochi
-    play(state, A.BASE_CAMP)
+    play(state, *CAMP)
     capture(state, 0, GALVENSIS)                         # seat 2: antiquus
     play(state, A.ABANDON)                               # seat 0 abandons
     play(state, trail("plesiosaurus"), die(6))           # seat 1 steals
@@ -163,8 +164,8 @@ def test_a_steal_with_only_abandoned_victims_gets_nothing() -> None:
     """"You can't steal from a player that has abandoned the adventure.\""""
     state = setup(3, row=(KOCHI, MANTELLI), trails=TRAILS)
     capture(state, 0, ANTIQUUS)                          # seat 0: kochi
-    play(state, A.BASE_CAMP, A.BASE_CAMP, A.ABANDON)
-    play(state, trail("plesiosaurus"), die(6))
+    play(state, *CAMP, *CAMP, A.ABANDON)
+    play(state, trail("plesiosaurus"), die(6), A.END_TURN)
     assert state.current_player() == 2 and state.dinosaurs[0] == [card(KOCHI)]
 
 
@@ -173,11 +174,11 @@ def test_the_next_player_cannot_steal_after_a_steal() -> None:
     action."
     """
     state = setup(3, row=(KOCHI, MANTELLI), trails=TRAILS)
-    play(state, trail("pterodactylus"), die(1))
+    play(state, trail("pterodactylus"), die(1), A.END_TURN)
     assert state.current_player() == 1
     assert not any(A.STEAL <= action < A.STEAL_CARD for action in state.legal_actions())
     assert state.observation(1)["steal_locked"] is True
-    play(state, A.BASE_CAMP)
+    play(state, *CAMP)
     assert trail("iguanodon") in state.legal_actions()
 
 
@@ -186,8 +187,8 @@ def test_trail_tokens_are_kept_across_adventures_and_never_come_back() -> None:
     discard one, there is no way to recover it."
     """
     state = setup(3, row=(KOCHI, MANTELLI), trails=TRAILS)
-    play(state, trail("iguanodon"), die(1))
-    play(state, A.BASE_CAMP)
+    play(state, trail("iguanodon"), die(1), A.END_TURN)
+    play(state, *CAMP)
     abandon_all(state)
     assert state.adventure == 2
     assert state.trail_tokens == [[0], [2, 0], [3, 1]]
@@ -198,5 +199,5 @@ def test_trail_tokens_survive_the_base_camp() -> None:
     neither, so they stay."""
     state = setup(2, row=(KOCHI, ANTIQUUS), trails=TRAILS[:2])
     capture(state, 0, MANTELLI)
-    play(state, A.BASE_CAMP, A.BASE_CAMP)
+    play(state, *CAMP, *CAMP)
     assert state.dinosaurs[0] == [] and state.trail_tokens[0] == [0, 1]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from test_explorers_helpers import CARDS, card, draw, play, reveal, roll, setup
+from test_explorers_helpers import CAMP, CARDS, card, draw, play, reveal, roll, setup
 
 from arena.game import CHANCE
 from engines.explorers import actions as A
@@ -24,7 +24,7 @@ def test_every_advantage_costs_a_point() -> None:
     end of the adventure."
     """
     state = setup(3, row=("Haven of Peace", "Ammunition Box"))
-    play(state, A.TAKE, draw("Pterodactylus kochi"))
+    play(state, A.TAKE, draw("Pterodactylus kochi"), A.END_TURN)
     play(state, A.TAKE + 1, draw("Pterodactylus antiquus"))
     assert state.points_now() == [-1, -1, 0]
 
@@ -33,8 +33,8 @@ def test_allies_give_an_extra_action_this_turn() -> None:
     """"Allies: If you take the allies, you will gain an additional action this turn.\""""
     state = setup(3, row=(GALVENSIS, "Allies"))
     play(state, A.TAKE + 1, draw("Pterodactylus kochi"))
-    assert state.current_player() == 0
-    play(state, A.BASE_CAMP)
+    assert state.current_player() == 0 and state.actions_left == 1
+    play(state, *CAMP)
     assert state.current_player() == 1
 
 
@@ -54,7 +54,7 @@ def test_allies_lose_their_bonus_when_discarded_at_the_base_camp() -> None:
     the base camp discards the advantages, and the bonus with them."""
     difficulty = CARDS.difficulty[card(GALVENSIS)]
     state = setup(2, row=(GALVENSIS, "Allies"))
-    play(state, A.TAKE + 1, draw("Pterodactylus kochi"), A.BASE_CAMP, A.BASE_CAMP)
+    play(state, A.TAKE + 1, draw("Pterodactylus kochi"), *CAMP, *CAMP)
     play(state, A.TAKE, roll(difficulty - 1))
     assert state.dinosaurs[0] == [] and state.current_player() == 0
     assert state.legal_actions() == [A.REROLL, A.STOP_HUNT]
@@ -85,7 +85,7 @@ def test_ammunition_box_returns_the_used_ammunition() -> None:
     play(state, A.TAKE, roll(2), A.REROLL, roll(2), A.REROLL, roll(difficulty))
     reveal(state, "Pterodactylus kochi")
     assert state.ammunition[0] == 2 and state.center_ammunition == 4
-    play(state, A.BASE_CAMP, A.TAKE + 1, draw("Allies"))
+    play(state, A.END_TURN, *CAMP, A.TAKE + 1, draw("Allies"))
     assert state.ammunition[0] == 0 and state.center_ammunition == 6
 
 
@@ -111,6 +111,7 @@ def test_hound_captures_the_next_dinosaur_without_a_throw_or_damage() -> None:
     assert state.exploration_tokens[0] == 6
     assert state.observation(0)["phase"] == "reveal"         # then the row is refilled
     reveal(state, "Pterodactylus kochi")
+    play(state, A.END_TURN)
     assert state.current_player() == 1
 
 
@@ -121,7 +122,8 @@ def test_hound_finding_an_advantage_gives_only_the_penalty() -> None:
     state = setup(3, row=(GALVENSIS, "Hound"))
     play(state, A.TAKE + 1, draw("Allies"), draw("Pterodactylus kochi"))
     assert state.advantages[0] == [card("Hound"), card("Allies")]
-    assert state.current_player() == 1                       # no extra action
+    assert state.actions_left == 0                           # no Allies' action
+    assert state.legal_actions() == [A.EXTRA_ACTION, A.END_TURN]
     assert state.points_now()[0] == -2
 
 
@@ -131,8 +133,8 @@ def test_allies_revealed_by_the_hound_give_no_throw_bonus() -> None:
     throws: only an Allies taken from the row gives its effects."""
     difficulty = CARDS.difficulty[card(GALVENSIS)]
     state = setup(3, row=(GALVENSIS, "Hound"))
-    play(state, A.TAKE + 1, draw("Allies"), draw("Pterodactylus kochi"))
-    play(state, A.BASE_CAMP, A.BASE_CAMP)
+    play(state, A.TAKE + 1, draw("Allies"), draw("Pterodactylus kochi"), A.END_TURN)
+    play(state, *CAMP, *CAMP)
     assert state.observation(0)["players"][0]["throw_bonus"] == 0
     play(state, A.TAKE, roll(difficulty - 1))
     assert state.dinosaurs[0] == [] and state.legal_actions() == [A.REROLL, A.STOP_HUNT]

@@ -51,6 +51,10 @@ def steal(name: str) -> int:
     return A.STEAL_CARD + card(name)
 
 
+CAMP = (A.BASE_CAMP, A.END_TURN)
+"""A whole turn spent going back to the base camp (no extra action bought after it)."""
+
+
 def new_state(players: int = 3, advanced: bool = False) -> ExplorersState:
     return ExplorersGame().new_initial_state(players, {"advanced": advanced})
 
@@ -91,14 +95,23 @@ def points(name: str) -> int:
     return CARDS.points[card(name)]
 
 
+def end_turn(state: ExplorersState) -> ExplorersState:
+    """The seat on move ends its turn without buying an extra action, if it is offered one."""
+    if state.legal_actions() == [A.EXTRA_ACTION, A.END_TURN]:
+        play(state, A.END_TURN)
+    return state
+
+
 def capture(state: ExplorersState, slot: int, refill: str) -> ExplorersState:
-    """The seat on move hunts row[slot] with a throw of 12 and the row is refilled."""
-    return play(state, A.TAKE + slot, roll(12), draw(refill))
+    """The seat on move hunts row[slot] with a throw of 12, the row is refilled, and the
+    turn ends."""
+    return end_turn(play(state, A.TAKE + slot, roll(12), draw(refill)))
 
 
 def abandon_all(state: ExplorersState) -> ExplorersState:
-    """Everyone still in the adventure abandons it, ending it."""
+    """The turn on move ends, then everyone still in the adventure abandons it, ending it."""
     adventure = state.adventure
+    end_turn(state)
     while state.adventure == adventure and not state.is_terminal():
         play(state, A.ABANDON)
     return state

@@ -150,6 +150,7 @@ def test_exhaustion_after_a_capture_decides_before_the_refill() -> None:
     assert state.dinosaurs[0] == [] and card(HESPERIS) in state.discards
     assert state.current_player() == CHANCE
     reveal(state, "Pterodactylus kochi")
+    play(state, A.END_TURN)
     assert state.current_player() == 1
 
 
@@ -176,11 +177,40 @@ def test_overkill_has_no_penalty() -> None:
 
 
 def test_exhaustion_keeps_a_pending_extra_action() -> None:
-    """Ruling: the exhausted explorer's choice is not an action; after going back to the base
+    """Ruling: the exhausted explorer's choice is not an action; after a capture and the base
     camp they still play an action they had paid for."""
+    difficulty, success, _ = stats(HESPERIS)
+    state = setup(3, row=(HESPERIS, "Allies"))
+    state.exploration_tokens[0] = 2 + success
+    play(state, A.EXTRA_ACTION, A.TAKE, roll(difficulty))
+    assert state.legal_actions() == [A.BASE_CAMP, A.ABANDON]
+    play(state, A.BASE_CAMP, draw("Pterodactylus kochi"))
+    assert state.current_player() == 0 and A.TAKE in state.legal_actions()
+
+
+def test_a_failed_hunt_passes_the_turn_and_loses_a_bought_action() -> None:
+    """"If, after all, you still fail, inflict yourself as much damage as necessary (taken
+    out of exploration tokens) and pass the turn." Ruling: the turn passes whatever actions
+    were left; an extra action bought before the hunt is lost with its two tokens."""
+    _, _, failure = stats(GALVENSIS)
+    state = setup(3, row=(GALVENSIS, "Allies"))
+    play(state, A.EXTRA_ACTION, A.TAKE, roll(2), A.STOP_HUNT)
+    assert state.current_player() == 1
+    assert state.exploration_tokens[0] == 6 - 2 - failure
+
+    state = setup(3, row=(GALVENSIS, "Allies"))
+    play(state, A.TAKE + 1, draw("Pterodactylus kochi"), A.EXTRA_ACTION)   # 2 actions due
+    state.center_ammunition = 0
+    play(state, A.TAKE, roll(2))                                        # no ammunition left
+    assert state.current_player() == 1
+
+
+def test_a_failed_hunt_passes_the_turn_after_the_exhausted_choice() -> None:
+    """"pass the turn": an exhausted hunter first chooses the base camp or abandoning, then
+    the turn passes even with a bought action due."""
     state = setup(3, row=(HESPERIS, "Allies"))
     state.exploration_tokens[0] = 2 + stats(HESPERIS)[2]
     play(state, A.EXTRA_ACTION, A.TAKE, roll(2), A.STOP_HUNT)
     assert state.legal_actions() == [A.BASE_CAMP, A.ABANDON]
     play(state, A.BASE_CAMP)
-    assert state.current_player() == 0 and A.TAKE in state.legal_actions()
+    assert state.current_player() == 1

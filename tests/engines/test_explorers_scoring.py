@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from test_explorers_helpers import (
+    CAMP,
     CARDS,
     abandon_all,
     capture,
     draw,
+    end_turn,
     play,
     points,
     roll,
@@ -32,9 +34,9 @@ def test_the_adventure_ends_when_a_taken_card_cannot_be_replaced() -> None:
     state = setup(3)
     while state.deck:
         if A.DISCARD in state.legal_actions():
-            play(state, A.DISCARD, A.DRAW + state.deck[0])
+            end_turn(play(state, A.DISCARD, A.DRAW + state.deck[0]))
         else:
-            play(state, A.BASE_CAMP)
+            play(state, *CAMP)
     assert state.adventure == 1 and state.observation(0)["phase"] == "turn"
     seat = state.current_player()
     play(state, A.TAKE if A.DISCARD not in state.legal_actions() else A.DISCARD)
@@ -48,7 +50,7 @@ def test_the_adventure_ends_when_everybody_abandoned() -> None:
     state = setup(3)
     play(state, A.ABANDON, A.ABANDON)
     assert state.adventure == 1 and state.current_player() == 2
-    play(state, A.BASE_CAMP)
+    play(state, *CAMP)
     assert state.current_player() == 2                   # the last one plays on alone
     play(state, A.ABANDON)
     assert state.adventure == 2 and len(state.history) == 1
@@ -73,7 +75,7 @@ def test_a_lone_species_doubles_for_all_its_members() -> None:
     """"then all the members of that species will score double.\""""
     state = setup(2, row=(KOCHI, ANTIQUUS))
     capture(state, 0, "Allies")
-    play(state, A.BASE_CAMP)
+    play(state, *CAMP)
     capture(state, 1, "Hound")                  # the Hound is not taken
     abandon_all(state)
     assert state.history[0] == [2 * (points(KOCHI) + points(ANTIQUUS)), 0]
@@ -84,7 +86,7 @@ def test_an_abandoned_players_dinosaurs_still_count_for_doubling() -> None:
     still his, so another player holding the species is not alone with it."""
     state = setup(2, row=(KOCHI, ANTIQUUS))
     capture(state, 0, "Allies")
-    play(state, A.BASE_CAMP, A.ABANDON)
+    play(state, *CAMP, A.ABANDON)
     capture(state, 1, "Hound")
     abandon_all(state)
     assert state.history[0] == [points(KOCHI), points(ANTIQUUS)]
@@ -95,9 +97,9 @@ def test_ammunition_and_advantages_subtract_a_point_each() -> None:
     "Each advantage card you have at the end of the adventure subtracts 1 point."
     """
     state = setup(2, row=(GALVENSIS, "Allies"))
-    play(state, A.TAKE + 1, draw("Haven of Peace"))
-    play(state, A.TAKE, roll(2), A.REROLL, roll(12), draw(KOCHI))
-    play(state, A.BASE_CAMP, A.TAKE + 1, draw("Hound"))
+    play(state, A.TAKE + 1, draw("Haven of Peace"))              # Allies: one more action
+    play(state, A.TAKE, roll(2), A.REROLL, roll(12), draw(KOCHI), A.END_TURN)
+    play(state, *CAMP, A.TAKE + 1, draw("Hound"))
     abandon_all(state)
     assert state.history[0] == [2 * points(GALVENSIS) - 1 - 2, 0]
 
@@ -224,9 +226,9 @@ def test_safety_cap_ends_an_endless_adventure() -> None:
     scored as ended once MAX_TURNS_PER_ADVENTURE turns were played."""
     state = setup(2)
     for _ in range(MAX_TURNS_PER_ADVENTURE - 1):
-        play(state, A.BASE_CAMP)
+        play(state, *CAMP)
     assert state.adventure == 1 and state.turns == MAX_TURNS_PER_ADVENTURE
-    play(state, A.BASE_CAMP)
+    play(state, *CAMP)
     assert state.adventure == 2 and state.trophies == [1, 1]
 
 

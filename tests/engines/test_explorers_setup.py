@@ -84,7 +84,7 @@ def test_play_goes_clockwise_from_the_first_player() -> None:
     seats = []
     for _ in range(4):
         seats.append(state.current_player())
-        play(state, A.BASE_CAMP)
+        play(state, A.BASE_CAMP, A.END_TURN)
     assert seats == [1, 2, 0, 1]
 
 

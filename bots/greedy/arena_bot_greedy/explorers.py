@@ -175,15 +175,20 @@ def _best(values: Mapping[int, float], rng: random.Random) -> int:
 
 def _choose_turn(obs: Observation, legal: Sequence[int], rng: random.Random,
                  risk: float) -> int:
+    # The extra action is bought only after seeing how the action went (turn-end): bought
+    # before, a failed hunt would waste it.
     judge = Judge(obs, risk)
     values = {a: _turn_value(judge, obs, a) for a in legal if a != A.EXTRA_ACTION}
-    if A.EXTRA_ACTION in legal:
-        # Tokens spent now are missed in later hunts (playouts show buying early loses), so
-        # only near the adventure's end, with two good takes in the row.
-        takes = [values[a] for a in (A.TAKE, A.TAKE + 1)]
-        late = obs["deck_count"] <= 1 + 2 * risk
-        values[A.EXTRA_ACTION] = sum(takes) if late and min(takes) > 0.5 else -10.0
     return _best(values, rng)
+
+
+def _choose_turn_end(obs: Observation, risk: float) -> int:
+    # Tokens spent now are missed in later hunts (playouts show buying early loses), so
+    # only near the adventure's end, with a good take in the row.
+    judge = Judge(obs, risk)
+    best_take = max(_turn_value(judge, obs, A.TAKE + slot) for slot in (0, 1))
+    late = obs["deck_count"] <= 1 + 2 * risk
+    return A.EXTRA_ACTION if late and best_take > 0.5 else A.END_TURN
 
 
 def _choose_reroll(obs: Observation, risk: float) -> int:
@@ -213,4 +218,6 @@ def choose(observation: Mapping[str, Any], legal_actions: Sequence[int], rng: ra
         return _best({a: judge.steal_gain(a - A.STEAL_CARD) for a in legal_actions}, rng)
     if phase == "turn":
         return _choose_turn(observation, legal_actions, rng, risk)
+    if phase == "turn-end":
+        return _choose_turn_end(observation, risk)
     return rng.choice(list(legal_actions))
