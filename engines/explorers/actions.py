@@ -21,6 +21,8 @@ id      meaning
 94-97   chance: seat 0..3 is the first player
 98-101  chance: deal a trail token of species 0..3
 102     end the turn without buying an extra action
+103     Ammunition Box: put all your used ammunition back in the centre
+104     Ammunition Box: keep your used ammunition
 ======  =========================================================
 
 Ids 0-101 are those of the first release; later decisions were added after them.
@@ -47,7 +49,9 @@ DIE = ROLL + 12
 FIRST_PLAYER = DIE + 7
 TRAIL_DEAL = FIRST_PLAYER + 4
 END_TURN = TRAIL_DEAL + len(SPECIES)
-NUM_ACTIONS = END_TURN + 1
+RETURN_AMMUNITION = END_TURN + 1
+KEEP_AMMUNITION = RETURN_AMMUNITION + 1
+NUM_ACTIONS = KEEP_AMMUNITION + 1
 
 TWO_DICE = {total: 6 - abs(total - 7) for total in range(2, 13)}
 """Ways (out of 36) to throw each total on two six-sided dice."""
@@ -62,6 +66,8 @@ FIXED_NAMES = {
     REROLL: "take an ammunition token and roll again",
     STOP_HUNT: "stop hunting (the hunt fails)",
     END_TURN: "end the turn (no extra action)",
+    RETURN_AMMUNITION: "Ammunition Box: put your used ammunition back in the centre",
+    KEEP_AMMUNITION: "Ammunition Box: keep your used ammunition",
 }
 
 

@@ -43,8 +43,8 @@ Hunting
 Advantages (each -1 point at scoring)
     Haven of Peace: tokens up to 6. Allies: one more action this turn and +1
     to every later throw while held (taken from the row; one the Hound
-    reveals gives neither). Ammunition Box: return all your used
-    ammunition to the centre. Hound: reveal the deck's next card; a dinosaur
+    reveals gives neither). Ammunition Box: you may return all your
+    used ammunition to the centre. Hound: reveal the deck's next card; a dinosaur
     is captured free, an advantage is kept without its effect.
 
 End of an adventure and scoring

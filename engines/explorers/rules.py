@@ -12,6 +12,7 @@ from __future__ import annotations
 from engines.explorers import actions as A
 from engines.explorers.cards import ALLIES, AMMUNITION_BOX, DINOSAUR, HAVEN_OF_PEACE, HOUND
 from engines.explorers.phases import (
+    AMMUNITION_CHOICE,
     DEAL_TRAIL,
     EXHAUSTED,
     FIRST_PLAYER,
@@ -63,7 +64,8 @@ class Rules(Table):
             self._play_answer(action)
 
     def _play_answer(self, action: int) -> None:
-        """The decisions inside a move: re-roll, the exhausted's choice, the stolen card."""
+        """The decisions inside a move: re-roll, the exhausted's choice, an advantage's
+        option, the stolen card."""
         if action == A.REROLL:
             self._reroll()
         elif action == A.STOP_HUNT:
@@ -72,6 +74,10 @@ class Rules(Table):
             self._base_camp()
         elif action == A.ABANDON:
             self._abandon()
+        elif action == A.RETURN_AMMUNITION:
+            self._return_ammunition()
+        elif action == A.KEEP_AMMUNITION:
+            self._advance()
         else:
             self._steal_card(action - A.STEAL_CARD)
 
@@ -243,12 +249,20 @@ class Rules(Table):
         elif kind == ALLIES:
             self.actions_left += 1
             self.allied[seat] = True
-        elif kind == AMMUNITION_BOX:
-            self.center_ammunition += self.ammunition[seat]
-            self.ammunition[seat] = 0
+        elif kind == AMMUNITION_BOX and self.ammunition[seat]:
+            self.phase = AMMUNITION_CHOICE
+            return
         elif kind == HOUND and self.deck:
             self.phase = HOUND_REVEAL
             return
+        self._advance()
+
+    def _return_ammunition(self) -> None:
+        """"you can put back at the center of the table all the ammunition tokens you have
+        used": all of them, whatever the centre holds."""
+        seat = self.player
+        self.center_ammunition += self.ammunition[seat]
+        self.ammunition[seat] = 0
         self._advance()
 
     # ----------------------------------------------------------- hunting

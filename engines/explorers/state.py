@@ -14,6 +14,7 @@ from engines.explorers import actions as A
 from engines.explorers import observation, phases, render
 from engines.explorers.describe import describe_action
 from engines.explorers.phases import (
+    AMMUNITION_CHOICE,
     DEAL_TRAIL,
     EXHAUSTED,
     FIRST_PLAYER,
@@ -52,6 +53,8 @@ class ExplorersState(Rules, State):
             return [A.BASE_CAMP, A.ABANDON]
         if phase == TURN_END:
             return [A.EXTRA_ACTION, A.END_TURN]
+        if phase == AMMUNITION_CHOICE:
+            return [A.RETURN_AMMUNITION, A.KEEP_AMMUNITION]
         if phase == STEAL_PICK:
             return [A.STEAL_CARD + card for card in self.stealable()]
         return []

@@ -85,8 +85,30 @@ def test_ammunition_box_returns_the_used_ammunition() -> None:
     play(state, A.TAKE, roll(2), A.REROLL, roll(2), A.REROLL, roll(difficulty))
     reveal(state, "Pterodactylus kochi")
     assert state.ammunition[0] == 2 and state.center_ammunition == 4
-    play(state, A.END_TURN, *CAMP, A.TAKE + 1, draw("Allies"))
+    play(state, A.END_TURN, *CAMP, A.TAKE + 1)
+    assert state.observation(0)["phase"] == "ammunition-box"
+    assert state.legal_actions() == [A.RETURN_AMMUNITION, A.KEEP_AMMUNITION]
+    play(state, A.RETURN_AMMUNITION, draw("Allies"))
     assert state.ammunition[0] == 0 and state.center_ammunition == 6
+
+
+def test_ammunition_box_returning_is_a_choice() -> None:
+    """"If you take the ammunition box, you can put back at the center of the table all the
+    ammunition tokens you have used." Ruling: "you can" is the taker's decision, all the
+    tokens or none; the card is taken either way."""
+    state = setup(2, row=(GALVENSIS, "Ammunition Box"))
+    state.ammunition[0], state.center_ammunition = 2, 4
+    play(state, A.TAKE + 1, A.KEEP_AMMUNITION, draw("Allies"))
+    assert state.ammunition[0] == 2 and state.center_ammunition == 4
+    assert state.advantages[0] == [card("Ammunition Box")]
+
+
+def test_ammunition_box_without_ammunition_asks_nothing() -> None:
+    """"all the ammunition tokens you have used": with none used there is nothing to put
+    back, so there is no choice; the row is refilled at once."""
+    state = setup(2, row=(GALVENSIS, "Ammunition Box"))
+    play(state, A.TAKE + 1)
+    assert state.observation(0)["phase"] == "reveal"
 
 
 def test_ammunition_box_with_an_empty_centre() -> None:
@@ -94,7 +116,7 @@ def test_ammunition_box_with_an_empty_centre() -> None:
     used": an empty centre changes nothing, it is refilled with the taker's tokens."""
     state = setup(2, row=(GALVENSIS, "Ammunition Box"))
     state.ammunition[0], state.center_ammunition = 6, 0
-    play(state, A.TAKE + 1, draw("Allies"))
+    play(state, A.TAKE + 1, A.RETURN_AMMUNITION, draw("Allies"))
     assert state.ammunition[0] == 0 and state.center_ammunition == 6
 
 

@@ -220,4 +220,6 @@ def choose(observation: Mapping[str, Any], legal_actions: Sequence[int], rng: ra
         return _choose_turn(observation, legal_actions, rng, risk)
     if phase == "turn-end":
         return _choose_turn_end(observation, risk)
+    if phase == "ammunition-box":        # each token put back is a point back
+        return A.RETURN_AMMUNITION
     return rng.choice(list(legal_actions))
