@@ -23,6 +23,8 @@ id      meaning
 102     end the turn without buying an extra action
 103     Ammunition Box: put all your used ammunition back in the centre
 104     Ammunition Box: keep your used ammunition
+105     Hound: capture the revealed dinosaur
+106     Hound: let the revealed dinosaur go (it is discarded face up)
 ======  =========================================================
 
 Ids 0-101 are those of the first release; later decisions were added after them.
@@ -51,7 +53,9 @@ TRAIL_DEAL = FIRST_PLAYER + 4
 END_TURN = TRAIL_DEAL + len(SPECIES)
 RETURN_AMMUNITION = END_TURN + 1
 KEEP_AMMUNITION = RETURN_AMMUNITION + 1
-NUM_ACTIONS = KEEP_AMMUNITION + 1
+HOUND_CAPTURE = KEEP_AMMUNITION + 1
+HOUND_RELEASE = HOUND_CAPTURE + 1
+NUM_ACTIONS = HOUND_RELEASE + 1
 
 TWO_DICE = {total: 6 - abs(total - 7) for total in range(2, 13)}
 """Ways (out of 36) to throw each total on two six-sided dice."""
@@ -68,6 +72,8 @@ FIXED_NAMES = {
     END_TURN: "end the turn (no extra action)",
     RETURN_AMMUNITION: "Ammunition Box: put your used ammunition back in the centre",
     KEEP_AMMUNITION: "Ammunition Box: keep your used ammunition",
+    HOUND_CAPTURE: "Hound: capture the revealed dinosaur",
+    HOUND_RELEASE: "Hound: let the revealed dinosaur go",
 }
 
 

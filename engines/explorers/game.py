@@ -45,7 +45,8 @@ Advantages (each -1 point at scoring)
     to every later throw while held (taken from the row; one the Hound
     reveals gives neither). Ammunition Box: you may return all your
     used ammunition to the centre. Hound: reveal the deck's next card; a dinosaur
-    is captured free, an advantage is kept without its effect.
+    may be captured free (or let go, to the discards), an advantage is kept
+    without its effect.
 
 End of an adventure and scoring
     The adventure ends when a card leaves the row and the deck is empty, or

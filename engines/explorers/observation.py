@@ -84,6 +84,7 @@ def build(state: Table, seat: int) -> dict[str, Any]:
         "next_steal_locked": state.stole,
         "hunt": _hunt(state),
         "steal_roll": state.steal_roll if state.phase == phases.STEAL_PICK else None,
+        "hound_card": state.revealed if state.revealed >= 0 else None,
         "history": [points[:] for points in state.history],
         "trophy_history": [seats[:] for seats in state.trophy_history],
         "cards": {key: list(column) for key, column in card_columns(state.cards)},

@@ -16,6 +16,7 @@ from engines.explorers.phases import (
     DEAL_TRAIL,
     EXHAUSTED,
     FIRST_PLAYER,
+    HOUND_CHOICE,
     HOUND_REVEAL,
     HUNT_ROLL,
     OVER,
@@ -78,6 +79,8 @@ class Rules(Table):
             self._return_ammunition()
         elif action == A.KEEP_AMMUNITION:
             self._advance()
+        elif action in (A.HOUND_CAPTURE, A.HOUND_RELEASE):
+            self._hound_choice(action == A.HOUND_CAPTURE)
         else:
             self._steal_card(action - A.STEAL_CARD)
 
@@ -112,9 +115,11 @@ class Rules(Table):
                 self._advance()
             else:
                 self._start_turn(self.first_player, False, False)
+        elif self.cards.kind[card] == DINOSAUR:
+            self.revealed = card
+            self.phase = HOUND_CHOICE
         else:
-            held = self.dinosaurs if self.cards.kind[card] == DINOSAUR else self.advantages
-            held[self.player].append(card)
+            self.advantages[self.player].append(card)
             self._advance()
 
     # ---------------------------------------------------------- adventures
@@ -263,6 +268,14 @@ class Rules(Table):
         seat = self.player
         self.center_ammunition += self.ammunition[seat]
         self.ammunition[seat] = 0
+        self._advance()
+
+    def _hound_choice(self, capture: bool) -> None:
+        """"you can capture it without making a hunt throw and without receiving any
+        damage"; a dinosaur let go is discarded face up."""
+        held = self.dinosaurs[self.player] if capture else self.discards
+        held.append(self.revealed)
+        self.revealed = -1
         self._advance()
 
     # ----------------------------------------------------------- hunting

@@ -18,6 +18,7 @@ from engines.explorers.phases import (
     DEAL_TRAIL,
     EXHAUSTED,
     FIRST_PLAYER,
+    HOUND_CHOICE,
     HOUND_REVEAL,
     HUNT_ROLL,
     REROLL,
@@ -55,6 +56,8 @@ class ExplorersState(Rules, State):
             return [A.EXTRA_ACTION, A.END_TURN]
         if phase == AMMUNITION_CHOICE:
             return [A.RETURN_AMMUNITION, A.KEEP_AMMUNITION]
+        if phase == HOUND_CHOICE:
+            return [A.HOUND_CAPTURE, A.HOUND_RELEASE]
         if phase == STEAL_PICK:
             return [A.STEAL_CARD + card for card in self.stealable()]
         return []

@@ -30,9 +30,9 @@ _SLOTS = ("cards", "num_players", "advanced", "phase", "player", "first_player",
           "turns", "deck", "row", "discards", "center_ammunition", "exploration_tokens",
           "ammunition", "dinosaurs", "advantages", "allied", "abandoned", "trophies",
           "trail_tokens", "trail_pool", "dealt", "setup_left", "actions_left", "extra_bought",
-          "passing", "discarded", "stole", "discard_locked", "steal_locked", "hunt_slot",
-          "hunt_rolls", "hunt_ammunition", "last_roll", "steal_roll", "history", "trophy_history",
-          "final_tokens")
+          "passing", "discarded", "stole", "discard_locked", "steal_locked", "revealed",
+          "hunt_slot", "hunt_rolls", "hunt_ammunition", "last_roll", "steal_roll", "history",
+          "trophy_history", "final_tokens")
 
 
 def _copied(value: object) -> object:
@@ -81,6 +81,8 @@ class Table:
     stole: bool
     discard_locked: bool
     steal_locked: bool
+    revealed: int
+    """The dinosaur the Hound revealed, while its taker decides; else -1."""
     hunt_slot: int
     hunt_rolls: int
     hunt_ammunition: int
@@ -108,6 +110,7 @@ class Table:
         self.actions_left, self.extra_bought, self.passing = 1, False, False
         self.discarded = self.stole = False
         self.discard_locked = self.steal_locked = False
+        self.revealed = -1
         self.hunt_slot, self.hunt_rolls, self.hunt_ammunition = -1, 0, 0
         self.last_roll = self.steal_roll = 0
         self.history, self.trophy_history = [], []

@@ -129,12 +129,28 @@ def test_hound_captures_the_next_dinosaur_without_a_throw_or_damage() -> None:
     assert state.current_player() == CHANCE
     assert state.observation(0)["phase"] == "hound-reveal"
     play(state, draw("Megalosaurus bucklandii"))
+    assert state.observation(0)["phase"] == "hound-capture"
+    assert state.observation(0)["hound_card"] == card("Megalosaurus bucklandii")
+    assert state.legal_actions() == [A.HOUND_CAPTURE, A.HOUND_RELEASE]
+    play(state, A.HOUND_CAPTURE)
     assert state.dinosaurs[0] == [card("Megalosaurus bucklandii")]
     assert state.exploration_tokens[0] == 6
     assert state.observation(0)["phase"] == "reveal"         # then the row is refilled
     reveal(state, "Pterodactylus kochi")
     play(state, A.END_TURN)
     assert state.current_player() == 1
+
+
+def test_hound_capture_is_a_choice() -> None:
+    """"If it's a dinosaur, you can capture it without making a hunt throw and without
+    receiving any damage." Ruling: "you can" is the taker's decision; a dinosaur let go is
+    discarded face up, out of the adventure, and the Hound's place is refilled."""
+    state = setup(3, row=(GALVENSIS, "Hound"))
+    play(state, A.TAKE + 1, draw("Megalosaurus bucklandii"), A.HOUND_RELEASE)
+    assert state.dinosaurs[0] == [] and state.advantages[0] == [card("Hound")]
+    assert state.discards[-1] == card("Megalosaurus bucklandii")
+    assert state.observation(0)["phase"] == "reveal"
+    assert state.observation(0)["hound_card"] is None
 
 
 def test_hound_finding_an_advantage_gives_only_the_penalty() -> None:
@@ -180,5 +196,5 @@ def test_hound_takes_the_last_card_then_the_adventure_ends() -> None:
     the Hound's place in the row cannot be refilled and the adventure ends."""
     state = setup(3, row=(GALVENSIS, "Hound"))
     state.deck = [card("Pterodactylus kochi")]
-    play(state, A.TAKE + 1, draw("Pterodactylus kochi"))
+    play(state, A.TAKE + 1, draw("Pterodactylus kochi"), A.HOUND_CAPTURE)
     assert state.history == [[2 * CARDS.points[card("Pterodactylus kochi")] - 1, 0, 0]]

@@ -47,7 +47,7 @@ def test_game_class_facts() -> None:
     assert GAME.name == "explorers-of-the-lost-valley"
     assert GAME.title == "Explorers of the Lost Valley"
     assert (GAME.min_players, GAME.max_players) == (2, 4)
-    assert GAME.num_distinct_actions == A.NUM_ACTIONS == 105
+    assert GAME.num_distinct_actions == A.NUM_ACTIONS == 107
 
 
 def test_plugin_registers_the_game() -> None:

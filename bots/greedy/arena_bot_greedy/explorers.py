@@ -222,4 +222,7 @@ def choose(observation: Mapping[str, Any], legal_actions: Sequence[int], rng: ra
         return _choose_turn_end(observation, risk)
     if phase == "ammunition-box":        # each token put back is a point back
         return A.RETURN_AMMUNITION
+    if phase == "hound-capture":
+        gain = capture_gain(observation, observation["hound_card"])
+        return A.HOUND_CAPTURE if gain >= 0 else A.HOUND_RELEASE
     return rng.choice(list(legal_actions))
