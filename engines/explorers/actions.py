@@ -14,7 +14,7 @@ id      meaning
 7       hunt: take an ammunition token and roll again
 8       hunt: stop rolling and accept the failure
 9-12    steal: discard a trail token of species 0..3
-13-44   steal card 0..31 (from the player who holds it)
+13-44   steal card 0..31 (from the player asked)
 45-76   chance: draw card 0..31 from the deck
 77-87   chance: two dice total 2..12 (a hunt throw, before bonuses)
 88-93   chance: one die 1..6 (a steal)
@@ -25,6 +25,7 @@ id      meaning
 104     Ammunition Box: keep your used ammunition
 105     Hound: capture the revealed dinosaur
 106     Hound: let the revealed dinosaur go (it is discarded face up)
+107-110 steal: ask seat 0..3 (before the die)
 ======  =========================================================
 
 Ids 0-101 are those of the first release; later decisions were added after them.
@@ -55,7 +56,8 @@ RETURN_AMMUNITION = END_TURN + 1
 KEEP_AMMUNITION = RETURN_AMMUNITION + 1
 HOUND_CAPTURE = KEEP_AMMUNITION + 1
 HOUND_RELEASE = HOUND_CAPTURE + 1
-NUM_ACTIONS = HOUND_RELEASE + 1
+STEAL_FROM = HOUND_RELEASE + 1
+NUM_ACTIONS = STEAL_FROM + 4
 
 TWO_DICE = {total: 6 - abs(total - 7) for total in range(2, 13)}
 """Ways (out of 36) to throw each total on two six-sided dice."""
@@ -85,12 +87,13 @@ _RANGES = (
     ("die", DIE + 1, FIRST_PLAYER),
     ("first-player", FIRST_PLAYER, TRAIL_DEAL),
     ("trail-deal", TRAIL_DEAL, END_TURN),
+    ("steal-from", STEAL_FROM, NUM_ACTIONS),
 )
 
 
 def kind(action: int) -> str:
     """The family an id belongs to: take, discard, fixed, steal, steal-card, draw, roll, die,
-    first-player, trail-deal, or unknown (outside ``[0, NUM_ACTIONS)``)."""
+    first-player, trail-deal, steal-from, or unknown (outside ``[0, NUM_ACTIONS)``)."""
     if not 0 <= action < NUM_ACTIONS:
         return "unknown"
     if action < DISCARD:

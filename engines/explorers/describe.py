@@ -35,7 +35,7 @@ def _row_move(state: Table, action: int) -> str:
 
 
 def _steal_card(state: Table, card: int) -> str:
-    owner = state.owner(card)
+    owner = state.steal_victim if state.steal_victim >= 0 else state.owner(card)
     name = state.cards.names[card] if 0 <= card < state.cards.size else f"card #{card}"
     points = state.cards.points[card] if 0 <= card < state.cards.size else 0
     return f"steal {name} ({points} points) from seat {owner}"
@@ -61,6 +61,8 @@ def describe_action(state: Table, action: int) -> str:
         return f"roll {action - A.ROLL}"
     if family == "die":
         return f"die {action - A.DIE}"
+    if family == "steal-from":
+        return f"steal: ask seat {action - A.STEAL_FROM} for a dinosaur"
     if family == "first-player":
         return f"seat {action - A.FIRST_PLAYER} goes first"
     return f"deal a {SPECIES[action - A.TRAIL_DEAL]} trail token to seat {state.dealt // 2}"

@@ -83,6 +83,7 @@ def build(state: Table, seat: int) -> dict[str, Any]:
         "next_discard_locked": state.discarded,
         "next_steal_locked": state.stole,
         "hunt": _hunt(state),
+        "steal_victim": state.steal_victim if state.steal_victim >= 0 else None,
         "steal_roll": state.steal_roll if state.phase == phases.STEAL_PICK else None,
         "hound_card": state.revealed if state.revealed >= 0 else None,
         "history": [points[:] for points in state.history],

@@ -25,6 +25,7 @@ from engines.explorers.phases import (
     SETUP_DISCARD,
     STEAL_DIE,
     STEAL_PICK,
+    STEAL_VICTIM,
     TURN,
     TURN_END,
 )
@@ -81,6 +82,8 @@ class Rules(Table):
             self._advance()
         elif action in (A.HOUND_CAPTURE, A.HOUND_RELEASE):
             self._hound_choice(action == A.HOUND_CAPTURE)
+        elif action >= A.STEAL_FROM:
+            self._ask(action - A.STEAL_FROM)
         else:
             self._steal_card(action - A.STEAL_CARD)
 
@@ -317,6 +320,12 @@ class Rules(Table):
     def _start_steal(self, species: int) -> None:
         self.trail_tokens[self.player].remove(species)
         self.stole = True
+        self.phase = STEAL_VICTIM
+
+    def _ask(self, victim: int) -> None:
+        """The thief chooses whom to ask before the die: "If the chosen player doesn't have
+        any dinosaur with that value (or less), you get nothing." """
+        self.steal_victim = victim
         self.phase = STEAL_DIE
 
     def _steal_roll(self, face: int) -> None:
@@ -324,10 +333,14 @@ class Rules(Table):
         if self.stealable():
             self.phase = STEAL_PICK
         else:
-            self._advance()
+            self._end_steal()
 
     def _steal_card(self, card: int) -> None:
-        self.dinosaurs[self.owner(card)].remove(card)
+        self.dinosaurs[self.steal_victim].remove(card)
         self.dinosaurs[self.player].append(card)
+        self._end_steal()
+
+    def _end_steal(self) -> None:
+        self.steal_victim = -1
         self._advance()
 

@@ -26,6 +26,7 @@ from engines.explorers.phases import (
     SETUP_DISCARD,
     STEAL_DIE,
     STEAL_PICK,
+    STEAL_VICTIM,
     TURN,
     TURN_END,
 )
@@ -58,6 +59,8 @@ class ExplorersState(Rules, State):
             return [A.RETURN_AMMUNITION, A.KEEP_AMMUNITION]
         if phase == HOUND_CHOICE:
             return [A.HOUND_CAPTURE, A.HOUND_RELEASE]
+        if phase == STEAL_VICTIM:
+            return [A.STEAL_FROM + seat for seat in self.victims()]
         if phase == STEAL_PICK:
             return [A.STEAL_CARD + card for card in self.stealable()]
         return []
@@ -70,7 +73,7 @@ class ExplorersState(Rules, State):
         legal += (A.BASE_CAMP, A.ABANDON)
         if self.may_buy_extra_action():
             legal.append(A.EXTRA_ACTION)
-        if self.advanced and not self.steal_locked and self.trail_tokens[seat]:
+        if self.advanced and not self.steal_locked and self.trail_tokens[seat] and self.victims():
             legal += [A.STEAL + species for species in sorted(set(self.trail_tokens[seat]))]
         return legal
 

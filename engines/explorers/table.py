@@ -31,8 +31,8 @@ _SLOTS = ("cards", "num_players", "advanced", "phase", "player", "first_player",
           "ammunition", "dinosaurs", "advantages", "allied", "abandoned", "trophies",
           "trail_tokens", "trail_pool", "dealt", "setup_left", "actions_left", "extra_bought",
           "passing", "discarded", "stole", "discard_locked", "steal_locked", "revealed",
-          "hunt_slot", "hunt_rolls", "hunt_ammunition", "last_roll", "steal_roll", "history",
-          "trophy_history", "final_tokens")
+          "hunt_slot", "hunt_rolls", "hunt_ammunition", "last_roll", "steal_victim", "steal_roll",
+          "history", "trophy_history", "final_tokens")
 
 
 def _copied(value: object) -> object:
@@ -87,6 +87,8 @@ class Table:
     hunt_rolls: int
     hunt_ammunition: int
     last_roll: int
+    steal_victim: int
+    """The seat asked for a dinosaur during a steal; else -1."""
     steal_roll: int
     history: list[list[int]]
     trophy_history: list[list[int]]
@@ -113,6 +115,7 @@ class Table:
         self.revealed = -1
         self.hunt_slot, self.hunt_rolls, self.hunt_ammunition = -1, 0, 0
         self.last_roll = self.steal_roll = 0
+        self.steal_victim = -1
         self.history, self.trophy_history = [], []
         self.final_tokens = [EXPLORATION_TOKENS] * n
 
@@ -149,12 +152,15 @@ class Table:
         """What ``seat`` adds to a hunt throw: 1 with an Allies taken from the row."""
         return 1 if self.allied[seat] else 0
 
+    def victims(self) -> list[int]:
+        """Seats the explorer on move may ask for a dinosaur: the others still in."""
+        return [seat for seat in range(self.num_players)
+                if seat != self.player and not self.abandoned[seat]]
+
     def stealable(self) -> list[int]:
-        """Cards the thief may take: printed points at most the die, from active players."""
+        """Cards the thief may take: the chosen player's, printed points at most the die."""
         points, roll = self.cards.points, self.steal_roll
-        return sorted(card for seat, held in enumerate(self.dinosaurs)
-                      if seat != self.player and not self.abandoned[seat]
-                      for card in held if points[card] <= roll)
+        return sorted(card for card in self.dinosaurs[self.steal_victim] if points[card] <= roll)
 
     def owner(self, card: int) -> int:
         """The seat holding dinosaur ``card``, or -1."""

@@ -6,6 +6,7 @@ import pytest
 from test_explorers_helpers import (
     CAMP,
     abandon_all,
+    ask,
     capture,
     card,
     die,
@@ -118,10 +119,13 @@ def test_steal_discards_a_trail_token_and_rolls_one_die() -> None:
     assert trail("iguanodon") in state.legal_actions()
     play(state, trail("megalosaurus"))                  # seat 2
     assert state.trail_tokens[2] == [1]
+    assert state.observation(2)["phase"] == "steal-victim"
+    assert state.legal_actions() == [ask(0), ask(1)]
+    play(state, ask(1))
     assert state.current_player() == CHANCE
     assert state.chance_outcomes() == [(die(face), 1 / 6) for face in range(1, 7)]
     play(state, die(points(BUCKLANDII)))
-    assert state.legal_actions() == sorted([steal(KOCHI), steal(BUCKLANDII)])
+    assert state.legal_actions() == [steal(BUCKLANDII)]
     play(state, steal(BUCKLANDII), A.END_TURN)
     assert state.dinosaurs == [[card(KOCHI)], [], [card(BUCKLANDII)]]
     assert state.current_player() == 0
@@ -133,20 +137,39 @@ def test_the_die_limits_the_printed_points_of_the_stolen_dinosaur() -> None:
     state = setup(3, row=(KOCHI, BUCKLANDII), trails=TRAILS)
     capture(state, 0, MANTELLI)
     capture(state, 1, GALVENSIS)
-    play(state, trail("iguanodon"), die(points(KOCHI)))
+    play(state, trail("iguanodon"), ask(0), die(points(KOCHI)))
     assert state.legal_actions() == [steal(KOCHI)]
+    play(state, steal(KOCHI))
+    assert state.dinosaurs[0] == [] and state.dinosaurs[2] == [card(KOCHI)]
 
 
 def test_steal_gets_nothing_when_no_dinosaur_qualifies() -> None:
     """"If the chosen player doesn't have any dinosaur with that value (or less), you get
-    nothing." Ruling: the thief picks the victim after the die; if nobody qualifies, the steal
-    ends with nothing and the trail token stays discarded."""
+    nothing." The steal ends with nothing and the trail token stays discarded."""
     state = setup(3, row=(BUCKLANDII, KOCHI), trails=TRAILS)
     capture(state, 0, MANTELLI)                          # seat 0: bucklandii
     play(state, *CAMP)
-    play(state, trail("megalosaurus"), die(points(BUCKLANDII) - 1), A.END_TURN)
+    play(state, trail("megalosaurus"), ask(0), die(points(BUCKLANDII) - 1))
+    assert state.observation(2)["phase"] == "turn-end"
+    play(state, A.END_TURN)
     assert state.current_player() == 0
     assert state.dinosaurs[0] == [card(BUCKLANDII)] and state.trail_tokens[2] == [1]
+
+
+def test_the_thief_chooses_the_player_before_the_die() -> None:
+    """"If the chosen player doesn't have any dinosaur with that value (or less), you get
+    nothing." Ruling: the player is chosen before the die (otherwise a thief would never
+    choose one without such a dinosaur and the sentence would say nothing), so another
+    player's qualifying dinosaur does not help."""
+    state = setup(3, row=(KOCHI, BUCKLANDII), trails=TRAILS)
+    capture(state, 0, MANTELLI)                         # seat 0: kochi (1 point)
+    capture(state, 1, GALVENSIS)                        # seat 1: bucklandii (5 points)
+    play(state, trail("megalosaurus"), ask(1))
+    assert state.observation(2)["steal_victim"] == 1
+    play(state, die(points(KOCHI)))
+    assert state.dinosaurs == [[card(KOCHI)], [card(BUCKLANDII)], []]
+    assert state.observation(2)["phase"] == "turn-end"
+    assert state.observation(2)["steal_victim"] is None
 
 
 def test_no_stealing_from_an_abandoned_player() -> None:
@@ -156,7 +179,9 @@ def test_no_stealing_from_an_abandoned_player() -> None:
     play(state, *CAMP)
     capture(state, 0, GALVENSIS)                         # seat 2: antiquus
     play(state, A.ABANDON)                               # seat 0 abandons
-    play(state, trail("plesiosaurus"), die(6))           # seat 1 steals
+    play(state, trail("plesiosaurus"))                   # seat 1 steals
+    assert state.legal_actions() == [ask(2)]
+    play(state, ask(2), die(6))
     assert state.legal_actions() == [steal(ANTIQUUS)]
 
 
@@ -165,8 +190,17 @@ def test_a_steal_with_only_abandoned_victims_gets_nothing() -> None:
     state = setup(3, row=(KOCHI, MANTELLI), trails=TRAILS)
     capture(state, 0, ANTIQUUS)                          # seat 0: kochi
     play(state, *CAMP, *CAMP, A.ABANDON)
-    play(state, trail("plesiosaurus"), die(6), A.END_TURN)
+    play(state, trail("plesiosaurus"), ask(2), die(6), A.END_TURN)
     assert state.current_player() == 2 and state.dinosaurs[0] == [card(KOCHI)]
+
+
+def test_no_steal_without_a_player_to_ask() -> None:
+    """"You can't steal from a player that has abandoned the adventure." Ruling: with every
+    other explorer out, there is nobody to ask, so the steal is not offered."""
+    state = setup(2, row=(KOCHI, MANTELLI), trails=TRAILS[:2])
+    play(state, *CAMP, A.ABANDON)
+    assert state.current_player() == 0 and state.trail_tokens[0]
+    assert not any(A.STEAL <= action < A.STEAL_CARD for action in state.legal_actions())
 
 
 def test_the_next_player_cannot_steal_after_a_steal() -> None:
@@ -174,7 +208,7 @@ def test_the_next_player_cannot_steal_after_a_steal() -> None:
     action."
     """
     state = setup(3, row=(KOCHI, MANTELLI), trails=TRAILS)
-    play(state, trail("pterodactylus"), die(1), A.END_TURN)
+    play(state, trail("pterodactylus"), ask(1), die(1), A.END_TURN)
     assert state.current_player() == 1
     assert not any(A.STEAL <= action < A.STEAL_CARD for action in state.legal_actions())
     assert state.observation(1)["steal_locked"] is True
@@ -187,7 +221,7 @@ def test_trail_tokens_are_kept_across_adventures_and_never_come_back() -> None:
     discard one, there is no way to recover it."
     """
     state = setup(3, row=(KOCHI, MANTELLI), trails=TRAILS)
-    play(state, trail("iguanodon"), die(1), A.END_TURN)
+    play(state, trail("iguanodon"), ask(1), die(1), A.END_TURN)
     play(state, *CAMP)
     abandon_all(state)
     assert state.adventure == 2

@@ -47,7 +47,7 @@ def test_game_class_facts() -> None:
     assert GAME.name == "explorers-of-the-lost-valley"
     assert GAME.title == "Explorers of the Lost Valley"
     assert (GAME.min_players, GAME.max_players) == (2, 4)
-    assert GAME.num_distinct_actions == A.NUM_ACTIONS == 107
+    assert GAME.num_distinct_actions == A.NUM_ACTIONS == 111
 
 
 def test_plugin_registers_the_game() -> None:
@@ -109,7 +109,7 @@ def test_clone_is_independent() -> None:
     twin = state.clone()
     play(twin, A.TAKE + 1, draw("Hound"), A.TAKE, roll(12), draw("Iguanodon mantelli"),
          A.END_TURN)
-    play(twin, A.STEAL + 1, A.DIE + 6, A.STEAL_CARD + card("Iguanodon galvensis"))
+    play(twin, A.STEAL + 1, A.STEAL_FROM, A.DIE + 6, A.STEAL_CARD + card("Iguanodon galvensis"))
     assert json.dumps(state.observation(0), sort_keys=True) == before
     assert twin.dinosaurs[1] == [card("Iguanodon galvensis")] and state.dinosaurs[1] == []
     rng = random.Random(3)

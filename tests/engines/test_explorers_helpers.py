@@ -46,6 +46,11 @@ def trail(species: str) -> int:
     return A.STEAL + SPECIES.index(species)
 
 
+def ask(seat: int) -> int:
+    """The thief's decision to ask ``seat`` for a dinosaur."""
+    return A.STEAL_FROM + seat
+
+
 def steal(name: str) -> int:
     """The decision to steal the dinosaur called ``name``."""
     return A.STEAL_CARD + card(name)

@@ -138,18 +138,22 @@ class Judge:
         held = sum(1 for c in self.me["dinosaurs"] if species_of[c] == species)
         single = self.me["trail_tokens"].count(species) == 1
         keep = SPECIES_BONUS[species] * (held + 0.5) if single else 0.0
-        faces = [max([self.steal_gain(card) for card in self.victims(face)], default=0.0)
-                 for face in range(1, 7)]
-        return sum(faces) / 6 - keep
+        return max(map(self.ask_value, self.victims()), default=0.0) - keep
 
-    def victims(self, face: int) -> list[int]:
-        points, seat = self.obs["cards"]["points"], self.obs["seat"]
-        return [c for p in self.obs["players"] if p["seat"] != seat and not p["abandoned"]
-                for c in p["dinosaurs"] if points[c] <= face]
+    def victims(self) -> list[int]:
+        seat = self.obs["seat"]
+        return [p["seat"] for p in self.obs["players"] if p["seat"] != seat and not p["abandoned"]]
 
-    def steal_gain(self, card: int) -> float:
-        owner = next(p["seat"] for p in self.obs["players"] if card in p["dinosaurs"])
-        return capture_gain(self.obs, card, victim=owner)
+    def ask_value(self, victim: int) -> float:
+        """The expected gain of asking ``victim``, the die not yet thrown."""
+        points = self.obs["cards"]["points"]
+        held = self.obs["players"][victim]["dinosaurs"]
+        faces = [max([self.steal_gain(card, victim) for card in held if points[card] <= face],
+                     default=0.0) for face in range(1, 7)]
+        return sum(faces) / 6
+
+    def steal_gain(self, card: int, victim: int) -> float:
+        return capture_gain(self.obs, card, victim=victim)
 
 
 def _turn_value(judge: Judge, obs: Observation, action: int) -> float:
@@ -213,9 +217,13 @@ def choose(observation: Mapping[str, Any], legal_actions: Sequence[int], rng: ra
         return _choose_reroll(observation, risk)
     if phase == "exhausted":
         return _choose_exhausted(observation)
-    if phase == "steal-pick":
+    if phase == "steal-victim":
         judge = Judge(observation, risk)
-        return _best({a: judge.steal_gain(a - A.STEAL_CARD) for a in legal_actions}, rng)
+        return _best({a: judge.ask_value(a - A.STEAL_FROM) for a in legal_actions}, rng)
+    if phase == "steal-pick":
+        judge, victim = Judge(observation, risk), observation["steal_victim"]
+        return _best({a: judge.steal_gain(a - A.STEAL_CARD, victim) for a in legal_actions},
+                     rng)
     if phase == "turn":
         return _choose_turn(observation, legal_actions, rng, risk)
     if phase == "turn-end":
