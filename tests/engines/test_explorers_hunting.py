@@ -77,6 +77,20 @@ def test_at_most_two_ammunition_tokens_per_dinosaur() -> None:
     assert state.current_player() == 1
 
 
+def test_the_ammunition_limit_counts_per_hunt() -> None:
+    """"You can take up to two ammunition tokens per dinosaur (which means that you can throw
+    the dice up to three times)." Ruling: the limit is per hunt; a dinosaur that survived a
+    hunt may be hunted again later, by the same explorer too, with two re-rolls again."""
+    state = play(hunting(2), roll(2), A.REROLL, roll(2), A.REROLL, roll(2))
+    assert state.current_player() == 1 and state.ammunition[0] == 2
+    play(state, A.BASE_CAMP, A.END_TURN)
+    play(state, A.TAKE, roll(2))
+    assert state.row[0] == card(GALVENSIS) and state.observation(0)["hunt"]["ammunition_used"] == 0
+    assert state.legal_actions() == [A.REROLL, A.STOP_HUNT]
+    play(state, A.REROLL, roll(2), A.REROLL)
+    assert state.ammunition[0] == 4
+
+
 def test_no_re_roll_when_the_centre_has_no_ammunition() -> None:
     """"Remember that you won't be able to take an ammunition token if there's not one left in
     the center of the table."
