@@ -1,0 +1,1 @@
+"""Lost Explorers: the engine (rules in :mod:`engines.lost_explorers.game`)."""

@@ -1,0 +1,209 @@
+"""The engine contract for Lost Explorers: conformance, clones, determinism, hidden
+information, action names, rendering, and a checked-in playthrough."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_lost_explorers_helpers import GAME, end_turn, give, go, play, setup
+
+from arena.game import CHANCE, sample_chance
+from arena.testing import check_game
+from engines.lost_explorers import actions as A
+from engines.lost_explorers.game import LostExplorersGame
+from engines.lost_explorers.state import LostExplorersState
+from engines.lost_explorers.table import SLOTS
+
+PLAYTHROUGH = Path(__file__).parent / "playthroughs" / "lost_explorers.txt"
+
+
+def random_step(state: LostExplorersState, rng: random.Random) -> int:
+    if state.current_player() == CHANCE:
+        action = sample_chance(state.chance_outcomes(), rng)
+    else:
+        action = rng.choice(state.legal_actions())
+    state.apply_action(action)
+    return action
+
+
+def test_game_class_facts() -> None:
+    assert GAME.name == "lost-explorers" and GAME.title == "Lost Explorers"
+    assert (GAME.min_players, GAME.max_players) == (2, 4)
+    assert GAME.num_distinct_actions == A.NUM_ACTIONS == 279
+    assert dict(GAME.default_options) == {"components": ""}
+
+
+def test_plugin_registers_the_game() -> None:
+    from engines.lost_explorers import plugin
+
+    registered: list[type] = []
+    plugin.arena_register_games(registered.append)
+    assert registered == [LostExplorersGame]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_check_game_passes(players: int) -> None:
+    check_game(GAME, players=[players], games=4, seed=players)
+
+
+def test_same_actions_give_the_same_game() -> None:
+    """Determinism: replaying the recorded actions reproduces the game exactly."""
+    rng, state, actions = random.Random(11), GAME.new_initial_state(4), []
+    while not state.is_terminal():
+        actions.append(random_step(state, rng))
+    again = play(GAME.new_initial_state(4), *actions)
+    assert again.is_terminal() and again.render() == state.render()
+    for seat in range(4):
+        assert again.observation(seat) == state.observation(seat)
+    assert again.ranking() == state.ranking() and again.scores() == state.scores()
+
+
+def busy_state() -> LostExplorersState:
+    """A state where every list field holds something: members out, tokens, clues."""
+    state = setup(3)
+    for _ in range(3):
+        end_turn(state)
+    give(state, 0, vehicles=("car", "car", "train"))
+    go(state, "Petra", "car")
+    state.clues[1].append(state.clue_pool.pop())
+    play(state, A.equip(0, 1, A.MISSION_SIDE), A.REVEAL)
+    return state
+
+
+def _changed(value: Any) -> Any:
+    """A different value of the same kind, for the clone test."""
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return value + 7
+    return None
+
+
+def test_clone_follows_the_declared_fields() -> None:
+    """Every field is listed in SLOTS, the clone copies each, and no list is shared."""
+    state = busy_state()
+    twin = state.clone()
+    assert set(SLOTS) == set(LostExplorersState.__mro__[2].__slots__)  # Table's own fields
+    for name in SLOTS:
+        ours, theirs = getattr(state, name), getattr(twin, name)
+        assert ours == theirs, name
+        if isinstance(ours, list):
+            assert ours is not theirs, name
+            for inner, twin_inner in zip(ours, theirs, strict=True):
+                assert not isinstance(inner, list) or inner is not twin_inner, name
+
+
+def test_mutating_every_field_of_a_clone_leaves_the_original_alone() -> None:
+    state = busy_state()
+    before = {name: json.dumps(getattr(state, name), default=repr) for name in SLOTS}
+    for name in SLOTS:
+        twin = state.clone()
+        value = getattr(twin, name)
+        if isinstance(value, list):
+            for inner in value:
+                if isinstance(inner, list):
+                    inner.append(99)
+            value.append(99)
+        else:
+            setattr(twin, name, _changed(value))
+    after = {name: json.dumps(getattr(state, name), default=repr) for name in SLOTS}
+    assert after == before
+
+
+def test_playing_a_clone_to_the_end_leaves_the_original_alone() -> None:
+    state = busy_state()
+    frozen = [json.dumps(state.observation(seat), sort_keys=True) for seat in range(3)]
+    twin, rng = state.clone(), random.Random(5)
+    while not twin.is_terminal():
+        random_step(twin, rng)
+    assert [json.dumps(state.observation(seat), sort_keys=True) for seat in range(3)] == frozen
+
+
+def test_clue_numbers_are_seen_by_their_owner_only() -> None:
+    """Two games that differ only in the clue tile seat 1 drew look the same to the others."""
+    first, second = busy_state(), busy_state()
+    first.clues[1], second.clues[1] = [0], [5]
+    for seat in (0, 2):
+        assert first.observation(seat) == second.observation(seat)
+    assert first.observation(1)["my_clues"] != second.observation(1)["my_clues"]
+
+
+def test_the_hidden_side_is_never_stored_in_advance() -> None:
+    """What no one can see does not exist yet: the stacks hold a count and the vehicle types in
+    view, and every unrevealed mission of a kind is still a possible outcome."""
+    state = busy_state()
+    assert state.phase == 3  # the mission of the token just taken is being drawn
+    pool = state.hidden_missions[state.reveal_pool]
+    assert [a - A.MISSION for a, _ in state.chance_outcomes()] == pool
+    assert all(len(view) == 4 for view in state.visible) and sum(state.stack_left) == 63
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_observations_are_json_and_name_the_seat(players: int) -> None:
+    rng, state = random.Random(players), GAME.new_initial_state(players)
+    while not state.is_terminal():
+        for seat in range(players):
+            observation = state.observation(seat)
+            assert json.loads(json.dumps(observation)) == observation
+            assert observation["seat"] == seat
+        random_step(state, rng)
+    assert state.observation(0)["phase"] == "over" and state.observation(0)["end"]
+
+
+def test_illegal_actions_raise_value_error() -> None:
+    state = setup(3)
+    for action in (A.END_TURN, A.CLUE, A.equip(0, 2, 0), -1, A.NUM_ACTIONS, True, "76"):
+        with pytest.raises(ValueError, match="not legal"):
+            state.apply_action(action)  # type: ignore[arg-type]
+
+
+def test_every_action_id_has_a_distinct_name() -> None:
+    state = busy_state()
+    names = [state.action_to_string(action) for action in range(A.NUM_ACTIONS)]
+    assert all(names) and len(set(names)) == A.NUM_ACTIONS
+    assert state.action_to_string(-1) == "unknown action -1"
+    assert state.action_to_string(A.expedition(10, 1)) == \
+        "send a member to Petra, discarding a car"
+    assert state.action_to_string(A.equip(1, 2, 1)) == \
+        "2 members to Equipment area 1: take the boat (token 2 of stack 1) mission side up"
+
+
+def test_render_shows_the_table() -> None:
+    """The locations with their routes and markers, the stacks' visible tokens, every
+    player's tokens, members and Leaders, and the clues."""
+    state = busy_state()
+    text = state.render()
+    for words in ("African Mask (car, car, boat)", "VALIDATED", "member of seat 0",
+                  "stack 0: 31 tokens, in view:", "discard area: 1 car", "green:", "orange:",
+                  "seat 1", "vehicles:", "leaders at 1/1", "clue tiles left: 12", "mission #"):
+        assert words in text, words
+    assert str(state) == text
+
+
+def playthrough_text() -> str:
+    """One seeded 3-player game of random moves, every action named, then the final table."""
+    rng, state, lines = random.Random(2020), GAME.new_initial_state(3), []
+    while not state.is_terminal():
+        who = state.current_player()
+        legal = state.legal_actions()
+        action = (sample_chance(state.chance_outcomes(), rng) if who == CHANCE
+                  else legal[int(rng.random() * len(legal))])
+        actor = "chance" if who == CHANCE else f"seat {who}"
+        lines.append(f"{actor}: {state.action_to_string(action)}")
+        state.apply_action(action)
+    return "\n".join([*lines, "", state.render(), ""])
+
+
+def test_the_playthrough_has_not_changed() -> None:
+    """A rule change that alters play shows up as a diff of the checked-in playthrough.
+    Regenerate it deliberately with ``LOST_EXPLORERS_PLAYTHROUGH=write``."""
+    text = playthrough_text()
+    if os.environ.get("LOST_EXPLORERS_PLAYTHROUGH") == "write":
+        PLAYTHROUGH.parent.mkdir(exist_ok=True)
+        PLAYTHROUGH.write_text(text, "utf-8")
+    assert PLAYTHROUGH.read_text("utf-8") == text

@@ -1,0 +1,153 @@
+"""The end of Lost Explorers: four clues, empty stacks, the ranking and the secret entrance."""
+
+from __future__ import annotations
+
+import pytest
+from test_lost_explorers_helpers import (
+    COMPONENTS,
+    end_turn,
+    give,
+    go,
+    mission,
+    place,
+    play,
+    setup,
+)
+
+from arena.game import TERMINAL
+from engines.lost_explorers import actions as A
+from engines.lost_explorers import phases as P
+from engines.lost_explorers.state import LostExplorersState
+from engines.lost_explorers.table import MAX_TURNS
+
+MASK_PETRA = mission("car", "African Mask", "Petra")  # green track, two members
+
+
+def about_to_find_a_clue(clues_held: int) -> LostExplorersState:
+    """Seat 0 (3 players) holding ``clues_held`` clue tiles completes a mission that takes its
+    green Leader from 3 to the magnifying glass on slot 5."""
+    state = setup(3, flips=[("airship", seat) for seat in range(3)])
+    for _ in range(3):
+        end_turn(state)
+    for tile in range(clues_held):
+        state.clue_pool.remove(tile)
+        state.clues[0].append(tile)
+    give(state, 0, vehicles=("car",) * 4 + ("train",), missions=(MASK_PETRA,))
+    state.leaders[0] = [3, 9]
+    go(go(state, "African Mask", "car"), "Petra", "car")
+    return play(state, A.END_PHASE_1, A.COMPLETE + MASK_PETRA, A.RETRIEVE + place("Petra"))
+
+
+def test_four_clues_win_at_once() -> None:
+    """"You have gathered the 4 clues? Well done! You have discovered the entrance to the lost
+    world and win the game." / "until one of the players has gathered 4 clues"
+    """
+    state = about_to_find_a_clue(3)
+    assert state.phase == P.CLUE_DRAW
+    play(state, A.CLUE + 12)
+    assert state.is_terminal() and state.current_player() == TERMINAL
+    assert state.ranking()[0] == 0 and state.scores() == [4.0, 0.0, 0.0]
+    assert state.observation(1)["end"]["by"] == "clues"
+    assert state.observation(1)["end"]["winner"] == 0
+
+
+def test_three_clues_do_not_end_the_game() -> None:
+    state = about_to_find_a_clue(2)
+    play(state, A.CLUE + 12)
+    assert not state.is_terminal() and state.phase == P.PHASE_2
+
+
+def test_the_clue_sum_and_the_secret_entrance_are_shown_at_the_end() -> None:
+    """"Add the 4 numbers written on your Clue tokens and scan the corresponding QR code to find
+    out where the entrance to the lost world really is." The QR codes' answers are not
+    public: the engine reads the sum round the locations (ruling)."""
+    state = play(about_to_find_a_clue(3), A.CLUE + 12)
+    numbers = COMPONENTS.clue_numbers
+    total = numbers[0] + numbers[1] + numbers[2] + numbers[12]
+    end = state.observation(2)["end"]
+    assert end["clue_sum"] == total == 19
+    assert end["secret_entrance"] == COMPONENTS.location_names[(total - 1) % 12]
+    assert f"add up to {total}" in state.render()
+    assert end["secret_entrance"] in state.render()
+
+
+def take_every_token(state: LostExplorersState) -> LostExplorersState:
+    """Play turns that take the first token of each stack, vehicle side up, until the stacks
+    are empty (the first chance outcome each time a token comes into view)."""
+    while any(state.stack_left):
+        for area in (0, 1):
+            if state.stack_left[area] and state.send_limit() >= 1:
+                play(state, A.equip(area, 1, A.VEHICLE_SIDE))
+                while state.current_player() < 0 and not state.is_terminal():
+                    play(state, state.chance_outcomes()[0][0])
+        if any(state.stack_left):
+            end_turn(state)
+    return state
+
+
+def test_empty_stacks_trigger_the_end_after_the_turn() -> None:
+    """"When the 2 stacks are empty, the end of the game is triggered." The turn that takes the
+    last token is played to its end (ruling), then the game is over."""
+    state = take_every_token(setup(2))
+    assert state.stack_left == [0, 0] and not state.is_terminal()
+    assert state.phase == P.PHASE_1 and state.end_triggered
+    play(state, A.END_PHASE_1)
+    assert not state.is_terminal()
+    play(state, A.END_TURN)
+    assert state.is_terminal() and state.observation(0)["end"]["by"] == "stacks"
+    assert state.observation(0)["end"]["secret_entrance"] is None
+
+
+def ended_by_stacks(leaders: list[list[int]], extra_tokens: list[int]) -> LostExplorersState:
+    state = take_every_token(setup(len(leaders)))
+    for seat, slots in enumerate(leaders):
+        state.leaders[seat] = slots
+    tokens = [state.token_count(seat) for seat in range(len(leaders))]
+    for seat, extra in enumerate(extra_tokens):
+        state.vehicles[seat][0] += max(tokens) - tokens[seat] + extra
+    return play(state, A.END_PHASE_1, A.END_TURN)
+
+
+def test_the_most_advanced_rearmost_leader_wins() -> None:
+    """"If both token stacks are empty and no player has found the 4 clues, each player's
+    least-advanced Expedition Leader is used to establish the winner. You win the game if that
+    second Expedition Leader is more advanced than that of your opponents."
+    """
+    state = ended_by_stacks([[9, 4], [6, 5], [3, 12]], [0, 0, 0])
+    assert state.ranking() == [1, 0, 2]
+
+
+def test_ties_go_to_fewer_tokens() -> None:
+    """"If tied, you win if you have fewer tokens in front of you than the other players
+    have."
+    """
+    state = ended_by_stacks([[5, 6], [5, 6], [5, 9]], [0, 1, 1])
+    assert state.ranking() == [0, 2, 1]
+
+
+def test_still_tied_seats_share_their_place() -> None:
+    """Beyond the rulebook: more clues, then the foremost Leader; then a shared place."""
+    state = ended_by_stacks([[5, 6], [6, 5], [5, 7]], [0, 0, 0])
+    assert state.ranking() == [1, 1, 0]
+    state = ended_by_stacks([[5, 6], [6, 5], [5, 5]], [0, 0, 0])
+    assert state.ranking() == [0, 0, 2]
+
+
+def test_a_clue_win_ranks_the_others_by_clues_then_leaders_then_tokens() -> None:
+    state = about_to_find_a_clue(3)
+    state.clues[2].append(state.clue_pool.pop())
+    state.leaders[1] = [1, 2]
+    play(state, state.chance_outcomes()[0][0])
+    assert state.ranking() == [0, 2, 1]
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_game_of_passing_ends_at_the_turn_cap(players: int) -> None:
+    """Ruling: nothing forces a player to act; a safety cap on turns ends a game nobody
+    moves, scored as if the stacks were empty."""
+    state = setup(players)
+    while not state.is_terminal():
+        end_turn(state)
+    assert state.turn == MAX_TURNS - 1
+    assert state.observation(0)["end"]["by"] == "turn-limit"
+    assert sorted(state.ranking()) == [0] * players

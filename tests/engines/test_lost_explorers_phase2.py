@@ -1,0 +1,251 @@
+"""Phase 2 of a turn: completing missions, the Discovery tracks, catch-up tokens, the 4th
+member, clues, and the end of the turn."""
+
+from __future__ import annotations
+
+from test_lost_explorers_helpers import (
+    COMPONENTS,
+    end_turn,
+    give,
+    go,
+    mission,
+    place,
+    play,
+    reveal,
+    setup,
+    starting,
+    vehicle,
+)
+
+from arena.game import CHANCE
+from engines.lost_explorers import actions as A
+from engines.lost_explorers import phases as P
+from engines.lost_explorers.state import LostExplorersState
+
+GREEN, ORANGE = 0, 1
+MASK_PETRA = mission("car", "African Mask", "Petra")  # green, 2 places
+SPHINX_PETRA = mission("car", "Sphinx", "Petra")  # green, Sphinx validated
+MASK_CHURCH_PETRA = mission("car", "African Mask", "Orthodox Church", "Petra")  # green, 3
+MASK_CHURCH = mission("car", "African Mask", "Orthodox Church")  # orange, 2
+
+
+def on_map(*, players: int = 3, missions: tuple[int, ...] = (MASK_PETRA,),
+           places: tuple[tuple[str, str], ...] = (("African Mask", "car"), ("Petra", "car")),
+           leaders: tuple[int, int] = (1, 1)) -> LostExplorersState:
+    """Seat 0 in its second turn with ``missions``, members sent to ``places`` (location,
+    vehicle discarded), in phase 2. Markers: Sphinx, Chichén Itzá, Taj Mahal (3 players).
+    Every seat flipped its starting airship, whose missions lie elsewhere."""
+    state = setup(players, flips=[("airship", seat) for seat in range(players)])
+    for _ in range(players):
+        end_turn(state)
+    give(state, 0, vehicles=("car",) * 6 + ("train",) * 3 + ("boat",), missions=missions)
+    state.leaders[0] = list(leaders)
+    for location, discard in places:
+        go(state, location, discard)
+    return play(state, A.END_PHASE_1)
+
+
+def test_a_mission_needs_a_member_on_each_of_its_locations() -> None:
+    """"You must have an Expedition Member on EACH of the Locations depicted by the Mission
+    token you are trying to complete."
+    """
+    state = on_map(places=(("African Mask", "car"),))
+    assert A.COMPLETE + MASK_PETRA not in state.legal_actions()
+    state = on_map()
+    assert state.legal_actions() == [A.COMPLETE + MASK_PETRA, A.END_TURN]
+
+
+def test_validated_locations_count_by_themselves() -> None:
+    """"Locations with a Validated Location marker are Locations that do not require any
+    Expedition Members and are automatically validated."
+    """
+    state = on_map(missions=(SPHINX_PETRA,), places=(("Petra", "car"),))
+    assert state.validated[place("Sphinx")]
+    play(state, A.COMPLETE + SPHINX_PETRA)
+    assert state.missions[0] == [starting("airship")] and state.leaders[0] == [2, 1]
+
+
+def test_a_mission_on_validated_locations_only_cannot_be_completed() -> None:
+    """Ruling: with no member needed there is no member to retrieve; the mission stays."""
+    taj_fuji = mission("train", "Taj Mahal", "Mount Fuji")
+    state = on_map(players=2, missions=(taj_fuji,), places=())
+    assert state.validated[place("Taj Mahal")] and state.validated[place("Mount Fuji")]
+    assert state.legal_actions() == [A.END_TURN]
+
+
+def test_one_member_of_the_mission_is_retrieved_by_choice() -> None:
+    """"Retrieve one of your Expedition Members on one of the Locations needed to complete the
+    Mission, and place it in front of you. You can choose which Expedition Member you
+    retrieve."
+    """
+    state = play(on_map(), A.COMPLETE + MASK_PETRA)
+    assert state.phase == P.RETRIEVE_PICK
+    assert state.legal_actions() == [A.RETRIEVE + place("African Mask"),
+                                     A.RETRIEVE + place("Petra")]
+    assert state.observation(0)["completing"]["id"] == MASK_PETRA
+    play(state, A.RETRIEVE + place("Petra"))
+    assert state.occupant[place("Petra")] == -1 and state.occupant[place("African Mask")] == 0
+    assert state.members_front[0] == 2
+
+
+def test_the_leader_advances_by_the_members_needed() -> None:
+    """"In the Discovery area, move the Expedition Leader forward on the color track matching
+    the Mission completed, by a number of slots equal to the number of Expedition Members
+    needed to complete the Mission."
+    """
+    state = on_map(missions=(MASK_CHURCH_PETRA,), places=(
+        ("African Mask", "car"), ("Orthodox Church", "car"), ("Petra", "car")))
+    assert COMPONENTS.mission_track[MASK_CHURCH_PETRA] == GREEN
+    play(state, A.COMPLETE + MASK_CHURCH_PETRA, A.RETRIEVE + place("Petra"))
+    assert state.leaders[0] == [4, 1]
+    state = on_map(missions=(MASK_CHURCH,), places=(("African Mask", "car"),
+                                                   ("Orthodox Church", "car")))
+    play(state, A.COMPLETE + MASK_CHURCH, A.RETRIEVE + place("African Mask"))
+    assert state.leaders[0] == [1, 3]
+
+
+def test_a_validated_location_is_worth_one_fewer_slot() -> None:
+    """"Missions involving Locations with a Validated Place marker are easier to complete, but
+    are worth one fewer point."
+    """
+    state = on_map(missions=(SPHINX_PETRA, MASK_PETRA))
+    play(state, A.COMPLETE + SPHINX_PETRA)
+    assert state.leaders[0] == [2, 1]
+    assert state.occupant[place("Petra")] == -1  # the only member it needed came back
+
+
+def test_a_leader_not_ahead_takes_a_catch_up_token_of_your_choice() -> None:
+    """"If you move forward an Expedition Leader whose position was equal or lower to your
+    other Expedition Leader's, take a token of your choice, Vehicle face up, from the
+    discard area."
+    """
+    state = on_map(places=(("African Mask", "boat"), ("Petra", "car")))
+    assert state.discard == [0, 1, 1, 0]
+    play(state, A.COMPLETE + MASK_PETRA, A.RETRIEVE + place("Petra"))
+    assert state.phase == P.CATCH_UP
+    assert state.legal_actions() == [A.CATCH_UP + vehicle("car"), A.CATCH_UP + vehicle("boat")]
+    boats = state.vehicles[0][vehicle("boat")]
+    play(state, A.CATCH_UP + vehicle("boat"))
+    assert state.vehicles[0][vehicle("boat")] == boats + 1
+    assert state.phase == P.PHASE_2
+
+
+def test_no_catch_up_token_for_the_leader_ahead() -> None:
+    """The catch-up token is only for a Leader at or behind the other one."""
+    state = on_map(leaders=(2, 1), places=(("African Mask", "boat"), ("Petra", "car")))
+    cars = state.vehicles[0][vehicle("car")]
+    play(state, A.COMPLETE + MASK_PETRA, A.RETRIEVE + place("Petra"))
+    assert state.phase == P.PHASE_2 and state.vehicles[0][vehicle("car")] == cars
+    assert state.discard == [0, 2, 1, 0]  # the completed car mission joined the discards
+
+
+def test_a_single_kind_in_the_discard_area_is_taken_without_asking() -> None:
+    """With one vehicle type to choose from, the catch-up token needs no decision."""
+    state = on_map()
+    cars = state.vehicles[0][vehicle("car")]
+    play(state, A.COMPLETE + MASK_PETRA, A.RETRIEVE + place("Petra"))
+    assert state.phase == P.PHASE_2 and state.vehicles[0][vehicle("car")] == cars + 1
+
+
+def test_the_mission_token_is_discarded() -> None:
+    """"Discard the Mission token in the discard area next to the box." It is discarded after
+    the catch-up token is taken, so it cannot be that token."""
+    state = on_map(leaders=(3, 1))
+    play(state, A.COMPLETE + MASK_PETRA, A.RETRIEVE + place("Petra"))
+    assert MASK_PETRA not in state.missions[0]
+    assert state.observation(2)["discard"]["car"] == 3
+    state = on_map()
+    play(state, A.COMPLETE + MASK_PETRA, A.RETRIEVE + place("Petra"))
+    assert state.discard[vehicle("car")] == 2  # 2 discarded, 1 taken back, 1 mission
+
+
+def test_both_leaders_on_the_fourth_slot_bring_the_fourth_member() -> None:
+    """"BONUS: If both your Expedition Leaders reach the 4th slot of each track, you can take
+    the 4th Expedition Member that was set aside at the start of the game and place it in
+    front of you."
+    """
+    state = on_map(leaders=(4, 2), missions=(MASK_CHURCH,),
+                   places=(("African Mask", "car"), ("Orthodox Church", "car")))
+    front = state.members_front[0]
+    play(state, A.COMPLETE + MASK_CHURCH, A.RETRIEVE + place("African Mask"))
+    assert state.leaders[0] == [4, 4]
+    assert state.members_total[0] == 4 and state.members_front[0] == front + 2
+    state = on_map(leaders=(3, 2), missions=(MASK_CHURCH,),
+                   places=(("African Mask", "car"), ("Orthodox Church", "car")))
+    play(state, A.COMPLETE + MASK_CHURCH, A.RETRIEVE + place("African Mask"))
+    assert state.members_total[0] == 3
+
+
+def test_a_magnifying_glass_gives_a_clue_tile() -> None:
+    """"If one of your Expedition Leaders gets to a slot with a magnifying glass, take a
+    "Clue" tile."
+    """
+    assert COMPONENTS.glasses[GREEN][0] == 5
+    state = on_map(leaders=(3, 1))
+    play(state, A.COMPLETE + MASK_PETRA, A.RETRIEVE + place("Petra"))
+    assert state.current_player() == CHANCE and state.phase == P.CLUE_DRAW
+    assert state.chance_outcomes() == [(A.CLUE + tile, 1 / 13) for tile in range(13)]
+    play(state, A.CLUE + 6)
+    assert state.clues[0] == [6] and state.phase == P.PHASE_2
+    mine, theirs = state.observation(0), state.observation(1)
+    assert mine["my_clues"] == [COMPONENTS.clue_numbers[6]] and theirs["my_clues"] == []
+    assert theirs["players"][0]["clues"] == 1 and theirs["clue_tiles_left"] == 12
+
+
+def test_passing_a_magnifying_glass_counts_as_reaching_it() -> None:
+    """Ruling: a Leader that moves over a glass "gets to" it on the way."""
+    state = on_map(leaders=(4, 1), missions=(MASK_CHURCH_PETRA,), places=(
+        ("African Mask", "car"), ("Orthodox Church", "car"), ("Petra", "car")))
+    play(state, A.COMPLETE + MASK_CHURCH_PETRA, A.RETRIEVE + place("Petra"))
+    assert state.leaders[0] == [7, 1] and state.phase == P.CLUE_DRAW
+    play(state, A.CLUE)
+    assert state.phase == P.PHASE_2
+
+
+def test_a_leader_stops_at_the_end_of_its_track() -> None:
+    """Ruling: a Leader never moves past the last slot."""
+    last = COMPONENTS.track_length[GREEN]
+    state = on_map(leaders=(last - 1, 1), missions=(MASK_CHURCH_PETRA,), places=(
+        ("African Mask", "car"), ("Orthodox Church", "car"), ("Petra", "car")))
+    play(state, A.COMPLETE + MASK_CHURCH_PETRA, A.RETRIEVE + place("Petra"))
+    assert state.leaders[0] == [last, 1]
+
+
+def test_several_missions_in_one_turn_each_retrieving_a_member() -> None:
+    """"You can complete several missions in one turn. But do not forget to remove your
+    Expedition Member from the World Map for every completed mission."
+    """
+    state = on_map(missions=(MASK_PETRA, SPHINX_PETRA))
+    play(state, A.COMPLETE + MASK_PETRA, A.RETRIEVE + place("African Mask"))
+    assert state.legal_actions() == [A.COMPLETE + SPHINX_PETRA, A.END_TURN]
+    play(state, A.COMPLETE + SPHINX_PETRA)
+    assert state.leaders[0] == [4, 1] and state.members_front[0] == 3
+    state = on_map(missions=(MASK_PETRA, SPHINX_PETRA))
+    play(state, A.COMPLETE + SPHINX_PETRA)  # takes the Petra member back...
+    assert A.COMPLETE + MASK_PETRA not in state.legal_actions()  # ...so this one must wait
+
+
+def test_members_on_equipment_areas_come_back_at_the_end_of_the_turn() -> None:
+    """"Finally, retrieve the Expedition Members on Equipment areas and place them in front
+    of you."
+    """
+    state = setup(2)
+    end_turn(end_turn(state))
+    play(state, A.equip(0, 2, A.VEHICLE_SIDE), *reveal("boat"))
+    play(state, A.equip(1, 1, A.VEHICLE_SIDE), *reveal("boat"), A.END_PHASE_1)
+    assert state.members_front[0] == 0 and state.observation(1)["equipment_areas"] == [2, 1]
+    play(state, A.END_TURN)
+    assert state.members_front[0] == 3 and state.area_members == [0, 0]
+
+
+def test_turns_go_clockwise_one_player_at_a_time() -> None:
+    """"Each turn is played clockwise, one player at a time, until one of the players has
+    gathered 4 clues or both token piles are empty."
+    """
+    state = setup(4, first=2)
+    seen = []
+    for _ in range(6):
+        seen.append(state.current_player())
+        end_turn(state)
+    assert seen == [2, 3, 0, 1, 2, 3]
+    assert not state.is_terminal()
