@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engines.explorers import phases
-from engines.explorers.cards import SPECIES, CardSet
-from engines.explorers.table import Table
+from engines.explorers.cards import DINOSAUR, EFFECTS, SPECIES, CardSet
+from engines.explorers.table import SETUP_DISCARDS, Table
 
 
 @functools.cache
@@ -29,6 +30,21 @@ def card_columns(cards: CardSet) -> tuple[tuple[str, tuple[Any, ...]], ...]:
                "difficulty": cards.difficulty, "points": cards.points,
                "damage_success": cards.damage_success, "damage_failure": cards.damage_failure}
     return tuple(columns.items())
+
+
+def cards_from_columns(columns: Mapping[str, Sequence[Any]]) -> CardSet:
+    """The :class:`CardSet` behind an observation's ``cards`` (the inverse of
+    :func:`card_columns`), so that a bot can score with :mod:`engines.explorers.scoring`."""
+    return CardSet(
+        names=tuple(columns["name"]),
+        kind=tuple(DINOSAUR if kind == "dinosaur" else EFFECTS[kind] for kind in columns["kind"]),
+        species=tuple(SPECIES.index(name) if name else -1 for name in columns["species"]),
+        difficulty=tuple(columns["difficulty"]),
+        points=tuple(columns["points"]),
+        damage_success=tuple(columns["damage_success"]),
+        damage_failure=tuple(columns["damage_failure"]),
+        source="observation",
+    )
 
 
 def _players(state: Table) -> list[dict[str, Any]]:
@@ -72,6 +88,8 @@ def build(state: Table, seat: int) -> dict[str, Any]:
         "first_player": state.first_player,
         "row": [dict(table[card]) if card >= 0 else None for card in state.row],
         "deck_count": len(state.deck),
+        "deck_count_at_start": state.cards.size - SETUP_DISCARDS[state.num_players]
+        - len(state.row),
         "deck": state.deck[:],
         "discards": state.discards[:],
         "center_ammunition": state.center_ammunition,

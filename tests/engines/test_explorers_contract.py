@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import dataclasses
 import json
 import random
 from pathlib import Path
@@ -16,6 +17,7 @@ from arena.game import CHANCE, TERMINAL
 from engines.explorers import actions as A
 from engines.explorers.cards import CardSet
 from engines.explorers.game import ExplorersGame
+from engines.explorers.observation import cards_from_columns
 from engines.explorers.state import ExplorersState
 from engines.explorers.table import Table
 
@@ -262,3 +264,11 @@ def test_mutating_any_field_of_a_clone_leaves_the_original_unchanged(name: str) 
     setattr(twin, name, _mutate(value))
     assert getattr(twin, name) != original[name]
     assert {field: getattr(state, field) for field in Table.__slots__} == original
+
+
+def test_the_observation_columns_give_back_the_card_set() -> None:
+    """A bot can score with the engine's own functions: the observation's ``cards`` columns
+    rebuild the very card set the rules use."""
+    state = setup(3)
+    rebuilt = cards_from_columns(json.loads(json.dumps(state.observation(1)["cards"])))
+    assert dataclasses.replace(rebuilt, source=state.cards.source) == state.cards

@@ -4,15 +4,18 @@ no risk level dominates the shipped card values."""
 from __future__ import annotations
 
 import random
+import tomllib
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 from arena_bot_greedy import GreedyBot
-from arena_bot_greedy.explorers import choose
+from arena_bot_greedy.explorers import Judge, Scorer, choose
 from arena_bot_random import RandomBot
 
 from arena.bot import Bot
 from arena.game import CHANCE
+from engines.explorers.cards import DINOSAUR_FIELDS
 from engines.explorers.game import ExplorersGame
 
 GAME = ExplorersGame()
@@ -92,3 +95,60 @@ def test_choose_always_returns_a_legal_action(risk: float) -> None:
 def test_greedy_rejects_a_risk_outside_zero_to_one() -> None:
     with pytest.raises(ValueError, match="risk"):
         GreedyBot(game=GAME.name, seat=0, num_players=3, seed=1, risk=1.5)
+
+
+SHIPPED = Path(__file__).parents[2] / "engines/explorers/dinosaurs.toml"
+
+
+def big_card_file(folder: Path) -> str:
+    """A user's card file: the shipped cards plus a second edition of each dinosaur (28),
+    one point more, so the deck is twice as long and the values differ."""
+    shipped = SHIPPED.read_text("utf-8")
+    extra = []
+    for entry in tomllib.loads(shipped)["dinosaurs"]:
+        entry = dict(entry, name=entry["name"] + " II", points=min(9, entry["points"] + 1))
+        extra.append("[[dinosaurs]]\n" + "".join(
+            f"{key} = {entry[key]!r}\n".replace("'", '"') for key in DINOSAUR_FIELDS))
+    path = folder / "cards.toml"
+    path.write_text("\n".join(extra) + "\n" + shipped, "utf-8")
+    return str(path)
+
+
+def first_turn_observation(options: dict[str, object]) -> dict[str, object]:
+    state = GAME.new_initial_state(3, options)
+    while state.current_player() == CHANCE:
+        state.apply_action(state.legal_actions()[0])
+    return state.observation(state.current_player())
+
+
+def test_greedy_reads_the_deck_size_from_the_observation(tmp_path: Path) -> None:
+    """A user's card file may make the deck any length: at an adventure's first turn the
+    whole adventure lies ahead, whatever the number of cards."""
+    shipped = first_turn_observation({})
+    big = first_turn_observation({"cards": big_card_file(tmp_path)})
+    assert shipped["deck_count"] == shipped["deck_count_at_start"] == 14
+    assert big["deck_count"] == big["deck_count_at_start"] == 28
+    assert Judge(big, 0.5).abandon() == Judge(shipped, 0.5).abandon()
+
+
+def test_greedy_scores_with_the_engine_on_a_user_card_file(tmp_path: Path) -> None:
+    """The bot's points for the holdings it sees are the engine's own (trail bonuses,
+    doubling, ammunition and advantages), for a user's card file too."""
+    options = {"advanced": True, "cards": big_card_file(tmp_path)}
+    rng = random.Random(4)
+    checked = 0
+    for players in (2, 3, 4):
+        state = GAME.new_initial_state(players, options)
+        while not state.is_terminal():
+            if state.current_player() == CHANCE:
+                actions, weights = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(actions, weights)[0])
+                continue
+            observation = state.observation(state.current_player())
+            scorer = Scorer(observation)
+            assert scorer.points(scorer.holdings) == state.points_now()
+            checked += 1
+            legal = state.legal_actions()
+            state.apply_action(choose(observation, legal, rng, 0.5) if rng.random() < 0.7
+                               else rng.choice(legal))
+    assert checked > 100

@@ -1,7 +1,8 @@
 """Greedy heuristic for Explorers of the Lost Valley: score every legal move, play the best.
 
-Everything comes from the observation (card stats included), so a user's own
-card file is handled too. A move is valued by how it changes the bot's lead
+Everything comes from the observation (card stats, the deck's length), and
+points are counted by the engine's own :mod:`engines.explorers.scoring`, so a
+user's own card file is handled too. A move is valued by how it changes the bot's lead
 over the best opponent in this adventure's points, minus what it costs in
 exploration tokens (future hunting power) and ammunition.
 
@@ -18,55 +19,49 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engines.explorers import actions as A
-
-SPECIES_BONUS = {"pterodactylus": 1, "iguanodon": 1, "plesiosaurus": 2, "megalosaurus": 2}
-TWO_DICE = {total: (6 - abs(total - 7)) / 36 for total in range(2, 13)}
+from engines.explorers.cards import SPECIES, TRAIL_BONUS
+from engines.explorers.observation import cards_from_columns
+from engines.explorers.scoring import adventure_points
 
 Observation = Mapping[str, Any]
 
 
 def throw_chance(difficulty: int, bonus: int) -> float:
     """Chance that two dice plus ``bonus`` reach ``difficulty``."""
-    return sum(p for total, p in TWO_DICE.items() if total + bonus >= difficulty)
+    return sum(ways for total, ways in A.TWO_DICE.items() if total + bonus >= difficulty) / 36
 
 
-def _points(obs: Observation, holdings: Sequence[Sequence[int]]) -> list[int]:
-    """Every player's dinosaur points (trail bonus, lone-species doubling) for ``holdings``."""
-    species_of, points_of = obs["cards"]["species"], obs["cards"]["points"]
-    holders: dict[str, int] = {}
-    for held in holdings:
-        for species in {species_of[card] for card in held}:
-            holders[species] = holders.get(species, 0) + 1
-    result = []
-    for player, held in zip(obs["players"], holdings, strict=True):
-        per_species: dict[str, int] = {}
-        for card in held:
-            species = species_of[card]
-            bonus = SPECIES_BONUS[species] if species in player["trail_tokens"] else 0
-            per_species[species] = per_species.get(species, 0) + points_of[card] + bonus
-        result.append(sum(v * (2 if holders[s] == 1 else 1) for s, v in per_species.items()))
-    return result
+class Scorer:
+    """The adventure's points for any holdings of dinosaurs, by the engine's own scoring."""
 
+    def __init__(self, obs: Observation) -> None:
+        self.cards = cards_from_columns(obs["cards"])
+        players = obs["players"]
+        self.advantages = [player["advantages"] for player in players]
+        self.ammunition = [player["ammunition"] for player in players]
+        self.trail_tokens = [[SPECIES.index(name) for name in player["trail_tokens"]]
+                             for player in players]
+        self.seat: int = obs["seat"]
+        self.holdings = [list(player["dinosaurs"]) for player in players]
+        self.lead = self.margin(self.holdings)
 
-def _margin(obs: Observation, holdings: Sequence[Sequence[int]]) -> float:
-    points = _points(obs, holdings)
-    seat: int = obs["seat"]
-    return points[seat] - max(p for i, p in enumerate(points) if i != seat)
+    def points(self, holdings: Sequence[Sequence[int]]) -> list[int]:
+        return adventure_points(self.cards, holdings, self.advantages, self.ammunition,
+                                self.trail_tokens)
 
+    def margin(self, holdings: Sequence[Sequence[int]]) -> int:
+        """The bot's points minus the best opponent's."""
+        points = self.points(holdings)
+        return points[self.seat] - max(p for i, p in enumerate(points) if i != self.seat)
 
-def _holdings(obs: Observation) -> list[list[int]]:
-    return [list(player["dinosaurs"]) for player in obs["players"]]
-
-
-def capture_gain(obs: Observation, card: int, seat: int | None = None,
-                 victim: int | None = None) -> float:
-    """How much capturing (or stealing from ``victim``) ``card`` widens the bot's lead."""
-    holdings = _holdings(obs)
-    before = _margin(obs, holdings)
-    if victim is not None:
-        holdings[victim].remove(card)
-    holdings[obs["seat"] if seat is None else seat].append(card)
-    return _margin(obs, holdings) - before
+    def capture_gain(self, card: int, seat: int | None = None,
+                     victim: int | None = None) -> float:
+        """How much capturing (or stealing from ``victim``) ``card`` widens the bot's lead."""
+        holdings = [held[:] for held in self.holdings]
+        if victim is not None:
+            holdings[victim].remove(card)
+        holdings[self.seat if seat is None else seat].append(card)
+        return float(self.margin(holdings) - self.lead)
 
 
 class Judge:
@@ -74,6 +69,7 @@ class Judge:
 
     def __init__(self, obs: Observation, risk: float) -> None:
         self.obs, self.risk = obs, risk
+        self.scorer = Scorer(obs)
         self.me = obs["players"][obs["seat"]]
         self.tokens: int = self.me["exploration_tokens"]
         self.token_value = 0.7 * (1.5 if self.tokens <= 2 else 1.0)
@@ -82,7 +78,7 @@ class Judge:
 
     def hunt(self, card: int) -> float:
         cards = self.obs["cards"]
-        gain = capture_gain(self.obs, card)
+        gain = self.scorer.capture_gain(card)
         p = throw_chance(cards["difficulty"][card], self.bonus)
         tries = 1 + (min(2, self.obs["center_ammunition"]) if self.rerolls_pay(p, gain) else 0)
         success = 1 - (1 - p) ** tries
@@ -112,14 +108,14 @@ class Judge:
         if not deck:
             return 0.0
         kind = self.obs["cards"]["kind"]
-        gains = [capture_gain(self.obs, c) if kind[c] == "dinosaur" else -1.0 for c in deck]
+        gains = [self.scorer.capture_gain(c) if kind[c] == "dinosaur" else -1.0 for c in deck]
         return sum(gains) / len(gains)
 
     def discard(self, card: int) -> float:
         if self.obs["cards"]["kind"][card] != "dinosaur":
             return -0.2
         seat, players = self.obs["seat"], self.obs["players"]
-        denial = max((-capture_gain(self.obs, card, seat=p["seat"]) for p in players
+        denial = max((-self.scorer.capture_gain(card, seat=p["seat"]) for p in players
                       if p["seat"] != seat and not p["abandoned"]), default=0.0)
         return float(0.3 * max(0.0, denial) - 0.1)
 
@@ -130,14 +126,15 @@ class Judge:
         seat = self.obs["seat"]
         lead = self.me["points"] - max(p["points"] for p in self.obs["players"]
                                        if p["seat"] != seat)
-        future = 0.6 * self.tokens * (0.3 + self.obs["deck_count"] / 14)
+        left = self.obs["deck_count"] / max(1, self.obs["deck_count_at_start"])
+        future = 0.6 * self.tokens * (0.3 + left)
         return float((lead - 1.0 if lead > 0 else lead - 3.0) * 0.5 - future)
 
     def steal(self, species: str) -> float:
         species_of = self.obs["cards"]["species"]
         held = sum(1 for c in self.me["dinosaurs"] if species_of[c] == species)
         single = self.me["trail_tokens"].count(species) == 1
-        keep = SPECIES_BONUS[species] * (held + 0.5) if single else 0.0
+        keep = TRAIL_BONUS[SPECIES.index(species)] * (held + 0.5) if single else 0.0
         return max(map(self.ask_value, self.victims()), default=0.0) - keep
 
     def victims(self) -> list[int]:
@@ -147,13 +144,14 @@ class Judge:
     def ask_value(self, victim: int) -> float:
         """The expected gain of asking ``victim``, the die not yet thrown."""
         points = self.obs["cards"]["points"]
-        held = self.obs["players"][victim]["dinosaurs"]
-        faces = [max([self.steal_gain(card, victim) for card in held if points[card] <= face],
-                     default=0.0) for face in range(1, 7)]
+        gains = [(points[card], self.steal_gain(card, victim))
+                 for card in self.obs["players"][victim]["dinosaurs"]]
+        faces = [max([gain for value, gain in gains if value <= face], default=0.0)
+                 for face in range(1, 7)]
         return sum(faces) / 6
 
     def steal_gain(self, card: int, victim: int) -> float:
-        return capture_gain(self.obs, card, victim=victim)
+        return self.scorer.capture_gain(card, victim=victim)
 
 
 def _turn_value(judge: Judge, obs: Observation, action: int) -> float:
@@ -169,7 +167,7 @@ def _turn_value(judge: Judge, obs: Observation, action: int) -> float:
         return judge.base_camp()
     if action == A.ABANDON:
         return judge.abandon()
-    return judge.steal(list(SPECIES_BONUS)[action - A.STEAL])
+    return judge.steal(SPECIES[action - A.STEAL])
 
 
 def _best(values: Mapping[int, float], rng: random.Random) -> int:
@@ -199,7 +197,7 @@ def _choose_reroll(obs: Observation, risk: float) -> int:
     card, cards = obs["hunt"]["card"], obs["cards"]
     judge = Judge(obs, risk)
     p = throw_chance(cards["difficulty"][card], obs["hunt"]["bonus"])
-    gain = capture_gain(obs, card)
+    gain = judge.scorer.capture_gain(card)
     saved = judge.token_value * (cards["damage_failure"][card] - cards["damage_success"][card])
     return A.REROLL if p * (gain + saved) >= 1.3 - 0.6 * risk else A.STOP_HUNT
 
@@ -231,6 +229,6 @@ def choose(observation: Mapping[str, Any], legal_actions: Sequence[int], rng: ra
     if phase == "ammunition-box":        # each token put back is a point back
         return A.RETURN_AMMUNITION
     if phase == "hound-capture":
-        gain = capture_gain(observation, observation["hound_card"])
+        gain = Scorer(observation).capture_gain(observation["hound_card"])
         return A.HOUND_CAPTURE if gain >= 0 else A.HOUND_RELEASE
     return rng.choice(list(legal_actions))
