@@ -1,0 +1,197 @@
+"""The table of a match: every piece's position, compact and cheap to copy.
+
+Explorers are numbered ``seat * 4 + k``; an explorer's position is a space
+id, :data:`OUTSIDE` the valley, or :data:`DEAD`. The deck is a count per
+card kind (its order does not exist until a card is drawn). :class:`Table`
+holds the data and answers questions about it (who is where, where a piece
+may go); the rules that change it live in :mod:`engines.dinosaurs.events`
+and :mod:`engines.dinosaurs.rules`.
+"""
+
+from __future__ import annotations
+
+from typing import Self
+
+from engines.dinosaurs.board import (
+    LAIR,
+    NO_DINOSAUR,
+    RIVER,
+    SWAMP,
+    SWAMPY,
+    TEMPLE,
+    WALKABLE,
+    Board,
+)
+from engines.dinosaurs.cards import COUNTS
+from engines.dinosaurs.phases import FIRST_PLAYER
+
+OUTSIDE = -1
+DEAD = -2
+EXPLORERS = 4
+COINS = 12
+LAVA_PIECES = 30
+BULLETS = 12
+"""Bullets on the press-out sheet: the supply players take from."""
+BULLETS_PER_DUMP = 3
+"""Bullets a gun holder takes when one of their explorers ends a move on an ammunition dump."""
+MAX_TURNS = 600
+"""Hard bound: the match ends, and is scored, after this many turns (all seats together)."""
+
+_SLOTS = ("board", "num_players", "coins_to_win", "phase", "player", "turns", "explorers",
+          "carrying", "dinosaurs", "monster", "lava", "lava_placed", "coins", "temple_coins",
+          "coins_out", "deck", "discards", "secret_paths", "guns", "bullets", "bullet_supply",
+          "card", "mover", "dinosaur", "steps_left", "roll", "visited", "dinosaur_moves",
+          "dinosaurs_moved", "lava_left", "lifted", "resume", "captured", "path_explorer",
+          "winner", "end_reason")
+
+
+class Table:
+    """The pieces on the board and the bookkeeping of the turn in progress."""
+
+    __slots__ = _SLOTS
+
+    board: Board
+    num_players: int
+    coins_to_win: int
+    phase: int
+    player: int
+    turns: int
+    explorers: list[int]
+    carrying: list[bool]
+    dinosaurs: list[int]
+    monster: int
+    lava: list[bool]
+    lava_placed: int
+    coins: list[int]
+    """Abandoned coins per space."""
+    temple_coins: int
+    coins_out: list[int]
+    deck: list[int]
+    discards: list[int]
+    secret_paths: list[int]
+    guns: list[int]
+    bullets: list[int]
+    bullet_supply: int
+    card: int
+    mover: int
+    dinosaur: int
+    steps_left: int
+    roll: int
+    visited: int
+    """Bit set of the spaces entered by the piece moving now (its start included)."""
+    dinosaur_moves: tuple[int, ...]
+    """Spaces each dinosaur still to be chosen by the current card will move."""
+    dinosaurs_moved: int
+    lava_left: int
+    lifted: int
+    resume: int
+    """Phase to return to once a capture's lair is chosen."""
+    captured: tuple[int, ...]
+    path_explorer: int
+    winner: int
+    end_reason: str
+
+    def __init__(self, board: Board, num_players: int, coins_to_win: int) -> None:
+        self.board, self.num_players, self.coins_to_win = board, num_players, coins_to_win
+        self.phase, self.player, self.turns = FIRST_PLAYER, 0, 0
+        self.explorers = [OUTSIDE] * (EXPLORERS * num_players)
+        self.carrying = [False] * (EXPLORERS * num_players)
+        self.dinosaurs = list(board.lairs)
+        self.monster = board.swamp_monster
+        self.lava, self.lava_placed = [False] * board.size, 0
+        self.coins, self.temple_coins = [0] * board.size, COINS
+        self.coins_out = [0] * num_players
+        self.deck, self.discards = list(COUNTS), [0] * len(COUNTS)
+        self.secret_paths, self.guns = [0] * num_players, [0] * num_players
+        self.bullets, self.bullet_supply = [0] * num_players, BULLETS
+        self.card = self.mover = self.dinosaur = -1
+        self.steps_left = self.roll = self.visited = 0
+        self.dinosaur_moves, self.dinosaurs_moved = (), 0
+        self.lava_left, self.lifted, self.resume = 0, -1, -1
+        self.captured, self.path_explorer = (), -1
+        self.winner, self.end_reason = -1, ""
+
+    def copy(self) -> Self:
+        """An independent copy: every declared field, lists copied, the board shared."""
+        other = object.__new__(type(self))
+        for name in _SLOTS:
+            value = getattr(self, name)
+            setattr(other, name, value[:] if type(value) is list else value)
+        return other
+
+    # ------------------------------------------------------------ who is where
+
+    def own(self, seat: int) -> range:
+        """The explorer numbers of ``seat``."""
+        return range(seat * EXPLORERS, seat * EXPLORERS + EXPLORERS)
+
+    def explorers_at(self, space: int) -> list[int]:
+        return [number for number, at in enumerate(self.explorers) if at == space]
+
+    def alive(self, seat: int) -> int:
+        """How many of ``seat``'s explorers are still alive."""
+        return sum(1 for number in self.own(seat) if self.explorers[number] != DEAD)
+
+    def in_lair(self, number: int) -> bool:
+        at = self.explorers[number]
+        return at >= 0 and self.board.terrain[at] == LAIR
+
+    def guarded(self, lair: int) -> bool:
+        return lair in self.dinosaurs
+
+    def occupied(self, space: int) -> bool:
+        """Anything on ``space``: an explorer, a dinosaur, the swamp monster or lava."""
+        return (self.lava[space] or space in self.dinosaurs or space == self.monster
+                or space in self.explorers)
+
+    def coins_in_play(self) -> int:
+        """Coins that can still be brought out: on the roof, abandoned, or carried."""
+        return self.temple_coins + sum(self.coins) + sum(self.carrying)
+
+    # ------------------------------------------------------------ where pieces may go
+
+    def explorer_steps(self, number: int, visited: int, water_run: bool = False) -> list[int]:
+        """Spaces explorer ``number`` may step into next, ``visited`` being the bit set of the
+        spaces already entered this move (the valley's exit not included)."""
+        board, here = self.board, self.explorers[number]
+        terrain, lava, dinosaurs = board.terrain, self.lava, self.dinosaurs
+        if here == OUTSIDE:
+            near: tuple[int, ...] = board.entries
+        else:
+            near = board.neighbors[here]
+        in_swamp = here >= 0 and terrain[here] in SWAMPY
+        steps = []
+        for space in near:
+            if visited >> space & 1 or lava[space] or space in dinosaurs or space == self.monster:
+                continue
+            kind = terrain[space]
+            if (kind in WALKABLE or kind == RIVER or (kind == TEMPLE and not water_run)
+                    or (in_swamp and kind == SWAMP)):
+                steps.append(space)
+        return steps
+
+    def can_exit(self, number: int) -> bool:
+        here = self.explorers[number]
+        return here >= 0 and here in self.board.entries
+
+    def dinosaur_steps(self, dinosaur: int, steps_left: int, visited: int) -> list[int]:
+        """Spaces dinosaur ``dinosaur`` may step into with ``steps_left`` steps to go."""
+        board, lava, dinosaurs = self.board, self.lava, self.dinosaurs
+        terrain = board.terrain
+        steps = []
+        for space in board.neighbors[dinosaurs[dinosaur]]:
+            kind = terrain[space]
+            if (visited >> space & 1 or kind in NO_DINOSAUR or lava[space]
+                    or space in dinosaurs or (kind == LAIR and steps_left != 1)):
+                continue
+            steps.append(space)
+        return steps
+
+    def free_lairs(self) -> list[int]:
+        """Lairs no dinosaur occupies (captives may be there)."""
+        return [lair for lair in self.board.lairs if lair not in self.dinosaurs]
+
+    def free_footprints(self, lair: int) -> list[int]:
+        board = self.board
+        marks = board.footprints[board.lairs.index(lair)]
+        return [mark for mark in marks if not self.lava[mark] and mark not in self.dinosaurs]
