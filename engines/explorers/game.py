@@ -35,19 +35,18 @@ Hunting
     Throw two dice (one chance node, totals 2..12) plus 1 with the Allies;
     reaching the difficulty captures the dinosaur and deals its success
     damage. After a failure the hunter may take an ammunition token from the
-    centre and throw again, at most twice per dinosaur; a final failure
-    deals the failure damage, the dinosaur stays in the row and the turn
-    passes (any action still due is lost). An explorer
-    left with no exploration tokens must at once go back to the base camp or
-    abandon.
+    centre and throw again, at most twice per hunt of the dinosaur; a final
+    failure deals the failure damage, the dinosaur stays in the row and the
+    turn passes (any action still due is lost). An explorer left with no
+    exploration tokens must at once go back to the base camp or abandon.
 
 Advantages (each -1 point at scoring)
     Haven of Peace: tokens up to 6. Allies: one more action this turn and +1
     to every later throw while held (taken from the row; one the Hound
-    reveals gives neither). Ammunition Box: you may return all your
-    used ammunition to the centre. Hound: reveal the deck's next card; a dinosaur
-    may be captured free (or let go, to the discards), an advantage is kept
-    without its effect.
+    reveals gives neither). Ammunition Box: the taker may put all their used
+    ammunition back in the centre. Hound: reveal the deck's next card; the
+    taker may capture a dinosaur free (or let it go, to the discards); an
+    advantage is kept without its effect.
 
 End of an adventure and scoring
     The adventure ends when a card leaves the row and the deck is empty, or
