@@ -41,6 +41,10 @@ def _status(state: Table) -> str:
     if state.hunt_slot >= 0:
         text += (f"; hunting row[{state.hunt_slot}], {state.hunt_rolls} rolls "
                  f"(last {state.last_roll}), {state.hunt_ammunition} ammunition used")
+    if state.revealed >= 0:
+        text += f"; the Hound revealed {card_text(state.cards, state.revealed)}"
+    if state.steal_victim >= 0:
+        text += f"; stealing from seat {state.steal_victim}"
     if state.discard_locked:
         text += "; discard locked this turn"
     if state.steal_locked:

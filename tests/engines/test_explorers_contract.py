@@ -194,6 +194,11 @@ def test_render_shows_the_table() -> None:
                  "megalosaurus"):
         assert word in text
     assert str(state) == text
+    play(state, draw("Iguanodon mantelli"), A.END_TURN, A.STEAL + 2, A.STEAL_FROM)
+    assert "stealing from seat 0" in state.render()
+    state = setup(3, row=("Iguanodon galvensis", "Hound"))
+    play(state, A.TAKE + 1, draw("Megalosaurus bucklandii"))
+    assert "the Hound revealed" in state.render() and "Megalosaurus bucklandii" in state.render()
 
 
 def test_every_action_id_has_a_name() -> None:
