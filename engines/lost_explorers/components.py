@@ -37,9 +37,12 @@ TOP_KEYS = ("vehicles", "markers", "clues", "tokens", "starting_tokens", "tracks
 TOKEN_FIELDS = ("vehicle", "mission", "track")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Components:
-    """The printed facts of one box, as tuples indexed by id (fast to read in the rules)."""
+    """The printed facts of one box, as tuples indexed by id (fast to read in the rules).
+
+    Compared and hashed by identity: the engine caches tables derived from it.
+    """
 
     location_names: tuple[str, ...]
     routes: tuple[tuple[int, ...], ...]

@@ -124,13 +124,12 @@ class Rules(Table):
     # -------------------------------------------------------------- phase 1
 
     def _phase_one(self, action: int) -> None:
-        family = A.kind(action)
-        if family == "retrieve":
+        if action < A.EQUIP:
             self.occupant[action - A.RETRIEVE] = -1
             self.members_front[self.player] += 1
-        elif family == "equip":
+        elif action < A.EXPEDITION:
             self._equip(*A.equip_parts(action))
-        elif family == "expedition":
+        elif action < A.END_PHASE_1:
             self._expedition(*A.expedition_parts(action))
         else:
             self.step = P.PHASE_2

@@ -155,6 +155,18 @@ def test_observations_are_json_and_name_the_seat(players: int) -> None:
     assert state.observation(0)["phase"] == "over" and state.observation(0)["end"]
 
 
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_quick_legality_check_agrees_with_legal_actions(players: int) -> None:
+    """``apply_action`` checks phase 1 moves without building the list; both must agree."""
+    rng = random.Random(players)
+    for _ in range(3):
+        state = GAME.new_initial_state(players)
+        while not state.is_terminal():
+            legal = set(state.legal_actions())
+            assert {a for a in range(-2, A.NUM_ACTIONS + 2) if state.is_legal(a)} == legal
+            random_step(state, rng)
+
+
 def test_illegal_actions_raise_value_error() -> None:
     state = setup(3)
     for action in (A.END_TURN, A.CLUE, A.equip(0, 2, 0), -1, A.NUM_ACTIONS, True, "76"):
