@@ -16,11 +16,13 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from arena.config import TournamentConfig, load
+from arena.config import TournamentConfig, load, registry_for
 from arena.errors import ArenaError
 from arena.leaderboard import FORMATS, LiveBoard, render
-from arena.plugins import Registry, registry, require_registry
+from arena.plugins import Registry
 from arena.ratings import DRAW_PROBABILITY, rate
+from arena.records import Limits
+from arena.seats.sandbox import SANDBOX_MODES, protections
 from arena.store import CONFIG, MATCHES, read_failures, read_results
 
 if TYPE_CHECKING:
@@ -66,7 +68,7 @@ def _problems(console: Console, found: Registry) -> None:
 @main.command()
 def games() -> None:
     """List the installed games."""
-    found = registry()
+    found = _discovered()
     table = Table("game", "title", "players", "plugin", title="Installed games")
     for name, entry in sorted(found.games.items()):
         cls: Any = entry.cls
@@ -78,15 +80,64 @@ def games() -> None:
 
 @main.command()
 def bots() -> None:
-    """List the installed bots and the games each plays."""
-    found = registry()
+    """List the installed bots and the games each plays (found by sandboxed hosts)."""
+    found = _discovered()
     table = Table("bot", "games", "plugin", title="Installed bots")
-    for name, entry in sorted(found.bots.items()):
-        plays = getattr(entry.cls, "games", None)
-        table.add_row(name, ", ".join(plays) if plays else "all", entry.plugin)
+    for name in sorted(found.bots):
+        info = found.bot_info(name)
+        table.add_row(name, ", ".join(info.games) if info.games else "all", info.plugin)
     console = _console()
     console.print(table)
     _problems(console, found)
+
+
+@main.command("check")
+@click.argument("bot")
+@click.option("--game", "games", multiple=True, help="Check this game only (repeatable).")
+@click.option("--params", help='The bot\'s params as a JSON object, e.g. \'{"risk": 0.8}\'.')
+@click.option("--sandbox", type=click.Choice(SANDBOX_MODES), default="auto", show_default=True,
+              help="bubblewrap if installed, bubblewrap or refuse, or the fallback.")
+def check_command(bot: str, games: tuple[str, ...], params: str | None, sandbox: str) -> None:
+    """Check BOT as a tournament would seat it: sandboxed, short matches in every game it plays."""
+    from arena.check import check
+
+    parsed = json.loads(params) if params else {}
+    if not isinstance(parsed, dict):
+        raise ArenaError(f"--params must be a JSON object, not {params}")
+    limits = Limits(sandbox=sandbox)
+    found = registry_for(limits)
+    console = _console()
+    console.print(f"Checking bot [bold]{bot}[/] (plugin {found.bot_info(bot).plugin})")
+    for protection in protections(sandbox):
+        console.print(f"  protection: {protection}")
+    reports = check(bot, found, limits, params=parsed, games=list(games) or None)
+    for report in reports:
+        verdict = "ok" if report.ok else "FAULTS"
+        table = Table("match", "against", "status", "decisions", "mean ms", "worst ms",
+                      "start-up ms", "peak MB", title=f"{report.game}: {verdict}")
+        for seat in report.seats:
+            mean = 1000 * seat.think_seconds / max(1, seat.decisions)
+            table.add_row(seat.match, seat.opponents, seat.status, str(seat.decisions),
+                          f"{mean:.2f}", f"{1000 * seat.worst_seconds:.2f}",
+                          f"{1000 * seat.startup_seconds:.0f}", f"{seat.peak_kb / 1024:.0f}")
+        console.print(table)
+        for seat in report.seats:
+            if seat.status != "ok":
+                console.print(f"[red]{seat.match}: {seat.status}[/]: {seat.error}", markup=True,
+                              highlight=False)
+                if seat.output.strip():
+                    tail = "\n".join(seat.output.strip().splitlines()[-10:])
+                    console.print(f"  its output ends:\n{tail}", markup=False)
+        for failure in report.failures:
+            console.print(f"[red]engine failure[/]: {failure}")
+    if not all(report.ok for report in reports):
+        sys.exit(1)
+    console.print(f"[green]{bot}: all checks passed[/]")
+
+
+def _discovered() -> Registry:
+    """What is installed, found without running any bot code in this process."""
+    return registry_for(Limits())
 
 
 def _draw_probability(found: Registry, game: str) -> float:
@@ -112,8 +163,8 @@ def run(
     # ray is imported only by the command that needs it: listing bots stays quick.
     from arena import cluster, runner
 
-    found = require_registry()
-    config = load(config_path, found)
+    config = load(config_path)
+    found = registry_for(config.limits)
     directory = out or Path("results") / config.name
     plan = runner.plan(config, directory, resume=resume)
     console = _console()
@@ -200,7 +251,7 @@ def leaderboard(run_dir: Path, fmt: str) -> None:
     config = _saved_config(run_dir)
     labels = [bot["label"] for bot in config.get("bots", [])] if config else []
     game = config.get("game", "") if config else ""
-    standings = rate(loaded.results, _draw_probability(registry(), game), labels)
+    standings = rate(loaded.results, _draw_probability(_discovered(), game), labels)
     done = {result.id for result in loaded.results}
     failed = [f for f in read_failures(run_dir) if f["id"] not in done]
     output = render(standings, fmt, title=f"{run_dir.name}: {game}" if game else run_dir.name)

@@ -10,19 +10,20 @@ import json
 import math
 import tomllib
 from collections.abc import Iterator, Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from arena.bot import supports
 from arena.errors import ArenaError, unknown_name
 from arena.game import InvalidOptions
-from arena.plugins import Registry
+from arena.plugins import Registry, require_registry
 from arena.records import Limits, MatchSpec, SeatSpec
 from arena.schedule import SEATINGS, count_matches, round_robin
+from arena.seats.sandbox import SANDBOX_MODES, use_bubblewrap
 
-ISOLATIONS = ("inprocess",)
-"""Where bots may run. Subprocess sandboxes ("process") are not implemented yet."""
+ISOLATIONS = ("process", "inprocess")
+"""Where bots run: each in a sandboxed host process (the default), or in the referee's
+process (trusted bots only)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,10 +39,12 @@ class TournamentConfig:
     options: dict[str, Any]
     bots: tuple[SeatSpec, ...]
     limits: Limits
+    game_plugin: str = ""
+    """The plugin module that registers the game (sandboxed runs load it alone)."""
 
     def matches(self) -> Iterator[MatchSpec]:
         """Every match of the round robin, in canonical order."""
-        return round_robin(
+        plan = round_robin(
             game=self.game,
             options=self.options,
             entries=self.bots,
@@ -51,6 +54,9 @@ class TournamentConfig:
             seating=self.seating,
             limits=self.limits,
         )
+        if not self.game_plugin:
+            return plan
+        return (replace(spec, game_plugin=self.game_plugin) for spec in plan)
 
     def total_matches(self) -> int:
         return count_matches(len(self.bots), self.players, self.rounds, self.seating)
@@ -71,6 +77,7 @@ class TournamentConfig:
             options=dict(data["options"]),
             bots=tuple(SeatSpec(**bot) for bot in data["bots"]),
             limits=Limits(**data["limits"]),
+            game_plugin=str(data.get("game_plugin", "")),
         )
 
     def same_plan(self, other: TournamentConfig) -> bool:
@@ -80,7 +87,7 @@ class TournamentConfig:
         )
 
 
-def load(path: Path, found: Registry) -> TournamentConfig:
+def load(path: Path, found: Registry | None = None) -> TournamentConfig:
     """Read and validate the TOML config at ``path``."""
     try:
         text = path.read_text(encoding="utf-8")
@@ -98,9 +105,13 @@ def load(path: Path, found: Registry) -> TournamentConfig:
         raise ArenaError(f"{path}: {exc}") from None
 
 
-def parse(raw: Mapping[str, Any], found: Registry) -> TournamentConfig:
-    """Validate a parsed TOML document against the installed games and bots."""
+def parse(raw: Mapping[str, Any], found: Registry | None = None) -> TournamentConfig:
+    """Validate a parsed TOML document against the installed games and bots (``found``, or
+    what discovery finds: through sandboxed hosts unless ``isolation = "inprocess"``)."""
     _only_keys(raw, "top level", {"tournament", "bots", "limits"})
+    limits = _limits(_table(raw, "limits", required=False))
+    if found is None:
+        found = registry_for(limits)
     tournament = _table(raw, "tournament", required=True)
     _only_keys(
         tournament,
@@ -127,7 +138,7 @@ def parse(raw: Mapping[str, Any], found: Registry) -> TournamentConfig:
     seating = _get(tournament, "[tournament]", "seating", str, default="permutations")
     if seating not in SEATINGS:
         raise ArenaError(f"[tournament] seating = {seating!r}: use one of {', '.join(SEATINGS)}")
-    bots = _bots(raw, found, game_name, players)
+    bots = _bots(raw, found, game_name, players, limits)
     return TournamentConfig(
         name=_name(tournament),
         game=game_name,
@@ -137,15 +148,33 @@ def parse(raw: Mapping[str, Any], found: Registry) -> TournamentConfig:
         seating=seating,
         options=options,
         bots=bots,
-        limits=_limits(_table(raw, "limits", required=False)),
+        limits=limits,
+        game_plugin=found.games[game_name].module if limits.isolation == "process" else "",
     )
 
 
-def _bots(raw: Mapping[str, Any], found: Registry, game: str, players: int) -> tuple[SeatSpec, ...]:
+def registry_for(limits: Limits) -> Registry:
+    """The games and bots as a run with ``limits`` finds them."""
+    if limits.isolation == "inprocess":
+        return require_registry()
+    from arena.catalog import sandboxed_registry
+
+    use_bubblewrap(limits.sandbox)  # refuses a "required" sandbox that is missing, first
+    found = sandboxed_registry(limits.sandbox)
+    if not found.games and not found.bots:
+        raise ArenaError("no games or bots are installed (see the README's set-up command)")
+    return found
+
+
+def _bots(
+    raw: Mapping[str, Any], found: Registry, game: str, players: int, limits: Limits
+) -> tuple[SeatSpec, ...]:
     entries = raw.get("bots", [])
     if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
         raise ArenaError("[[bots]] must be an array of tables, one per bot entry")
-    seats = tuple(_bot(entry, index, found, game) for index, entry in enumerate(entries))
+    seats = tuple(
+        _bot(entry, index, found, game, players, limits) for index, entry in enumerate(entries)
+    )
     labels = [seat.label for seat in seats]
     duplicates = sorted({label for label in labels if labels.count(label) > 1})
     if duplicates:
@@ -160,22 +189,35 @@ def _bots(raw: Mapping[str, Any], found: Registry, game: str, players: int) -> t
     return seats
 
 
-def _bot(entry: Mapping[str, Any], index: int, found: Registry, game: str) -> SeatSpec:
+def _bot(
+    entry: Mapping[str, Any], index: int, found: Registry, game: str, players: int,
+    limits: Limits,
+) -> SeatSpec:
     where = f"[[bots]] entry {index + 1}"
     _only_keys(entry, where, {"name", "label", "params"})
     name = _get(entry, where, "name", str)
-    cls = found.bot(name)
-    if not supports(cls, game):
+    info = found.bot_info(name)
+    if not info.supports(game):
         raise ArenaError(
-            f"{where}: bot {name!r} does not play {game} "
-            f"(it plays {', '.join(getattr(cls, 'games', ()))})"
+            f"{where}: bot {name!r} does not play {game} (it plays {', '.join(info.games or ())})"
         )
     seat = SeatSpec(
         label=_label(_get(entry, where, "label", str, default=name), where),
         bot=name,
         params=dict(_get(entry, where, "params", dict, default={})),
+        plugin=info.module if limits.isolation == "process" else "",
     )
-    _check_params(cls, seat, game, where)
+    for param in seat.params:
+        if info.params is not None and param not in info.params:
+            raise unknown_name("param", param, info.params, where=f"{where}: bot {name!r}")
+    if limits.isolation == "process":
+        from arena.catalog import probe
+
+        problem = probe(seat, game, players, limits)
+    else:
+        problem = _construct(found.bot(name), seat, game, players)
+    if problem:
+        raise ArenaError(f"{where}: bot {name!r} rejects params {seat.params}: {problem}")
     return seat
 
 
@@ -189,25 +231,37 @@ def _label(label: str, where: str) -> str:
     return label
 
 
-def _check_params(cls: type, seat: SeatSpec, game: str, where: str) -> None:
-    """Construct the bot once, so a wrong param fails now and not in every match."""
+def _construct(cls: type, seat: SeatSpec, game: str, players: int) -> str | None:
+    """Construct a trusted bot once, so a wrong param fails now and not in every match."""
     try:
-        cls(game=game, seat=0, num_players=2, seed=0, **seat.params)
+        cls(game=game, seat=0, num_players=players, seed=0, **seat.params)
     except (TypeError, ValueError) as exc:
-        raise ArenaError(f"{where}: bot {seat.bot!r} rejects params {seat.params}: {exc}") from None
+        return str(exc)
+    return None
 
 
 def _limits(table: Mapping[str, Any]) -> Limits:
-    _only_keys(table, "[limits]", {"isolation", "move_seconds", "bank_seconds"})
-    isolation = _get(table, "[limits]", "isolation", str, default="inprocess")
+    _only_keys(table, "[limits]", {"isolation", "move_seconds", "bank_seconds",
+                                   "startup_seconds", "memory_mb", "sandbox"})
+    isolation = _get(table, "[limits]", "isolation", str, default="process")
     if isolation not in ISOLATIONS:
         raise ArenaError(
-            f"[limits] isolation = {isolation!r} is not available yet; "
-            f"use one of: {', '.join(ISOLATIONS)}"
+            f"[limits] isolation = {isolation!r}: use one of: {', '.join(ISOLATIONS)}"
         )
-    move = _seconds(table, "move_seconds", 1.0, zero_allowed=False)
-    bank = _seconds(table, "bank_seconds", 10.0, zero_allowed=True)
-    return Limits(move_seconds=move, bank_seconds=bank, isolation=isolation)
+    sandbox = _get(table, "[limits]", "sandbox", str, default="auto")
+    if sandbox not in SANDBOX_MODES:
+        raise ArenaError(f"[limits] sandbox = {sandbox!r}: use one of: {', '.join(SANDBOX_MODES)}")
+    memory = _get(table, "[limits]", "memory_mb", int, default=1024)
+    if memory < 64:
+        raise ArenaError(f"[limits] memory_mb = {memory}: must be at least 64")
+    return Limits(
+        move_seconds=_seconds(table, "move_seconds", 1.0, zero_allowed=False),
+        bank_seconds=_seconds(table, "bank_seconds", 10.0, zero_allowed=True),
+        isolation=isolation,
+        startup_seconds=_seconds(table, "startup_seconds", 10.0, zero_allowed=False),
+        memory_mb=memory,
+        sandbox=sandbox,
+    )
 
 
 def _seconds(table: Mapping[str, Any], key: str, default: float, *, zero_allowed: bool) -> float:

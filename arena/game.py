@@ -13,9 +13,10 @@ Engines import nothing from the arena but this module.
 
 from __future__ import annotations
 
+import itertools
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 CHANCE = -1
@@ -115,6 +116,48 @@ def competition_ranking(keys: Sequence[Any]) -> list[int]:
     ties share a place: ``competition_ranking([3, 5, 3]) == [1, 0, 1]``.
     """
     return [sum(1 for other in keys if other > mine) for mine in keys]
+
+
+class NoEnd(RuntimeError):
+    """Raised by :func:`drive` when a game has not ended within ``max_actions``."""
+
+
+def drive(
+    state: State,
+    decide: Callable[[State, int], int],
+    rng: random.Random,
+    *,
+    max_actions: int | None = None,
+    watch: Callable[[State], None] | None = None,
+) -> list[int]:
+    """Play ``state`` to its end, in place; returns every action applied, chance included.
+
+    The one play loop of the arena (the referee, :mod:`arena.testing`, replays
+    checks and the benchmarks all use it). At a chance node the outcome is
+    drawn from ``rng`` with :func:`sample_chance`; at a decision
+    ``decide(state, player)`` answers, and its answer is applied as it is
+    (checking it is the caller's job). ``watch(state)``, if given, sees every
+    node before it is played, chance nodes included. Past ``max_actions``
+    actions it raises :class:`NoEnd`.
+    """
+    history: list[int] = []
+    append = history.append
+    steps = itertools.count() if max_actions is None else range(max_actions)
+    for _ in steps:
+        player = state.current_player()
+        if player < 0 and player != CHANCE:  # TERMINAL
+            return history
+        if watch is not None:
+            watch(state)
+        if player == CHANCE:
+            action = sample_chance(state.chance_outcomes(), rng)
+        else:
+            action = decide(state, player)
+        state.apply_action(action)
+        append(action)
+    if state.current_player() == TERMINAL:
+        return history
+    raise NoEnd(f"no end after {max_actions} actions")
 
 
 def sample_chance(outcomes: Sequence[tuple[int, float]], rng: random.Random) -> int:

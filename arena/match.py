@@ -21,11 +21,11 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
-from arena.game import CHANCE, State, sample_chance
-from arena.plugins import Registry, registry
+from arena.game import Game, State, drive
+from arena.plugins import Registry, registry, trusted_game
 from arena.records import MatchResult, MatchSpec
-from arena.seats import Seat, SeatFault
-from arena.seats.inprocess import Alarm, InProcessSeat
+from arena.seats import Seat, SeatFault, open_seat
+from arena.seats.inprocess import Alarm
 
 NOTHING: Mapping[str, Any] = MappingProxyType({})
 """The observation handed to bots that declare ``observes = False``."""
@@ -52,36 +52,30 @@ def faulty_last(game_ranking: Sequence[int], statuses: Sequence[str]) -> tuple[i
 
 
 class Referee:
-    """Runs one match; holds the per-seat clocks, statuses and fallbacks."""
+    """Runs one match; holds the per-seat clocks, statuses, fallbacks and outputs."""
 
-    def __init__(self, spec: MatchSpec, found: Registry, alarm: Alarm) -> None:
+    def __init__(self, spec: MatchSpec, context: Any = None) -> None:
         self.spec = spec
         count = len(spec.seats)
         self.move_seconds = spec.limits.move_seconds
         self.bank = [spec.limits.bank_seconds] * count
         self.statuses = ["ok"] * count
         self.errors: list[str | None] = [None] * count
+        self.outputs = [""] * count
         self.think = [0.0] * count
         self.longest = [0.0] * count
+        self.decisions = [0] * count
+        self.startup = [0.0] * count
+        self.peak_kb = [0] * count
         self.fallbacks: list[random.Random | None] = [None] * count  # made on a fault
         self.seats: list[Seat | None] = [None] * count
         for index in range(count):
-            self.seats[index] = self._seat(index, found, alarm)
-
-    def _seat(self, index: int, found: Registry, alarm: Alarm) -> Seat | None:
-        seat_spec = self.spec.seats[index]
-        try:
-            bot = found.bot(seat_spec.bot)(
-                game=self.spec.game,
-                seat=index,
-                num_players=len(self.spec.seats),
-                seed=self.spec.bot_seeds[index],
-                **seat_spec.params,
-            )
-        except Exception as exc:  # a bot that cannot even start forfeits its seat
-            self.fault(index, "error", f"constructor raised {type(exc).__name__}: {exc}")
-            return None
-        return InProcessSeat(bot, alarm)
+            try:
+                self.seats[index] = seat = open_seat(spec, index, context)
+                self.startup[index] = seat.startup
+            except SeatFault as fault:  # a bot that cannot even start forfeits its seat
+                self.outputs[index] = fault.output
+                self.fault(index, fault.status, str(fault))
 
     def fault(self, seat: int, status: str, message: str) -> None:
         if self.statuses[seat] == "ok":
@@ -89,7 +83,7 @@ class Referee:
             self.errors[seat] = message
         faulted, self.seats[seat] = self.seats[seat], None
         if faulted is not None:
-            _close_quietly(faulted)
+            self.outputs[seat] += _close_quietly(faulted, None)
 
     def decide(self, state: State, player: int) -> int:
         legal = state.legal_actions()
@@ -97,12 +91,14 @@ class Referee:
         if seat is None:
             return legal[int(self._fallback(player).random() * len(legal))]
         observation = state.observation(player) if seat.observes else NOTHING
+        self.decisions[player] += 1
         budget = self.move_seconds + self.bank[player]
         started = time.perf_counter()
         try:
             answer = seat.act(observation, tuple(legal), started, budget)
         except SeatFault as fault:
             self._clock(player, time.perf_counter() - started)
+            self.outputs[player] += fault.output
             self.fault(player, fault.status, str(fault))
             return self.decide(state, player)
         seconds = time.perf_counter() - started
@@ -147,10 +143,17 @@ class Referee:
             self.bank[player] -= over
         return self.bank[player] >= 0
 
-    def close(self) -> None:
-        for seat in self.seats:
+    def close(self, state: State | None) -> None:
+        """Tell every live seat how the match ended (None: it did not) and release it."""
+        outcome: dict[str, Any] | None = None
+        if state is not None and state.is_terminal():
+            outcome = {"scores": [float(x) for x in state.scores()],
+                       "ranking": list(state.ranking()), "status": "ok"}
+        for index, seat in enumerate(self.seats):
             if seat is not None:
-                _close_quietly(seat)
+                self.seats[index] = None
+                self.outputs[index] += _close_quietly(seat, outcome)
+                self.peak_kb[index] = int(getattr(seat, "peak_kb", 0))
 
 
 def _shown(answer: object) -> str:
@@ -161,45 +164,55 @@ def _shown(answer: object) -> str:
         return f"an object of type {type(answer).__name__}"
 
 
-def _close_quietly(seat: Seat) -> None:
+def _close_quietly(seat: Seat, outcome: dict[str, Any] | None) -> str:
     try:
-        seat.close()
+        return seat.close(outcome)
     except Exception:  # a bot's broken close() must not lose the match result
-        return
+        return ""
 
 
-def run_loop(state: State, referee: Referee, chance_rng: random.Random) -> list[int]:
-    """Drive ``state`` to the end; returns every action applied, chance included."""
-    history: list[int] = []
-    append = history.append
-    decide = referee.decide
-    while True:
-        player = state.current_player()
-        if player == CHANCE:
-            action = sample_chance(state.chance_outcomes(), chance_rng)
-        elif player < 0:
-            return history
-        else:
-            action = decide(state, player)
-        state.apply_action(action)
-        append(action)
+def load_game(spec: MatchSpec, found: Registry | None = None) -> Game:
+    """The game of ``spec``: from ``found``, else from the one plugin module the spec names
+    (so a sandboxed run imports no bot plugin here), else from every installed plugin."""
+    if found is not None:
+        return found.game(spec.game)
+    if spec.game_plugin:
+        return trusted_game(spec.game_plugin, spec.game)
+    if spec.limits.isolation != "inprocess":
+        from arena.catalog import sandboxed_registry
+
+        return sandboxed_registry().game(spec.game)
+    return registry().game(spec.game)
 
 
 def play_match(spec: MatchSpec, found: Registry | None = None) -> MatchResult:
-    """Play ``spec`` to the end and report how every seat did."""
-    found = found or registry()
+    """Play ``spec`` to the end and report how every seat did.
+
+    Raises :class:`EngineError` if the game cannot be set up or its engine raises."""
+    return refereed(spec, found)[0]
+
+
+def refereed(spec: MatchSpec, found: Registry | None = None) -> tuple[MatchResult, Referee]:
+    """:func:`play_match`, and the referee with its per-seat figures (``arena check``)."""
     started = time.perf_counter()
-    state = found.game(spec.game).new_initial_state(len(spec.seats), spec.options)
+    try:
+        state = load_game(spec, found).new_initial_state(len(spec.seats), spec.options)
+    except Exception as exc:
+        raise EngineError(
+            f"match {spec.id}: the game could not be set up: {type(exc).__name__}: {exc}"
+        ) from exc
     with Alarm() as alarm:
-        referee = Referee(spec, found, alarm)
+        referee = Referee(spec, alarm)
+        finished: State | None = None
         try:
-            history = run_loop(state, referee, random.Random(spec.seed))
+            history = drive(state, referee.decide, random.Random(spec.seed))
+            finished = state
         except Exception as exc:
             raise EngineError(
                 f"match {spec.id}: engine raised {type(exc).__name__}: {exc}"
             ) from exc
         finally:
-            referee.close()
+            referee.close(finished)
     return MatchResult(
         id=spec.id,
         game=spec.game,
@@ -214,12 +227,13 @@ def play_match(spec: MatchSpec, found: Registry | None = None) -> MatchResult:
         max_move_seconds=tuple(referee.longest),
         errors=tuple(referee.errors),
         history=tuple(history),
-    )
+        outputs=tuple(referee.outputs),
+    ), referee
 
 
 def replay(spec: MatchSpec, history: Sequence[int], found: Registry | None = None) -> State:
     """The state reached by applying a recorded ``history`` to ``spec``'s initial state."""
-    state = (found or registry()).game(spec.game).new_initial_state(len(spec.seats), spec.options)
+    state = load_game(spec, found).new_initial_state(len(spec.seats), spec.options)
     for action in history:
         state.apply_action(action)
     return state

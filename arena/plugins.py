@@ -33,11 +33,34 @@ class Problem:
 
 
 @dataclass(frozen=True, slots=True)
-class Entry:
-    """A registered game or bot class and the plugin that provided it."""
+class BotInfo:
+    """What the arena knows of a bot without running it: enough to check a config."""
 
-    cls: type
+    name: str
+    games: tuple[str, ...] | None
+    """The games it plays; None: every game."""
+    params: tuple[str, ...] | None
+    """The keyword params its constructor names; None: it takes any."""
+    observes: bool
     plugin: str
+    """``dist-name version:entry-point`` of the plugin that registered it."""
+    module: str
+    """The plugin module (the entry point's value) that registers it."""
+    doc: str = ""
+
+    def supports(self, game: str) -> bool:
+        return self.games is None or game in self.games
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """A registered game or bot class and the plugin that provided it. A bot found by a
+    sandboxed catalog has no class here (``cls`` is None), only its :class:`BotInfo`."""
+
+    cls: type | None
+    plugin: str
+    module: str = ""
+    info: BotInfo | None = None
 
 
 @dataclass(slots=True)
@@ -48,20 +71,42 @@ class Registry:
     bots: dict[str, Entry] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
 
+    sandboxed: bool = False
+    """True if the bots were found by sandboxed hosts (no bot class was imported here)."""
+
     def game(self, name: str) -> Game:
         """A new instance of the game registered as ``name``."""
         entry = self.games.get(name)
-        if entry is None:
+        if entry is None or entry.cls is None:
             raise self._unknown("game", name, self.games)
         game: Game = entry.cls()
         return game
 
     def bot(self, name: str) -> type:
-        """The bot class registered as ``name``."""
+        """The bot class registered as ``name`` (only where bots were imported, trusted)."""
         entry = self.bots.get(name)
         if entry is None:
             raise self._unknown("bot", name, self.bots)
+        if entry.cls is None:
+            raise ArenaError(f"bot {name!r} was found by a sandboxed host; its class is not here")
         return entry.cls
+
+    def bot_info(self, name: str) -> BotInfo:
+        """What is known of the bot registered as ``name``."""
+        entry = self.bots.get(name)
+        if entry is None:
+            raise self._unknown("bot", name, self.bots)
+        if entry.info is not None:
+            return entry.info
+        cls: Any = entry.cls
+        games = getattr(cls, "games", None)
+        params = accepted_params(cls)
+        return BotInfo(
+            name=name, games=None if games is None else tuple(games),
+            params=None if params is None else tuple(params),
+            observes=bool(getattr(cls, "observes", True)), plugin=entry.plugin,
+            module=entry.module, doc=(inspect.getdoc(cls) or "").split("\n\n")[0],
+        )
 
     def _unknown(self, kind: str, name: str, known: dict[str, Entry]) -> ArenaError:
         error = unknown_name(kind, name, known)
@@ -121,11 +166,26 @@ def bot_problem(cls: Any) -> str | None:
     return None
 
 
+def accepted_params(cls: Any) -> list[str] | None:
+    """The keyword params a bot's constructor names besides the standard ones (None: any)."""
+    standard = ("self", "game", "seat", "num_players", "seed")
+    try:
+        parameters = list(inspect.signature(cls).parameters.values())
+    except (TypeError, ValueError):
+        return None
+    names = [p.name for p in parameters if p.name not in standard
+             and p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters):
+        return names or None
+    return names
+
+
 def _registrar(
     table: dict[str, Entry],
     problems: list[Problem],
     plugin: str,
     check: Callable[[Any], str | None],
+    module: str = "",
 ) -> Callable[[type], None]:
     """The ``register`` callback handed to one plugin's hook."""
 
@@ -136,7 +196,7 @@ def _registrar(
         if reason is not None:
             problems.append(Problem(plugin, reason))
             return
-        table[cls.name] = Entry(cls, plugin)  # type: ignore[attr-defined]
+        table[cls.name] = Entry(cls, plugin, module)  # type: ignore[attr-defined]
 
     return register
 
@@ -164,7 +224,8 @@ def _call_each(
     check: Callable[[Any], str | None],
 ) -> None:
     for impl in getattr(manager.hook, hook_name).get_hookimpls():
-        register = _registrar(table, problems, impl.plugin_name, check)
+        module = getattr(impl.plugin, "__name__", "")
+        register = _registrar(table, problems, impl.plugin_name, check, module)
         try:
             impl.function(register=register)
         except Exception as exc:  # one plugin's bug must not hide the others
@@ -194,3 +255,10 @@ def require_registry() -> Registry:
     if not found.games and not found.bots:
         raise ArenaError("no games or bots are installed (see the README's set-up command)")
     return found
+
+
+@functools.cache
+def trusted_game(module: str, name: str) -> Game:
+    """The game ``name`` registered by the plugin ``module``, importing that module alone."""
+    found = discover([EntryPoint(name=module, value=module, group=PROJECT)])
+    return found.game(name)

@@ -20,15 +20,26 @@ class SeatSpec:
     label: str
     bot: str
     params: dict[str, Any] = field(default_factory=dict)
+    plugin: str = ""
+    """The plugin module that registers ``bot`` (filled in for sandboxed seats, so a worker
+    need not look for it); empty: look it up."""
 
 
 @dataclass(frozen=True, slots=True)
 class Limits:
-    """Time control for every seat: a budget per decision plus a bank for the match."""
+    """Time control for every seat (a budget per decision plus a bank for the match), and
+    where and how confined the bots run."""
 
     move_seconds: float = 1.0
     bank_seconds: float = 10.0
-    isolation: str = "inprocess"
+    isolation: str = "process"
+    """``process``: each bot in a sandboxed host process; ``inprocess``: trusted bots only."""
+    startup_seconds: float = 10.0
+    """Time a sandboxed bot may take to import and construct, not charged to its moves."""
+    memory_mb: int = 1024
+    """Address-space limit of a sandboxed bot host."""
+    sandbox: str = "auto"
+    """``auto`` (bubblewrap if installed), ``required`` or ``fallback``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +54,8 @@ class MatchSpec:
     """The chance seed: every dice roll and card draw is sampled from it."""
     bot_seeds: tuple[int, ...]
     limits: Limits = Limits()
+    game_plugin: str = ""
+    """The plugin module that registers ``game``; empty: discover every plugin (trusted)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,10 +83,14 @@ class MatchResult:
     """Per seat, what went wrong (exception text, the illegal answer), or None."""
     history: tuple[int, ...]
     """Every action in order, chance outcomes included: the replay."""
+    outputs: tuple[str, ...] = field(default=(), compare=False)
+    """Per seat, what a sandboxed bot printed (truncated); kept beside, not in, the JSON line."""
 
     def to_json(self) -> dict[str, Any]:
-        """A JSON-able dict; tuples become lists."""
-        return asdict(self)
+        """A JSON-able dict for ``matches.jsonl``; tuples become lists; outputs left out."""
+        record = asdict(self)
+        del record["outputs"]
+        return record
 
     @classmethod
     def from_json(cls, record: dict[str, Any]) -> MatchResult:

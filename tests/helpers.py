@@ -7,6 +7,9 @@ from typing import Any
 
 from arena.records import Limits, MatchResult, MatchSpec, SeatSpec
 
+ISOLATION = {"default": "process"}
+"""The isolation :func:`spec` uses when given no limits (tests switch it per run)."""
+
 
 def spec(
     *bots: str | SeatSpec,
@@ -28,7 +31,8 @@ def spec(
         seats=seats,
         seed=seed,
         bot_seeds=tuple(100 + i for i in range(len(seats))),
-        limits=limits or Limits(move_seconds=1.0, bank_seconds=1.0),
+        limits=limits
+        or Limits(move_seconds=1.0, bank_seconds=1.0, isolation=ISOLATION["default"]),
     )
 
 

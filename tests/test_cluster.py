@@ -9,9 +9,12 @@ from helpers import outcome, spec
 
 from arena.cluster import Dispatcher, Failed, connect
 from arena.match import play_match
-from arena.records import MatchResult, MatchSpec, SeatSpec
+from arena.records import Limits, MatchResult, MatchSpec, SeatSpec
 
 pytestmark = pytest.mark.usefixtures("ray_cluster")
+
+TRUSTED = Limits(isolation="inprocess")
+"""A bot that kills its process takes the Ray worker down only when it runs in-process."""
 
 
 def play(specs: list[MatchSpec], workers: int) -> tuple[list[MatchResult], list[Failed], int]:
@@ -54,7 +57,7 @@ def test_matches_are_batched_once_their_time_is_known() -> None:
 def test_a_worker_killed_mid_tournament_loses_no_match_and_repeats_none(tmp_path: Path) -> None:
     marker = tmp_path / "killed-once"
     kamikaze = SeatSpec("kamikaze", "kamikaze", {"marker": str(marker)})
-    specs = many(40, kamikaze, "random")
+    specs = many(40, kamikaze, "random", limits=TRUSTED)
     results, failures, retried = play(specs, workers=2)
     assert marker.exists(), "the worker was never killed"
     assert failures == []
@@ -65,12 +68,21 @@ def test_a_worker_killed_mid_tournament_loses_no_match_and_repeats_none(tmp_path
 
 def test_a_match_that_keeps_killing_its_worker_is_given_up_and_the_rest_played() -> None:
     kamikaze = SeatSpec("kamikaze", "kamikaze")  # kills every worker that plays it
-    doomed = spec(kamikaze, "random", match_id="r001-t000000-s001")
+    doomed = spec(kamikaze, "random", match_id="r001-t000000-s001", limits=TRUSTED)
     specs = [doomed, *many(6, "random", "random")[1:]]
     results, failures, _ = play(specs, workers=2)
     assert [f.id for f in failures] == [doomed.id]
     assert "lost 3 times" in failures[0].reason
     assert sorted(r.id for r in results) == [s.id for s in specs[1:]]
+
+
+def test_a_sandboxed_bot_that_kills_its_host_is_a_crash_not_a_lost_worker() -> None:
+    kamikaze = SeatSpec("kamikaze", "kamikaze")  # in a sandboxed seat it kills only its host
+    specs = many(6, kamikaze, "random")
+    results, failures, retried = play(specs, workers=2)
+    assert failures == [] and retried == 0
+    assert sorted(r.id for r in results) == sorted(s.id for s in specs)
+    assert all(r.statuses == ("crash", "ok") and r.ranking == (1, 0) for r in results)
 
 
 def test_an_engine_that_raises_fails_its_match_only() -> None:

@@ -154,14 +154,44 @@ def test_a_bot_that_does_not_play_the_game(tmp_path: Path) -> None:
     assert "does not play tiny-race" in error(tmp_path, text)
 
 
-def test_params_the_bot_rejects(tmp_path: Path) -> None:
+def test_a_param_the_bot_does_not_take(tmp_path: Path) -> None:
     text = GOOD.replace('label = "random-2"', 'label = "r2"\nparams = { speed = 1 }')
-    assert "rejects params" in error(tmp_path, text)
+    assert "bot 'random': unknown param 'speed'" in error(tmp_path, text)
 
 
-def test_process_isolation_is_not_offered_yet(tmp_path: Path) -> None:
-    text = GOOD.replace("[limits]", '[limits]\nisolation = "process"')
-    assert "not available yet" in error(tmp_path, text)
+@pytest.mark.parametrize("isolation", ["process", "inprocess"])
+def test_a_param_value_the_bot_rejects_is_found_where_the_bot_runs(
+    tmp_path: Path, isolation: str
+) -> None:
+    """The constructor's own check runs in a sandboxed host (or in-process when trusted)."""
+    text = GOOD.replace('name = "random"\nlabel = "random-2"',
+                        'name = "zoo-fussy"\nlabel = "r2"\nparams = { level = 7 }')
+    text = text.replace("[limits]", f'[limits]\nisolation = "{isolation}"')
+    path = tmp_path / "t.toml"
+    path.write_text(text)
+    with pytest.raises(ArenaError) as caught:
+        load(path)
+    message = str(caught.value)
+    assert "bot 'zoo-fussy' rejects params {'level': 7}: " in message
+    assert message.endswith("level must be 1, 2 or 3, not 7")
+
+
+def test_an_unknown_isolation_lists_the_choices(tmp_path: Path) -> None:
+    text = GOOD.replace("[limits]", '[limits]\nisolation = "threads"')
+    assert "use one of: process, inprocess" in error(tmp_path, text)
+
+
+def test_a_required_sandbox_without_bubblewrap_names_the_package(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from arena.seats import sandbox
+
+    monkeypatch.setattr(sandbox, "bubblewrap", lambda: None)
+    text = GOOD.replace("[limits]", '[limits]\nsandbox = "required"')
+    path = tmp_path / "t.toml"
+    path.write_text(text)
+    with pytest.raises(ArenaError, match="install the Debian package 'bubblewrap'"):
+        load(path)
 
 
 def test_missing_tournament_table() -> None:

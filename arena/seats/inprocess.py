@@ -100,12 +100,24 @@ class Alarm:
 
 
 class InProcessSeat:
-    """Calls the bot's ``act`` directly; faults become :mod:`arena.seats` exceptions."""
+    """Builds the bot and calls its ``act`` directly; faults become :mod:`arena.seats`
+    exceptions. The deadline is enforced by the match's :class:`Alarm`."""
 
-    def __init__(self, bot: BotLike, alarm: Alarm) -> None:
-        self.bot = bot
+    def __init__(self, bot: str, start: Mapping[str, Any], alarm: Alarm) -> None:
+        from arena.plugins import registry
+
+        began = time.perf_counter()
+        params = dict(start["params"])
+        try:
+            cls = registry().bot(bot)
+            self.bot: BotLike = cls(game=start["game"], seat=start["seat"],
+                                    num_players=start["num_players"], seed=start["seed"],
+                                    **params)
+        except Exception as exc:  # a bot that cannot even start forfeits its seat
+            raise BotRaised(f"constructor raised {type(exc).__name__}: {exc}") from exc
+        self.startup = time.perf_counter() - began
         self.alarm = alarm
-        self.observes = bool(getattr(bot, "observes", True))
+        self.observes = bool(getattr(self.bot, "observes", True))
 
     def act(
         self,
@@ -116,9 +128,9 @@ class InProcessSeat:
     ) -> object:
         alarm = self.alarm
         try:
-            # The signal may land after act() returned but before disarm() ran: the
+            # The signal may land after act() returned but before in_bot is cleared: the
             # outer handler turns that into a timeout too, never a referee crash.
-            alarm.deadline = started + budget  # arm(), inlined: this is the hot path
+            alarm.deadline = started + budget  # armed inline: this is the hot path
             alarm.in_bot = True
             try:
                 return self.bot.act(observation, legal_actions)
@@ -130,7 +142,8 @@ class InProcessSeat:
         except (Exception, SystemExit) as exc:
             raise BotRaised(f"{type(exc).__name__}: {exc}") from exc
 
-    def close(self) -> None:
+    def close(self, outcome: Mapping[str, Any] | None = None) -> str:
         close = getattr(self.bot, "close", None)
         if callable(close):
             close()
+        return ""

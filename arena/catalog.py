@@ -1,0 +1,140 @@
+"""Finding out what the installed plugins register without running bot code here.
+
+With sandboxed seats, no bot code may run in the driver or a Ray worker, not
+even a bot plugin's import. So each plugin module of the ``arena`` entry
+point group is loaded on its own in a sandboxed bot host (``--catalog``),
+which reports the games and bots it registers. Each host sees only its own
+plugin, so a hostile one can lie only about itself. The plugins that
+register games and no bots are then imported here, trusted, for their games
+(games are the organiser's installs, and their engines run in the referee);
+a plugin that registers both is refused its games, and a game claimed by
+two plugins is refused. The result is cached per process.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from importlib.metadata import EntryPoint, entry_points
+
+from arena import PROJECT
+from arena.plugins import BotInfo, Entry, Problem, Registry, discover, plugin_name
+from arena.records import Limits, SeatSpec
+from arena.seats import SeatFault
+from arena.seats.process import HostProcess
+from arena.seats.sandbox import Confinement
+
+CATALOG_SECONDS = 20.0
+"""How long one plugin's sandboxed catalog may take."""
+
+
+def installed_entry_points() -> list[EntryPoint]:
+    """The ``arena`` entry points, by name (read from metadata: nothing is imported)."""
+    return sorted(entry_points(group=PROJECT), key=lambda ep: ep.name)
+
+
+def _ask(hosts: list[tuple[EntryPoint, HostProcess]]) -> list[tuple[EntryPoint, dict[str, object]]]:
+    """Each host's catalog, or a problem report for a host that failed."""
+    reports = []
+    deadline = time.perf_counter() + CATALOG_SECONDS
+    for entry_point, host in hosts:
+        try:
+            report = host.receive(deadline, "listing what the plugin registers")
+        except SeatFault as fault:
+            report = {"problems": [f"its sandboxed catalog failed: {fault}"]}
+        finally:
+            host.close()
+        reports.append((entry_point, report))
+    return reports
+
+
+def catalog(entry_points_: list[EntryPoint] | None = None, sandbox: str = "auto") -> Registry:
+    """Games (imported, trusted) and bots (described by sandboxed hosts) of every plugin."""
+    found = Registry(sandboxed=True)
+    entry_points_ = installed_entry_points() if entry_points_ is None else entry_points_
+    hosts = [(ep, HostProcess(ep.value, ["--catalog"], Confinement(), sandbox))
+             for ep in entry_points_]
+    game_plugins: dict[str, list[EntryPoint]] = {}
+    for entry_point, report in _ask(hosts):
+        name = plugin_name(entry_point)
+        problems = [str(problem) for problem in _list(report.get("problems"))]
+        found.problems.extend(Problem(name, problem) for problem in problems)
+        games = [g for g in _list(report.get("games")) if isinstance(g, dict)]
+        bots = [b for b in _list(report.get("bots")) if isinstance(b, dict)]
+        if games and bots:
+            found.problems.append(Problem(name, "registers games and bots in one plugin module; "
+                                                "its games are not loaded (split the module)"))
+        elif games:
+            for game in games:
+                game_plugins.setdefault(str(game.get("name")), []).append(entry_point)
+        for bot in bots:
+            _add_bot(found, name, entry_point.value, bot)
+    _load_games(found, game_plugins)
+    return found
+
+
+def _list(value: object) -> list[object]:
+    return list(value) if isinstance(value, list) else []
+
+
+def _add_bot(found: Registry, plugin: str, module: str, bot: dict[object, object]) -> None:
+    name = bot.get("name")
+    if not isinstance(name, str) or not name:
+        found.problems.append(Problem(plugin, "registered a bot without a name"))
+        return
+    if name in found.bots:
+        found.problems.append(Problem(
+            plugin, f"name {name!r} already registered by {found.bots[name].plugin}"))
+        return
+    games, params = bot.get("games"), bot.get("params")
+    info = BotInfo(
+        name=name,
+        games=None if not isinstance(games, list) else tuple(str(g) for g in games),
+        params=None if not isinstance(params, list) else tuple(str(p) for p in params),
+        observes=bool(bot.get("observes", True)),
+        plugin=plugin,
+        module=module,
+        doc=str(bot.get("doc", ""))[:200],
+    )
+    found.bots[name] = Entry(None, plugin, module, info)
+
+
+def _load_games(found: Registry, game_plugins: dict[str, list[EntryPoint]]) -> None:
+    trusted: list[EntryPoint] = []
+    for game, providers in sorted(game_plugins.items()):
+        if len(providers) > 1:
+            names = ", ".join(plugin_name(ep) for ep in providers)
+            found.problems.append(Problem(names, f"game {game!r} is claimed by several plugins; "
+                                                 "none of them is loaded"))
+        elif providers[0] not in trusted:
+            trusted.append(providers[0])
+    loaded = discover(trusted)
+    found.games.update(loaded.games)
+    found.problems.extend(loaded.problems)
+
+
+@functools.cache
+def sandboxed_registry(sandbox: str = "auto") -> Registry:
+    """The process-wide sandboxed catalog, made once."""
+    return catalog(sandbox=sandbox)
+
+
+def probe(seat: SeatSpec, game: str, players: int, limits: Limits) -> str | None:
+    """Start ``seat``'s bot once in a sandboxed host with its params; what went wrong, or None."""
+    from arena.seats.process import ProcessSeat
+
+    start = {"game": game, "seat": 0, "num_players": players, "seed": 0,
+             "params": dict(seat.params)}
+    try:
+        opened = ProcessSeat(bot=seat.bot, plugin=seat.plugin, start=start,
+                             confinement=Confinement(memory_mb=limits.memory_mb),
+                             sandbox=limits.sandbox, startup_seconds=limits.startup_seconds)
+    except SeatFault as fault:
+        return _last_line(str(fault))
+    opened.close(None)
+    return None
+
+
+def _last_line(text: str) -> str:
+    lines = [line for line in text.strip().splitlines() if line.strip()]
+    return lines[-1].strip() if lines else text

@@ -1,0 +1,101 @@
+"""``arena check BOT``: what a bot author runs before submitting a bot.
+
+The bot is loaded through its entry point in a sandboxed host, exactly as a
+tournament seats it, and plays a few short matches in every installed game
+it supports: against itself and against ``random``. No Ray is involved.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from arena.errors import ArenaError
+from arena.match import EngineError, refereed
+from arena.plugins import Registry
+from arena.records import Limits, MatchSpec, SeatSpec
+
+OPPONENT = "random"
+
+
+@dataclass(slots=True)
+class SeatReport:
+    """How the checked bot did in one seat of one match."""
+
+    match: str
+    opponents: str
+    status: str
+    decisions: int
+    think_seconds: float
+    worst_seconds: float
+    startup_seconds: float
+    peak_kb: int
+    error: str | None
+    output: str
+
+
+@dataclass(slots=True)
+class GameReport:
+    game: str
+    seats: list[SeatReport] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures and all(seat.status == "ok" for seat in self.seats)
+
+
+def _matchups(bot: str, players: int, found: Registry) -> list[tuple[str, ...]]:
+    """Itself in every seat, then against ``random`` (if installed) in the other seats."""
+    lineups = [(bot,) * players]
+    if OPPONENT in found.bots and bot != OPPONENT:
+        lineups.append((bot,) + (OPPONENT,) * (players - 1))
+        lineups.append((OPPONENT,) * (players - 1) + (bot,))
+    return lineups
+
+
+def check(
+    bot: str, found: Registry, limits: Limits, *, params: dict[str, object] | None = None,
+    games: list[str] | None = None, seed: int = 1,
+) -> list[GameReport]:
+    """Play the short matches of ``arena check`` for every game ``bot`` supports."""
+    info = found.bot_info(bot)
+    names = games or [name for name in sorted(found.games) if info.supports(name)]
+    if not names:
+        installed = ", ".join(found.games)
+        raise ArenaError(f"bot {bot!r} plays none of the installed games ({installed})")
+    reports = []
+    for game_name in names:
+        game = found.game(game_name)
+        report = GameReport(game_name)
+        for number, lineup in enumerate(_matchups(bot, game.min_players, found)):
+            seats = tuple(
+                SeatSpec(label=f"{name}#{index}", bot=name,
+                         params=dict(params or {}) if name == bot else {},
+                         plugin=found.bot_info(name).module)
+                for index, name in enumerate(lineup)
+            )
+            spec = MatchSpec(
+                id=f"check-{game_name}-{number}", game=game_name, options={}, seats=seats,
+                seed=seed + number, bot_seeds=tuple(seed * 100 + i for i in range(len(seats))),
+                limits=limits, game_plugin=found.games[game_name].module,
+            )
+            try:
+                result, referee = refereed(spec, found)
+            except EngineError as exc:
+                report.failures.append(str(exc))
+                continue
+            others = ", ".join(name for name in lineup if name != bot) or "itself"
+            for index, name in enumerate(lineup):
+                if name != bot:
+                    continue
+                report.seats.append(SeatReport(
+                    match=spec.id, opponents=others, status=result.statuses[index],
+                    decisions=referee.decisions[index],
+                    think_seconds=result.think_seconds[index],
+                    worst_seconds=result.max_move_seconds[index],
+                    startup_seconds=referee.startup[index], peak_kb=referee.peak_kb[index],
+                    error=result.errors[index],
+                    output=result.outputs[index] if result.outputs else "",
+                ))
+        reports.append(report)
+    return reports

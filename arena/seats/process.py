@@ -1,0 +1,316 @@
+"""Bots that run in a sandboxed host process (``isolation = "process"``, the default).
+
+A :class:`HostProcess` is one bot host (see :mod:`arena.seats.host` and the
+protocol in :mod:`arena.seats.protocol`), started in the sandbox of
+:mod:`arena.seats.sandbox`. Every wait on it has a deadline; a host that
+misses one is killed with its whole process group, one that exits is a
+crash, and one that answers out of protocol is illegal. The host's own
+stdout and stderr are drained by a thread into a bounded buffer, handed to
+the match record per match. Healthy hosts go back to a per-process
+:class:`HostPool` and serve the next match of the same bot and params; a
+host that faulted is never reused.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import json
+import math
+import os
+import select
+import shutil
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from arena.seats import BotCrashed, BotIllegal, BotRaised, BotTimedOut, SeatFault
+from arena.seats.protocol import MAX_LINE, decode, encode
+from arena.seats.sandbox import CLEAN_ENV, Confinement, host_command
+
+OUTPUT_BYTES = 64 * 1024
+"""How much of a bot's stdout and stderr is kept per match."""
+
+MAX_MATCHES_PER_HOST = 500
+"""A host is retired after this many matches, so nothing a bot leaks grows for long."""
+
+
+class Output:
+    """Drains a host's stdout/stderr pipe on a thread, keeping the first bytes of each match."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.kept = bytearray()
+        self.dropped = 0
+        self.lock = threading.Lock()
+        self.pending = select.poll()
+        self.pending.register(fd, select.POLLIN)
+        self.thread = threading.Thread(target=self._drain, daemon=True, name="arena-bot-output")
+        self.thread.start()
+
+    def _drain(self) -> None:
+        while True:
+            try:
+                chunk = os.read(self.fd, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            with self.lock:
+                room = OUTPUT_BYTES - len(self.kept)
+                self.kept += chunk[:room]
+                self.dropped += max(0, len(chunk) - room)
+        with contextlib.suppress(OSError):
+            os.close(self.fd)
+
+    def take(self, wait: float = 0.0) -> str:
+        """What was kept since the last call (after ``wait`` seconds for the pipe to close)."""
+        if wait:
+            self.thread.join(wait)
+        for _ in range(50):  # let the drain thread catch up with what is already written
+            if not self.thread.is_alive() or not self.pending.poll(0):
+                break
+            time.sleep(0.001)
+        with self.lock:
+            text = self.kept.decode("utf-8", "replace")
+            if self.dropped:
+                text += f"\n[... {self.dropped} more bytes not kept]\n"
+            self.kept, self.dropped = bytearray(), 0
+        return text
+
+
+class HostProcess:
+    """One running bot host and the pipes to it."""
+
+    def __init__(
+        self, plugin: str, role: list[str], confinement: Confinement, sandbox: str
+    ) -> None:
+        to_host_r, self.to_host = os.pipe()
+        self.from_host, from_host_w = os.pipe()
+        output_r, output_w = os.pipe()
+        command, self.workdir = host_command(
+            plugin, role, (to_host_r, from_host_w), confinement, sandbox
+        )
+        self.started = time.perf_counter()
+        try:
+            self.process = subprocess.Popen(
+                command, stdin=subprocess.DEVNULL, stdout=output_w, stderr=output_w,
+                pass_fds=(to_host_r, from_host_w), env=dict(CLEAN_ENV), cwd=self.workdir,
+                start_new_session=True, close_fds=True,
+            )
+        finally:
+            for fd in (to_host_r, from_host_w, output_w):
+                os.close(fd)
+        self.output = Output(output_r)
+        self.buffer = b""
+        self.poller = select.poll()
+        self.poller.register(self.from_host, select.POLLIN)
+        self.alive = True
+        self.matches = 0
+        self.hello: dict[str, Any] = {}
+
+    def greet(self, seconds: float) -> dict[str, Any]:
+        """Wait for the host's first message (its hello, or a catalog)."""
+        message = self.receive(time.perf_counter() + seconds, "start-up")
+        if message.get("type") == "error":
+            self.kill()
+            raise BotRaised(f"failed to start: {message.get('error', '')}")
+        self.hello = message
+        return message
+
+    def request(self, message: dict[str, Any], expected: str, deadline: float, what: str) -> Any:
+        """Send ``message``; the answer of type ``expected``, or a fault (the host is then dead)."""
+        self.send(message)
+        answer = self.receive(deadline, what)
+        kind = answer.get("type")
+        if kind == expected:
+            return answer
+        self.kill()
+        if kind == "error":
+            raise BotRaised(str(answer.get("error", ""))[-4000:])
+        raise BotIllegal(f"answered a {str(kind)[:40]!r} message during {what}")
+
+    def send(self, message: dict[str, Any]) -> None:
+        data = encode(message)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(self.to_host, view):]
+        except (BrokenPipeError, OSError):
+            raise self._crashed() from None
+
+    def receive(self, deadline: float, what: str) -> dict[str, Any]:
+        """The next message, due by ``deadline`` (a ``perf_counter`` reading)."""
+        while True:
+            end = self.buffer.find(b"\n")
+            if end >= 0:
+                line, self.buffer = self.buffer[:end], self.buffer[end + 1:]
+                try:
+                    return decode(line)
+                except ValueError:
+                    self.kill()
+                    raise BotIllegal(
+                        f"sent a line that is not a JSON object: {line[:60]!r}"
+                    ) from None
+            if len(self.buffer) > MAX_LINE:
+                self.kill()
+                raise BotIllegal(f"sent a line longer than {MAX_LINE} bytes")
+            left = deadline - time.perf_counter()
+            if left <= 0 or not self.poller.poll(math.ceil(left * 1000)):
+                if time.perf_counter() < deadline:
+                    continue
+                self.kill()
+                raise BotTimedOut(f"no answer within the time allowed for {what}")
+            chunk = os.read(self.from_host, 1 << 20)
+            if not chunk:
+                raise self._crashed()
+            self.buffer += chunk
+
+    def _crashed(self) -> SeatFault:
+        try:
+            code = self.process.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            code = None
+        self.kill()
+        if code is None:
+            return BotCrashed("the bot host closed its pipe")
+        if code < 0:
+            return BotCrashed(f"the bot host was killed by {signal.Signals(-code).name}")
+        if code > 128 and code - 128 in signal.valid_signals():
+            return BotCrashed(f"the bot host was killed by {signal.Signals(code - 128).name}")
+        return BotCrashed(f"the bot host exited with code {code}")
+
+    def kill(self) -> None:
+        """End the host and everything it started."""
+        if not self.alive:
+            return
+        self.alive = False
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.process.pid, signal.SIGKILL)
+        with contextlib.suppress(ProcessLookupError):
+            self.process.kill()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.process.wait(timeout=5)
+        for fd in (self.to_host, self.from_host):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        if self.workdir:
+            shutil.rmtree(self.workdir, ignore_errors=True)
+
+    def close(self) -> None:
+        """A polite end: close its input and give it a moment, then make sure."""
+        if self.alive:
+            with contextlib.suppress(OSError):
+                os.close(self.to_host)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.process.wait(timeout=1)
+        self.kill()
+
+
+class HostPool:
+    """Idle healthy hosts of this process, by bot, params and limits."""
+
+    def __init__(self) -> None:
+        self.idle: dict[str, list[HostProcess]] = {}
+        atexit.register(self.close)
+
+    def acquire(self, key: str) -> HostProcess | None:
+        hosts = self.idle.get(key)
+        return hosts.pop() if hosts else None
+
+    def release(self, key: str, host: HostProcess) -> None:
+        if host.alive and host.matches < MAX_MATCHES_PER_HOST:
+            self.idle.setdefault(key, []).append(host)
+        else:
+            host.close()
+
+    def close(self) -> None:
+        for hosts in self.idle.values():
+            for host in hosts:
+                host.close()
+        self.idle.clear()
+
+
+POOL = HostPool()
+
+
+class ProcessSeat:
+    """A seat whose bot lives in a sandboxed host process."""
+
+    def __init__(
+        self,
+        *,
+        bot: str,
+        plugin: str,
+        start: Mapping[str, Any],
+        confinement: Confinement,
+        sandbox: str,
+        startup_seconds: float,
+        pool: HostPool = POOL,
+    ) -> None:
+        self.key = json.dumps([bot, plugin, start.get("params", {}), confinement.arguments(),
+                               sandbox], sort_keys=True, default=str)
+        self.pool = pool
+        self.startup = 0.0
+        host = pool.acquire(self.key)
+        began = time.perf_counter()
+        try:
+            if host is None:
+                try:
+                    host = HostProcess(plugin, [f"--bot={bot}"], confinement, sandbox)
+                except OSError as exc:
+                    raise BotCrashed(f"the bot host could not start: {exc}") from None
+                host.greet(startup_seconds)
+            host.request({"type": "start", **start}, "ready",
+                         time.perf_counter() + startup_seconds, "start-up")
+        except SeatFault as fault:
+            output = host.output.take(wait=0.2) if host is not None else ""
+            if host is not None:
+                host.kill()
+            raise type(fault)(f"{fault}{_tail(output)}", output) from None
+        self.host = host
+        self.startup = time.perf_counter() - began
+        self.observes = bool(host.hello.get("observes", True))
+        self.output = ""
+        self.peak_kb = 0
+        """The host's peak resident memory, as it reports it at the end of a match."""
+
+    def act(
+        self,
+        observation: Mapping[str, Any],
+        legal_actions: Sequence[int],
+        started: float,
+        budget: float,
+    ) -> object:
+        message = {"type": "act", "observation": observation, "legal": legal_actions}
+        answer = self.host.request(message, "action", started + budget,
+                                   f"a decision ({budget:.3f}s)")
+        return answer.get("action")
+
+    def close(self, outcome: Mapping[str, Any] | None = None) -> str:
+        """End the match for the host; returns the bot's output during it."""
+        host = self.host
+        if host.alive and outcome is not None:
+            try:
+                done = host.request({"type": "end", **outcome}, "done",
+                                    time.perf_counter() + 2.0, "the end of the match")
+                self.peak_kb = int(done.get("peak_kb", 0) or 0)
+                host.matches += 1
+                self.output += host.output.take()
+                self.pool.release(self.key, host)
+                return self.output
+            except SeatFault:
+                pass
+        host.kill()
+        self.output += host.output.take(wait=0.5)
+        return self.output
+
+
+def _tail(output: str, lines: int = 6) -> str:
+    """The last lines of a bot's output, for an error message."""
+    if not output.strip():
+        return ""
+    return "; its output ends: " + " | ".join(output.strip().splitlines()[-lines:])[-600:]

@@ -1,0 +1,59 @@
+"""The bot host's line protocol: one JSON object per line, UTF-8, ``\\n``-terminated.
+
+A bot host is a process that holds one bot and answers the referee. It is
+started with two file descriptors of its own (``--fds IN,OUT``): it reads the
+arena's messages from IN and writes its answers to OUT. Its stdin is empty
+and its stdout and stderr are captured by the arena as the bot's output
+(kept, truncated, with the match record); they never carry the protocol.
+
+::
+
+    host  -> arena  {"type": "hello", "protocol": 1, "bot": NAME, "games": [..] | null,
+                     "observes": true, "params": [NAMES] | null}
+    arena -> host   {"type": "start", "game": G, "seat": S, "num_players": N, "seed": X,
+                     "params": {...}}
+    host  -> arena  {"type": "ready"}                      (the bot is constructed)
+    arena -> host   {"type": "act", "observation": {...}, "legal": [ids]}
+    host  -> arena  {"type": "action", "action": ID}
+    arena -> host   {"type": "end", "scores": [..], "ranking": [..], "status": "ok"}
+    host  -> arena  {"type": "done"}                       (ready for the next "start")
+
+Any step may be answered with ``{"type": "error", "error": TEXT}`` instead
+(the bot raised: its seat ends ``error``). The arena closes IN when it has
+no more matches for the host, and the host exits. ``params`` in the hello
+lists the keyword params the bot's constructor accepts (``null``: any).
+
+A host that answers late is killed (seat ``timeout``), one that exits is
+``crash``, and one that answers something else (not JSON, another type, a
+line longer than :data:`MAX_LINE`) is ``illegal``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+PROTOCOL = 1
+MAX_LINE = 4 * 1024 * 1024
+"""The longest answer line the arena reads, in bytes."""
+
+
+def _plain(value: object) -> object:
+    """What JSON makes of a read-only mapping (an observation may be one)."""
+    if isinstance(value, Mapping):
+        return dict(value)
+    raise TypeError(f"{type(value).__name__} is not JSON-able")
+
+
+def encode(message: dict[str, Any]) -> bytes:
+    """One message as a protocol line."""
+    return json.dumps(message, separators=(",", ":"), default=_plain).encode() + b"\n"
+
+
+def decode(line: bytes) -> dict[str, Any]:
+    """One protocol line as a message; ``ValueError`` if it is not a JSON object."""
+    message = json.loads(line)
+    if not isinstance(message, dict):
+        raise ValueError(f"not a JSON object: {line[:80]!r}")
+    return message

@@ -1,0 +1,159 @@
+"""How a bot host process is started: inside bubblewrap when it is installed, else
+confined as far as the kernel allows without it.
+
+With bubblewrap (Debian package ``bubblewrap``) the host sees a private root:
+read-only binds of the system's ``/usr``, the Python installation, the
+virtualenv, the arena's own packages and the bot's own package, and nothing
+else (no home, no results, no other project files); an empty private
+``/tmp`` as its working directory; no network; its own user, PID, IPC and
+UTS namespaces; and it dies with the seat that started it.
+
+Without bubblewrap (the *fallback*) the host gets an empty environment, a
+private empty working directory, its resource limits, its own session,
+death with its parent and, where the kernel permits, no network; but it can
+read what its user can read. :func:`protections` says which applies.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from arena.errors import ArenaError
+
+SANDBOX_MODES = ("auto", "required", "fallback")
+"""``[limits] sandbox``: bubblewrap if installed (else the fallback, said aloud), bubblewrap
+or refuse to start, or the fallback even where bubblewrap exists."""
+
+CLEAN_ENV = {"PATH": "/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8", "PYTHONHASHSEED": "0",
+             "PYTHONDONTWRITEBYTECODE": "1", "PYTHONUNBUFFERED": "1"}
+"""The whole environment of a bot host: nothing of the parent's."""
+
+SANDBOX_UID = 65534
+
+
+@dataclass(frozen=True, slots=True)
+class Confinement:
+    """Resource limits a host applies to itself before any bot code runs."""
+
+    memory_mb: int = 1024
+    cpu_seconds: int = 3600
+    file_mb: int = 16
+    processes: int = 64
+
+    def arguments(self) -> list[str]:
+        return [f"--memory-mb={self.memory_mb}", f"--cpu-seconds={self.cpu_seconds}",
+                f"--file-mb={self.file_mb}", f"--processes={self.processes}"]
+
+
+@functools.cache
+def bubblewrap() -> str | None:
+    """The path of a working ``bwrap``, or None (absent, or the kernel refuses it)."""
+    path = shutil.which("bwrap")
+    if path is None:
+        return None
+    probe = [path, "--unshare-all", "--unshare-user", "--die-with-parent", "--ro-bind", "/", "/",
+             "--", "/bin/true"]
+    try:
+        done = subprocess.run(probe, capture_output=True, timeout=10, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return path if done.returncode == 0 else None
+
+
+def use_bubblewrap(mode: str) -> bool:
+    """Whether hosts run in bubblewrap under ``mode``; refuses ``required`` without it."""
+    if mode == "fallback":
+        return False
+    if bubblewrap() is not None:
+        return True
+    if mode == "required":
+        raise ArenaError(
+            "[limits] sandbox = \"required\" but bubblewrap is not installed or not permitted: "
+            "install the Debian package 'bubblewrap' (apt-get install bubblewrap)"
+        )
+    return False
+
+
+def protections(mode: str) -> list[str]:
+    """What confines a bot host under ``mode``, in words (for ``arena check`` and runs)."""
+    common = ["empty environment", "memory, CPU, file size and process limits",
+              "killed with its whole process group on overrun"]
+    if use_bubblewrap(mode):
+        return ["bubblewrap: read-only private root, private /tmp, no home, no network",
+                "own PID, user and IPC namespaces; dies with its seat", *common]
+    return ["fallback, bubblewrap not used: the filesystem is NOT hidden",
+            "private empty working directory; no network where the kernel permits",
+            "dies with its seat", *common]
+
+
+def module_location(module: str) -> Path | None:
+    """Where the top-level package (or module file) of ``module`` lives, without importing it."""
+    top = module.partition(":")[0].split(".")[0]
+    try:
+        spec = importlib.util.find_spec(top)
+    except (ImportError, ValueError):
+        return None
+    if spec is None:
+        return None
+    if spec.submodule_search_locations:
+        return Path(next(iter(spec.submodule_search_locations))).resolve()
+    return Path(spec.origin).resolve() if spec.origin else None
+
+
+def _system_binds() -> list[str]:
+    args = ["--ro-bind", "/usr", "/usr"]
+    for name in ("bin", "sbin", "lib", "lib32", "lib64"):
+        path = Path("/") / name
+        if path.is_symlink():
+            args += ["--symlink", os.readlink(path), str(path)]
+        elif path.is_dir():
+            args += ["--ro-bind", str(path), str(path)]
+    for name in ("/etc/ld.so.cache", "/etc/localtime", "/etc/alternatives"):
+        args += ["--ro-bind-try", name, name]
+    return args
+
+
+def _python_binds(extra: list[Path]) -> list[str]:
+    places = {Path(sys.base_prefix).resolve(), Path(sys.prefix).resolve(),
+              Path(sys.executable).resolve().parent, *extra}
+    for package in ("arena", "engines"):
+        where = module_location(package)
+        if where is not None:
+            places.add(where)
+    args: list[str] = []
+    for place in sorted(places):
+        if not any(other != place and other in place.parents for other in places):
+            args += ["--ro-bind", str(place), str(place)]
+    return args
+
+
+def host_command(
+    plugin: str, role: list[str], fds: tuple[int, int], confinement: Confinement, mode: str
+) -> tuple[list[str], str | None]:
+    """The command line of a host for ``plugin`` (``role``: ``--bot NAME`` or ``--catalog``)
+    and the private working directory made for it (None under bubblewrap)."""
+    location = module_location(plugin)
+    paths = [] if location is None else [str(location.parent)]
+    python = [sys.executable, "-I", "-m", "arena.seats.host", f"--fds={fds[0]},{fds[1]}",
+              f"--plugin={plugin}", *role, *confinement.arguments(),
+              *(f"--path={path}" for path in paths)]
+    if not use_bubblewrap(mode):
+        return [*python, "--fallback"], tempfile.mkdtemp(prefix="arena-host-")
+    bwrap = bubblewrap()
+    assert bwrap is not None
+    extra = [] if location is None else [location]
+    command = [bwrap, "--unshare-all", "--unshare-user", "--uid", str(SANDBOX_UID),
+               "--gid", str(SANDBOX_UID), "--die-with-parent", "--new-session",
+               "--cap-drop", "ALL", "--hostname", "bot", "--clearenv",
+               *(arg for key, value in CLEAN_ENV.items() for arg in ("--setenv", key, value)),
+               "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--chdir", "/tmp",
+               *_system_binds(), *_python_binds(extra), "--", *python]
+    return command, None

@@ -1,0 +1,209 @@
+"""A zoo of hostile and broken bots, registered through a real entry point.
+
+Each one misbehaves in one way a stranger's bot could; ``tests/test_zoo.py``
+plays them in sandboxed seats and checks the status each ends with, that
+the other seats and matches are unaffected, and that nothing leaks out.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import re
+import socket
+import sys
+import time
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+import arena
+from arena.bot import Bot
+
+
+class Junk(Bot):
+    """Answers garbage of one ``kind``: a string, None, a float, a huge int, a bool, a list."""
+
+    name = "zoo-junk"
+    ANSWERS: ClassVar[dict[str, Any]] = {"string": "banana", "none": None, "float": 1.5,
+                               "huge": 10**40, "bool": True, "list": [1, 2]}
+
+    def __init__(self, *, kind: str = "none", **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.answer = self.ANSWERS[kind]
+
+    def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        return self.answer  # type: ignore[no-any-return]
+
+
+class PythonLoop(Bot):
+    """Loops forever in Python, swallowing every exception it can."""
+
+    name = "zoo-python-loop"
+
+    def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        while True:
+            with contextlib.suppress(BaseException):
+                while True:
+                    pass
+
+
+class NativeLoop(Bot):
+    """Spins in C: a regular expression with catastrophic backtracking (no signal gets in)."""
+
+    name = "zoo-native-loop"
+
+    def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        re.match(r"(a|aa)*c", "a" * 64)
+        return legal_actions[0]
+
+
+class SlowStart(Bot):
+    """Takes forever to construct."""
+
+    name = "zoo-slow-start"
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        time.sleep(3600)
+
+    def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        return legal_actions[0]
+
+
+class Exit(Bot):
+    """Leaves through ``os._exit`` on its first decision."""
+
+    name = "zoo-exit"
+
+    def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        os._exit(3)
+
+
+class Segfault(Bot):
+    """Reads address 0 through ctypes."""
+
+    name = "zoo-segfault"
+
+    def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        ctypes.string_at(0)
+        return legal_actions[0]
+
+
+class Chatty(Bot):
+    """Prints to stdout and stderr on every turn, and plays legally."""
+
+    name = "zoo-chatty"
+
+    def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        print(f"thinking about {len(legal_actions)} actions")
+        print("a word on stderr", file=sys.stderr)
+        return legal_actions[0]
+
+
+class Flood(Bot):
+    """Writes one 100 MB line to stdout on its first turn, then plays legally."""
+
+    name = "zoo-flood"
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.flooded = False
+
+    def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        if not self.flooded:
+            self.flooded = True
+            sys.stdout.write("x" * (100 * 1024 * 1024) + "\n")
+            sys.stdout.flush()
+        return legal_actions[0]
+
+
+class Hog(Bot):
+    """Allocates far past any sane memory limit."""
+
+    name = "zoo-hog"
+
+    def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        hoard = bytearray(8 * 1024 * 1024 * 1024)
+        return legal_actions[len(hoard) % len(legal_actions)]
+
+
+class Forker(Bot):
+    """Forks a child that sleeps for an hour, then plays legally."""
+
+    name = "zoo-forker"
+
+    def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        if os.fork() == 0:
+            with contextlib.suppress(BaseException):
+                time.sleep(3600)
+            os._exit(0)
+        return legal_actions[0]
+
+
+class Fussy(Bot):
+    """Checks its param in its constructor: ``level`` must be 1, 2 or 3."""
+
+    name = "zoo-fussy"
+
+    def __init__(self, *, level: int = 1, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        if level not in (1, 2, 3):
+            raise ValueError(f"level must be 1, 2 or 3, not {level!r}")
+
+    def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        return legal_actions[0]
+
+
+SECRET_NAMES = ("RAY_ADDRESS", "RAY_AUTH_TOKEN", "AWS_SECRET_ACCESS_KEY", "ARENA_TEST_SECRET")
+
+
+class Snoop(Bot):
+    """Looks for what a bot must never reach, and prints ``FOUND:`` for each thing it gets:
+    the parent's secrets in its environment or home folder, a network connection to
+    ``port``, write access to each folder in ``targets`` (the results, other bots)."""
+
+    name = "zoo-snoop"
+
+    def __init__(self, *, port: int = 0, targets: Sequence[str] = (), secret_file: str = "",
+                 **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.port, self.targets, self.secret_file = port, list(targets), secret_file
+        self.done = False
+
+    def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        if not self.done:
+            self.done = True
+            for finding in self.snoop():
+                print(f"FOUND: {finding}")
+            print("SNOOPED")
+        return legal_actions[0]
+
+    def snoop(self) -> list[str]:
+        found = [f"env {name}" for name in SECRET_NAMES if os.environ.get(name)]
+        for path in (self.secret_file, str(Path.home() / ".aws" / "credentials"),
+                     "/root/.bash_history"):
+            with contextlib.suppress(OSError):
+                if path and Path(path).read_text():
+                    found.append(f"read {path}")
+        if self.port:
+            with contextlib.suppress(OSError), socket.create_connection(
+                ("127.0.0.1", self.port), timeout=1
+            ):
+                found.append(f"connected to port {self.port}")
+        for target in self.targets:
+            with contextlib.suppress(OSError):
+                (Path(target) / "snooped.txt").write_text("was here")
+                found.append(f"wrote into {target}")
+        return found
+
+
+ZOO: tuple[type, ...] = (Junk, PythonLoop, NativeLoop, SlowStart, Exit, Segfault, Chatty,
+                         Flood, Hog, Forker, Fussy, Snoop)
+
+
+@arena.hookimpl
+def arena_register_bots(register: Callable[[type], None]) -> None:
+    for bot in ZOO:
+        register(bot)

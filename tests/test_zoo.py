@@ -1,0 +1,164 @@
+"""The zoo of hostile bots (``tests/plugins/arena_testzoo.py``) in sandboxed seats.
+
+Each bot plays a real match against ``random`` in a sandboxed host, inside
+bubblewrap and in the fallback without it, and ends with the status it has
+earned; the other seat plays on unharmed and the match completes. The snoop
+must find nothing under bubblewrap; the fallback hides less (it says so in
+``arena check``) and is held to what it promises: no secrets in the
+environment and no network.
+"""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from helpers import spec
+
+from arena.match import play_match
+from arena.records import Limits, MatchResult, SeatSpec
+from arena.seats.process import OUTPUT_BYTES, POOL
+
+SANDBOXES = ["required", "fallback"]
+"""``required``: bubblewrap (CI installs it; missing, these tests fail, they do not skip)."""
+
+
+def limits(sandbox: str, **overrides: float) -> Limits:
+    values = {"move_seconds": 0.3, "bank_seconds": 0.2, "startup_seconds": 5.0, **overrides}
+    return Limits(isolation="process", sandbox=sandbox, memory_mb=512, **values)  # type: ignore[arg-type]
+
+
+def duel(bot: str | SeatSpec, sandbox: str, **overrides: float) -> MatchResult:
+    """``bot`` in seat 0 against ``random`` in seat 1, on the tiny test race."""
+    return play_match(spec(bot, "random", limits=limits(sandbox, **overrides)))
+
+
+def stray(bot: str) -> list[str]:
+    """Processes still running a host (or a child of one) of ``bot``."""
+    table = subprocess.run(["ps", "-eo", "pid,args"], capture_output=True, text=True).stdout
+    return [line for line in table.splitlines() if f"--bot={bot}" in line and "ps -eo" not in line]
+
+
+@pytest.fixture(params=SANDBOXES)
+def sandbox(request: pytest.FixtureRequest) -> Iterator[str]:
+    yield request.param
+    POOL.close()
+
+
+@pytest.mark.parametrize("kind", ["string", "none", "float", "huge", "bool", "list"])
+def test_garbage_answers_are_illegal(sandbox: str, kind: str) -> None:
+    result = duel(SeatSpec("junk", "zoo-junk", {"kind": kind}), sandbox)
+    assert result.statuses == ("illegal", "ok") and result.ranking == (1, 0)
+
+
+@pytest.mark.parametrize("bot", ["zoo-python-loop", "zoo-native-loop"])
+def test_a_bot_that_never_answers_times_out(sandbox: str, bot: str) -> None:
+    result = duel(bot, sandbox)
+    assert result.statuses == ("timeout", "ok")
+    assert result.think_seconds[0] < 3
+    assert stray(bot) == []  # killed, not left spinning
+
+
+def test_a_bot_that_never_finishes_starting_times_out(sandbox: str) -> None:
+    result = duel("zoo-slow-start", sandbox, startup_seconds=1.0)
+    assert result.statuses == ("timeout", "ok")
+    assert "start-up" in str(result.errors[0])
+
+
+def test_os_exit_is_a_crash_with_its_exit_code(sandbox: str) -> None:
+    result = duel("zoo-exit", sandbox)
+    assert result.statuses == ("crash", "ok")
+    assert "code 3" in str(result.errors[0])
+
+
+def test_a_segfault_is_a_crash_naming_the_signal(sandbox: str) -> None:
+    result = duel("zoo-segfault", sandbox)
+    assert result.statuses == ("crash", "ok")
+    assert "SIGSEGV" in str(result.errors[0])
+
+
+def test_a_memory_hog_hits_its_limit(sandbox: str) -> None:
+    result = duel("zoo-hog", sandbox)
+    assert result.statuses == ("error", "ok")
+    assert "MemoryError" in str(result.errors[0])
+
+
+def test_what_a_bot_prints_is_kept_with_the_match_not_in_the_protocol(sandbox: str) -> None:
+    result = duel("zoo-chatty", sandbox)
+    assert result.statuses == ("ok", "ok")
+    assert "thinking about" in result.outputs[0] and "a word on stderr" in result.outputs[0]
+
+
+def test_a_flood_of_output_is_truncated_and_the_bot_plays_on(sandbox: str) -> None:
+    result = duel("zoo-flood", sandbox, move_seconds=5.0)
+    assert result.statuses == ("ok", "ok")
+    kept = result.outputs[0]
+    assert len(kept) < OUTPUT_BYTES + 100 and "more bytes not kept" in kept
+
+
+def test_a_forked_child_does_not_outlive_its_host(sandbox: str) -> None:
+    result = duel("zoo-forker", sandbox)
+    assert result.statuses == ("ok", "ok")
+    POOL.close()
+    assert stray("zoo-forker") == []
+
+
+def test_a_constructor_that_rejects_its_params_is_an_error(sandbox: str) -> None:
+    result = duel(SeatSpec("fussy", "zoo-fussy", {"level": 7}), sandbox)
+    assert result.statuses == ("error", "ok")
+    assert "level must be 1, 2 or 3" in str(result.errors[0])
+
+
+@pytest.fixture
+def listener() -> Iterator[tuple[int, list[object]]]:
+    """A port on 127.0.0.1 and the list of connections it accepted."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    server.settimeout(0.2)
+    accepted: list[object] = []
+    stop = threading.Event()
+
+    def serve() -> None:
+        while not stop.is_set():
+            try:
+                accepted.append(server.accept())
+            except OSError:
+                continue
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    yield server.getsockname()[1], accepted
+    stop.set()
+    thread.join()
+    server.close()
+
+
+def test_the_snoop_finds_nothing(
+    sandbox: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    listener: tuple[int, list[object]],
+) -> None:
+    port, accepted = listener
+    secret = tmp_path / "secret.txt"
+    secret.write_text("hunter2")
+    results, other_bot = tmp_path / "results", tmp_path / "other-bot"
+    results.mkdir()
+    other_bot.mkdir()
+    monkeypatch.setenv("ARENA_TEST_SECRET", "hunter2")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "hunter2")
+    params = {"port": port, "targets": [str(results), str(other_bot)],
+              "secret_file": str(secret)}
+    result = duel(SeatSpec("snoop", "zoo-snoop", params), sandbox)
+    assert result.statuses == ("ok", "ok")
+    output = result.outputs[0]
+    assert "SNOOPED" in output
+    found = [line for line in output.splitlines() if line.startswith("FOUND:")]
+    assert accepted == []
+    assert not [line for line in found if "env " in line or "port" in line]
+    if sandbox == "required":
+        assert found == []
+        assert list(results.iterdir()) == [] and list(other_bot.iterdir()) == []
