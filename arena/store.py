@@ -19,6 +19,9 @@ from arena.records import MatchResult
 
 CONFIG = "config.json"
 MATCHES = "matches.jsonl"
+OUTPUTS = "outputs"
+"""The folder of what sandboxed bots printed: ``outputs/<match id>.txt``, one per match
+in which some bot printed anything."""
 FAILURES = "failures.jsonl"
 
 
@@ -129,8 +132,21 @@ class RunStore:
     def append(self, result: MatchResult) -> None:
         """Record a finished match: one line, flushed now."""
         assert self._matches is not None, "use RunStore as a context manager"
+        self._save_outputs(result)
         self._matches.write(json.dumps(result.to_json(), separators=(",", ":")) + "\n")
         self._matches.flush()
+
+    def _save_outputs(self, result: MatchResult) -> None:
+        """What the match's bots printed, seat by seat, beside the match record."""
+        if not any(output.strip() for output in result.outputs):
+            return
+        folder = self.directory / OUTPUTS
+        folder.mkdir(exist_ok=True)
+        parts = [f"=== seat {seat}: {label} ({status}) ===\n{output}"
+                 for seat, (label, status, output)
+                 in enumerate(zip(result.seats, result.statuses, result.outputs, strict=True))
+                 if output.strip()]
+        (folder / f"{result.id}.txt").write_text("\n".join(parts), encoding="utf-8")
 
     def append_failure(self, match_id: str, reason: str) -> None:
         """Record a match that could not be played; ``--resume`` tries it again."""
