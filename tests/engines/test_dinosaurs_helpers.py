@@ -11,6 +11,7 @@ from engines.dinosaurs import actions as A
 from engines.dinosaurs.board import default_board
 from engines.dinosaurs.cards import NAMES
 from engines.dinosaurs.game import DinosaursGame
+from engines.dinosaurs.phases import DRAW
 from engines.dinosaurs.phases import NAMES as PHASES
 from engines.dinosaurs.state import DinosaursState
 from engines.dinosaurs.table import OUTSIDE
@@ -94,3 +95,29 @@ def stack(state: DinosaursState, *cards: str) -> DinosaursState:
     for name in cards:
         state.deck[card(name) - A.CARD] += 1
     return state
+
+
+def to_move(state: DinosaursState) -> DinosaursState:
+    """Draw a card with no effect on the board (a gun, kept; one is added to the deck first
+    so that any number of turns can start this way), reaching the move."""
+    state.deck[card("You Have Found a Gun") - A.CARD] += 1
+    return play(state, card("You Have Found a Gun"))
+
+
+def moving(number: int, at: str | None, roll: int | None = None,
+           state: DinosaursState | None = None) -> DinosaursState:
+    """Explorer ``number`` of seat 0 stands on ``at`` and starts its move (with ``roll``)."""
+    state = put(state or started(), number, at)
+    play(to_move(state), explorer(number))
+    if roll is not None:
+        play(state, die(roll) if roll <= 6 and not state.carrying[number] else dice(roll))
+    return state
+
+
+def draw_now(state: DinosaursState, name: str) -> DinosaursState:
+    """Start a fresh turn of the seat on move and draw the card called ``name`` (one is added
+    to the deck first)."""
+    if state.phase != DRAW:
+        state.start_turn()
+    state.deck[card(name) - A.CARD] += 1
+    return play(state, card(name))
