@@ -1,0 +1,91 @@
+"""Sandboxed seats against in-process seats, side by side in one run.
+
+(d) per-decision overhead: the same matches (same seeds, same bots) played with
+    ``isolation = "process"`` and ``"inprocess"``, alternating, best of the
+    repeats; the overhead is the difference of the median per-decision times.
+(e) throughput: matches per second of the two, as a ratio (random bots, which
+    never read the observation, and greedy bots, which do).
+(f) host start-up: a bot host started and greeted, with bubblewrap and with the
+    fallback, median of several starts.
+
+    .venv/bin/python benchmarks/bench_seats.py --matches 200 --repeats 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from arena.match import refereed
+from arena.records import Limits, MatchSpec, SeatSpec
+from arena.seats.process import POOL, HostProcess
+from arena.seats.sandbox import Confinement, bubblewrap
+
+GAME = "explorers-of-the-lost-valley"
+
+
+def specs(bot: str, count: int, isolation: str, sandbox: str) -> list[MatchSpec]:
+    limits = Limits(isolation=isolation, sandbox=sandbox, move_seconds=5.0, bank_seconds=5.0)
+    seats = tuple(SeatSpec(label=f"{bot}-{i}", bot=bot) for i in range(3))
+    return [MatchSpec(id=f"b{i}", game=GAME, options={}, seats=seats, seed=i,
+                      bot_seeds=(i, i + 1, i + 2), limits=limits) for i in range(count)]
+
+
+def play(batch: list[MatchSpec]) -> tuple[float, float]:
+    """(matches per second, median seconds per decision) over ``batch``."""
+    per_decision: list[float] = []
+    started = time.perf_counter()
+    for spec in batch:
+        result, referee = refereed(spec)
+        for seat, decisions in enumerate(referee.decisions):
+            if decisions:
+                per_decision.append(result.think_seconds[seat] / decisions)
+    elapsed = time.perf_counter() - started
+    return len(batch) / elapsed, statistics.median(per_decision)
+
+
+def compare(bot: str, count: int, repeats: int, sandbox: str) -> None:
+    inprocess, process = specs(bot, count, "inprocess", sandbox), specs(bot, count, "process",
+                                                                         sandbox)
+    play(process[:3])  # hosts started and warm, as in a tournament's steady state
+    best = {"inprocess": (0.0, 1.0), "process": (0.0, 1.0)}
+    for _ in range(repeats):
+        for name, batch in (("inprocess", inprocess), ("process", process)):
+            rate, decision = play(batch)
+            best[name] = (max(best[name][0], rate), min(best[name][1], decision))
+    (rate_in, dec_in), (rate_out, dec_out) = best["inprocess"], best["process"]
+    print(f"{bot:7} {sandbox:9} in-process {rate_in:8.1f} matches/s {dec_in * 1e6:7.1f} µs/decision"
+          f" | process {rate_out:7.1f} matches/s {dec_out * 1e6:7.1f} µs/decision"
+          f" | overhead {(dec_out - dec_in) * 1e6:6.1f} µs/decision,"
+          f" throughput ratio {rate_out / rate_in:.3f}")
+    POOL.close()
+
+
+def startup(sandbox: str, times: int) -> float:
+    seconds = []
+    for _ in range(times):
+        began = time.perf_counter()
+        host = HostProcess("arena_bot_random.plugin", ["--bot=random"], Confinement(), sandbox)
+        host.greet(10.0)
+        seconds.append(time.perf_counter() - began)
+        host.close()
+    return statistics.median(seconds)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=200)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--starts", type=int, default=15)
+    args = parser.parse_args()
+    modes = ["required", "fallback"] if bubblewrap() else ["fallback"]
+    for mode in modes:
+        for bot in ("random", "greedy"):
+            compare(bot, args.matches, args.repeats, mode)
+    for mode in modes:
+        print(f"host start-up ({mode}): median {startup(mode, args.starts) * 1000:.1f} ms")
+
+
+if __name__ == "__main__":
+    main()
