@@ -94,6 +94,9 @@ class LostExplorersGame(Game):
     max_players: ClassVar[int] = 4
     num_distinct_actions: ClassVar[int] = actions.NUM_ACTIONS
     default_options: ClassVar[Mapping[str, Any]] = {"components": ""}
+    # Share of seat pairs tied for a place, 500 self-play games each: greedy 0 / 0.4 / 0.2 %
+    # (2 / 3 / 4 players), random 0 / 0.3 / 1.9 %. Ties are rare: the tie-breaks go deep.
+    draw_probability: ClassVar[float] = 0.005
 
     def new_initial_state(
         self, num_players: int, options: Mapping[str, Any] | None = None

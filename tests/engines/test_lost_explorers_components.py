@@ -163,7 +163,7 @@ def test_a_broken_file_is_rejected_with_a_clear_message(
 def test_a_users_file_replaces_the_shipped_one(tmp_path: Path) -> None:
     text = resources.files("engines.lost_explorers").joinpath("components.toml").read_text("utf-8")
     path = tmp_path / "box.toml"
-    path.write_text(text.replace("length = 13", "length = 15", 1), "utf-8")
+    path.write_text(text.replace("length = 12", "length = 15", 1), "utf-8")
     state = GAME.new_initial_state(2, {"components": str(path)})
     assert state.components.track_length[0] == 15
     assert state.observation(0)["tracks"][0]["length"] == 15

@@ -1,0 +1,154 @@
+"""Benchmark: the Lost Explorers engine and its greedy bot.
+
+Four figures:
+
+- random-playout speed on one core, actions/s (chance outcomes included),
+  per player count, for about ``--seconds`` each;
+- ``clone()`` in µs, averaged over states sampled along random games;
+- how games end (by four clues or by empty stacks) and their mean length in
+  decisions, greedy against greedy (risk 0.5), and random against random;
+- greedy's win rate against random players, seats rotated, with a 95 %
+  Wilson interval.
+
+Run: ``.venv/bin/python benchmarks/bench_lost_explorers.py [--seconds S] [--matches M]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import time
+from collections import Counter
+from collections.abc import Sequence
+
+from arena_bot_greedy.lost_explorers import choose
+
+from arena.game import CHANCE, sample_chance
+from engines.lost_explorers.game import LostExplorersGame
+from engines.lost_explorers.state import LostExplorersState
+
+GAME = LostExplorersGame()
+RANDOM = "random"
+
+
+def playout(state: LostExplorersState, rng: random.Random) -> int:
+    """Play ``state`` to the end with uniform moves; return the number of actions."""
+    count = 0
+    while not state.is_terminal():
+        if state.current_player() == CHANCE:
+            action = sample_chance(state.chance_outcomes(), rng)
+        else:
+            legal = state.legal_actions()
+            action = legal[int(rng.random() * len(legal))]
+        state.apply_action(action)
+        count += 1
+    return count
+
+
+def speed(players: int, seconds: float) -> tuple[float, int]:
+    """Actions per second and games played over about ``seconds``."""
+    rng, actions, games = random.Random(1), 0, 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        actions += playout(GAME.new_initial_state(players), rng)
+        games += 1
+    return actions / (time.perf_counter() - start), games
+
+
+def clone_micros(samples: int = 2000) -> float:
+    """Mean µs per ``clone()`` over states met along random 3-player games."""
+    rng, states = random.Random(2), []
+    while len(states) < samples:
+        state = GAME.new_initial_state(3)
+        while not state.is_terminal():
+            if rng.random() < 0.05:
+                states.append(state.clone())
+            legal = (state.legal_actions() if state.current_player() != CHANCE
+                     else [sample_chance(state.chance_outcomes(), rng)])
+            state.apply_action(legal[int(rng.random() * len(legal))])
+    best = math.inf
+    for _ in range(5):
+        start = time.perf_counter()
+        for state in states:
+            state.clone()
+        best = min(best, (time.perf_counter() - start) / len(states))
+    return best * 1e6
+
+
+def match(seated: Sequence[float | str], seed: int) -> tuple[LostExplorersState, int]:
+    """One game; a seat is a greedy risk level or ``"random"``. Returns (state, decisions)."""
+    chance_rng, move_rng = random.Random(seed), random.Random(seed ^ 0x5EED)
+    state, decisions = GAME.new_initial_state(len(seated)), 0
+    while not state.is_terminal():
+        seat = state.current_player()
+        if seat == CHANCE:
+            state.apply_action(sample_chance(state.chance_outcomes(), chance_rng))
+            continue
+        legal = state.legal_actions()
+        kind = seated[seat]
+        if kind == RANDOM:
+            action = legal[int(move_rng.random() * len(legal))]
+        else:
+            action = choose(state.observation(seat), legal, move_rng, float(kind))
+        state.apply_action(action)
+        decisions += 1
+    return state, decisions
+
+
+def endings(seated: Sequence[float | str], matches: int) -> tuple[Counter[str], float]:
+    """How ``matches`` games end (by clues / stacks / turn-limit) and their mean decisions."""
+    ends: Counter[str] = Counter()
+    total = 0
+    for seed in range(matches):
+        state, decisions = match(seated, seed)
+        ends[state.observation(0)["end"]["by"]] += 1
+        total += decisions
+    return ends, total / matches
+
+
+def wilson(successes: float, trials: int, z: float = 1.96) -> tuple[float, float]:
+    share = successes / trials
+    centre = share + z * z / (2 * trials)
+    margin = z * math.sqrt(share * (1 - share) / trials + z * z / (4 * trials * trials))
+    scale = 1 + z * z / trials
+    return (centre - margin) / scale, (centre + margin) / scale
+
+
+def greedy_wins(opponents: int, matches: int) -> float:
+    """Games greedy (0.5) wins against ``opponents`` random players (shared firsts split)."""
+    won = 0.0
+    for seed in range(matches):
+        seated: list[float | str] = [RANDOM] * (opponents + 1)
+        mine = seed % len(seated)
+        seated[mine] = 0.5
+        ranking = match(seated, 10_000 + seed)[0].ranking()
+        if ranking[mine] == 0:
+            won += 1 / ranking.count(0)
+    return won
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--matches", type=int, default=300)
+    args = parser.parse_args()
+    for players in (2, 3, 4):
+        rate, games = speed(players, args.seconds)
+        print(f"random playouts, {players} players: {rate:10,.0f} actions/s ({games} games)")
+    print(f"clone(): {clone_micros():.1f} µs")
+    for players in (2, 3, 4):
+        for label, seated in (("greedy", [0.5] * players), ("random", [RANDOM] * players)):
+            ends, mean = endings(seated, args.matches)
+            shares = ", ".join(f"{by} {count / args.matches:.1%}" for by, count in ends.items())
+            print(f"{players} players, all {label}: ends by {shares}; "
+                  f"{mean:.0f} decisions on average")
+    for opponents in (1, 2, 3):
+        won = greedy_wins(opponents, args.matches)
+        low, high = wilson(won, args.matches)
+        print(f"greedy vs {opponents} random: wins {won / args.matches:.1%} of "
+              f"{args.matches} (95 % interval {low:.1%}-{high:.1%})")
+
+
+if __name__ == "__main__":
+    main()
