@@ -71,6 +71,7 @@ def test_every_mission_is_reachable_with_its_own_vehicle() -> None:
 
 
 def test_missions_are_unique() -> None:
+    """"Each Mission token offers a unique combination of Locations." """
     assert len(set(COMPONENTS.mission_locations)) == MISSIONS
 
 

@@ -212,3 +212,30 @@ def test_never_onto_a_validated_location() -> None:
     for name in ("Sphinx", "Chichén Itzá", "Taj Mahal", "Mount Fuji"):
         assert state.validated[place(name)] and place(name) not in reachable
     assert place("African Mask") in reachable
+
+
+def test_a_turn_sends_members_first_then_completes_missions() -> None:
+    """"Each player's turn is divided in two phases: you first send your Expedition Members on
+    the Equipment areas or on the World Map's Locations, then you complete your missions and
+    retrieve your Expedition Members."
+    """
+    state = second_round()
+    give(state, 0, vehicles=("car", "train"))
+    go(state, "Petra", "car")  # completes the starting mission Taj Mahal (validated) + Petra
+    assert not [a for a in state.legal_actions() if A.kind(a) == "complete"]
+    play(state, A.END_PHASE_1)
+    assert state.phase == P.PHASE_2
+    assert state.legal_actions() == [A.COMPLETE + 64, A.END_TURN]
+
+
+def test_equipment_and_expedition_actions_in_any_order() -> None:
+    """"You can then use your Expedition Members for the following actions, in any order:" """
+    state = second_round()
+    give(state, 0, vehicles=("car", "train"))
+    go(state, "Petra", "car")  # an expedition first...
+    church = A.expedition(place("Orthodox Church"), vehicle("train"))  # train, train, car
+    assert church not in state.legal_actions()
+    play(state, A.equip(0, 1, A.VEHICLE_SIDE), *reveal("car"))  # ...then a train token...
+    assert church in state.legal_actions()
+    play(state, church)  # ...then an expedition again
+    assert state.members_front[0] == 0 and state.occupant[place("Orthodox Church")] == 0

@@ -3,6 +3,8 @@ and the first round's member limits."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from test_lost_explorers_helpers import (
     COMPONENTS,
@@ -15,7 +17,7 @@ from test_lost_explorers_helpers import (
     vehicle,
 )
 
-from arena.game import CHANCE
+from arena.game import CHANCE, sample_chance
 from engines.lost_explorers import actions as A
 from engines.lost_explorers import phases as P
 from engines.lost_explorers.components import VEHICLES
@@ -153,3 +155,22 @@ def test_later_rounds_use_every_member() -> None:
     assert state.turn == 2 and state.observation(0)["can_send"] == 3
     equip = [a for a in state.legal_actions() if A.kind(a) == "equip"]
     assert {A.equip_parts(a)[1] for a in equip} == {1, 2, 3}
+
+
+def test_the_remaining_starting_tokens_are_not_used() -> None:
+    """"Put away the remaining starting tokens, they will not be used in the game." Only the
+    missions flipped at setup ever come from the starting tokens."""
+    rng = random.Random(3)
+    for seed in range(5):
+        state = setup(2, flips=[("boat", seed % 4), ("car", 1)])
+        while not state.is_terminal():
+            if state.current_player() == CHANCE:
+                state.apply_action(sample_chance(state.chance_outcomes(), rng))
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+            held = {m for missions in state.missions for m in missions} | set(
+                state.hidden_missions[0] + state.hidden_missions[1]
+                + state.hidden_missions[2] + state.hidden_missions[3])
+            assert not held & (set(COMPONENTS.starting_missions(vehicle("train")))
+                               | set(COMPONENTS.starting_missions(vehicle("airship"))))
+        assert len(state.hidden_missions[4 + vehicle("boat")]) == 3
