@@ -11,29 +11,36 @@ contract of :mod:`arena.game` and :mod:`arena.bot`, not the rules.
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 import random
 from collections.abc import Iterable
 from typing import Any
 
-from arena.game import CHANCE, TERMINAL, Game, State, sample_chance
+from arena.game import CHANCE, TERMINAL, Game, NoEnd, State, competition_ranking, drive
 
 
 def playout(
-    game: Game, players: int, seed: int, options: dict[str, Any] | None = None
+    game: Game,
+    players: int,
+    seed: int,
+    options: dict[str, Any] | None = None,
+    max_actions: int | None = None,
 ) -> tuple[list[int], State]:
-    """A uniformly random game from one seed: (every action, final state)."""
+    """A uniformly random game from one seed: (every action, final state).
+
+    Raises :class:`~arena.game.NoEnd` past ``max_actions``."""
     rng = random.Random(seed)
     state = game.new_initial_state(players, options)
-    history: list[int] = []
-    while not state.is_terminal():
-        if state.current_player() == CHANCE:
-            action = sample_chance(state.chance_outcomes(), rng)
-        else:
-            action = rng.choice(state.legal_actions())
-        state.apply_action(action)
-        history.append(action)
-    return history, state
+
+    def uniform(state: State, player: int) -> int:
+        return rng.choice(state.legal_actions())
+
+    return drive(state, uniform, rng, max_actions=max_actions), state
+
+
+class _Stop(Exception):
+    """The walk reached a state that cannot be played on (the checker noted why)."""
 
 
 class _Checker:
@@ -113,24 +120,34 @@ class _Checker:
     def walk(self, players: int, seed: int, options: dict[str, Any] | None) -> None:
         rng = random.Random(seed)
         state = self.game.new_initial_state(players, options)
-        for step in range(self.max_actions):
-            if self.node(state, players, step) is None:
-                self.final(state, players)
-                return
-            if state.current_player() == CHANCE:
-                action = sample_chance(state.chance_outcomes(), rng)
-            else:
-                action = rng.choice(state.legal_actions())
+        steps = itertools.count()
+
+        def watch(state: State) -> None:
+            step = next(steps)
+            action = self.node(state, players, step)
+            if action is None:  # terminal by is_terminal(), on move by current_player()
+                raise _Stop
             if step % 13 == 0:
                 self.clone(state, action)
-            state.apply_action(action)
-        self.expect(False, f"no end after {self.max_actions} actions ({players} players)")
+
+        def decide(state: State, player: int) -> int:
+            return rng.choice(state.legal_actions())
+
+        try:
+            drive(state, decide, rng, max_actions=self.max_actions, watch=watch)
+        except NoEnd:
+            self.expect(False, f"no end after {self.max_actions} actions ({players} players)")
+            return
+        except _Stop:
+            pass
+        self.node(state, players, 0)
+        self.final(state, players)
 
     def final(self, state: State, players: int) -> None:
         scores, ranking = state.scores(), state.ranking()
         self.expect(len(scores) == players, "scores() has the wrong length")
         self.expect(len(ranking) == players, "ranking() has the wrong length")
-        valid = [sum(1 for other in ranking if other < mine) for mine in ranking]
+        valid = competition_ranking([-place for place in ranking])
         self.expect(ranking == valid, f"ranking() {ranking} is not a competition ranking")
         self.expect(isinstance(state.render(), str), "render() did not return text")
 
@@ -162,8 +179,10 @@ def check_game(
     for count in counts:
         for index in range(games):
             checker.walk(count, seed + index, copy.deepcopy(options))
-        first = playout(game, count, seed, copy.deepcopy(options))
-        second = playout(game, count, seed, copy.deepcopy(options))
+        if checker.problems:
+            break  # a game that does not end would not end here either
+        first = playout(game, count, seed, copy.deepcopy(options), max_actions)
+        second = playout(game, count, seed, copy.deepcopy(options), max_actions)
         checker.expect(
             first[0] == second[0] and first[1].scores() == second[1].scores(),
             "the same seed gave two different games",
@@ -200,18 +219,12 @@ def _bot_game(
         for seat in range(players)
     ]
     state = game.new_initial_state(players)
-    history: list[int] = []
-    while not state.is_terminal():
-        player = state.current_player()
-        if player == CHANCE:
-            action = sample_chance(state.chance_outcomes(), rng)
-        else:
-            legal = state.legal_actions()
-            action = bots[player].act(state.observation(player), tuple(legal))
-            if type(action) is not int or action not in legal:
-                raise AssertionError(
-                    f"{bot_class.__name__} answered {action!r}, not one of {legal}"
-                )
-        state.apply_action(action)
-        history.append(action)
-    return history
+
+    def decide(state: State, player: int) -> int:
+        legal = state.legal_actions()
+        action = bots[player].act(state.observation(player), tuple(legal))
+        if type(action) is not int or action not in legal:
+            raise AssertionError(f"{bot_class.__name__} answered {action!r}, not one of {legal}")
+        return action
+
+    return drive(state, decide, rng)

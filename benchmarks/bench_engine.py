@@ -12,23 +12,19 @@ import random
 import sys
 import time
 
-from arena.game import CHANCE, sample_chance
+from arena.game import State, drive
 from engines.explorers.game import ExplorersGame
 from engines.explorers.state import ExplorersState
 
 
 def playout(state: ExplorersState, rng: random.Random) -> int:
     """Play ``state`` to the end; return the number of actions applied."""
-    count = 0
-    while not state.is_terminal():
-        if state.current_player() == CHANCE:
-            action = sample_chance(state.chance_outcomes(), rng)
-        else:
-            legal = state.legal_actions()
-            action = legal[int(rng.random() * len(legal))]
-        state.apply_action(action)
-        count += 1
-    return count
+
+    def uniform(state: State, player: int) -> int:
+        legal = state.legal_actions()
+        return legal[int(rng.random() * len(legal))]
+
+    return len(drive(state, uniform, rng))
 
 
 def bench(players: int, advanced: bool, seconds: float) -> tuple[float, int]:
@@ -47,8 +43,10 @@ def main() -> None:
     for advanced in (False, True):
         rate, matches = bench(3, advanced, seconds)
         label = "advanced" if advanced else "basic"
-        print(f"explorers-of-the-lost-valley 3 players {label:8}: {rate:10,.0f} actions/s "
-              f"({matches} matches)")
+        print(
+            f"explorers-of-the-lost-valley 3 players {label:8}: {rate:10,.0f} actions/s "
+            f"({matches} matches)"
+        )
 
 
 if __name__ == "__main__":

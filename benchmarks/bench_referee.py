@@ -1,8 +1,8 @@
 """Benchmark (b): the arena's in-process match loop against a bare loop.
 
 Both play the same matches of one engine with uniformly random moves: the
-bare loop drives the engine directly (legal actions, a random choice,
-chance sampled); the arena plays the same seeds through ``play_match``
+bare loop drives the engine directly with :func:`arena.game.drive` (legal
+actions, a random choice, chance sampled); the arena plays the same seeds through ``play_match``
 (seat objects, observations, time control, legality checks, the replay
 record). Runs alternate A/B several times and the ratio of the best
 throughputs is reported, so both sides see the same machine load.
@@ -16,7 +16,7 @@ import argparse
 import random
 import time
 
-from arena.game import CHANCE, sample_chance
+from arena.game import State, drive
 from arena.match import play_match
 from arena.plugins import registry
 from arena.records import Limits, MatchSpec, SeatSpec
@@ -27,19 +27,14 @@ def bare(game_name: str, players: int, seeds: list[int]) -> int:
     game = registry().game(game_name)
     actions = 0
     for seed in seeds:
-        chance_rng, move_rng = random.Random(seed), random.Random(seed ^ 1)
+        move_rng = random.Random(seed ^ 1)
+
+        def uniform(state: State, player: int, move_rng: random.Random = move_rng) -> int:
+            legal = state.legal_actions()
+            return legal[int(move_rng.random() * len(legal))]
+
         state = game.new_initial_state(players, {})
-        while True:
-            player = state.current_player()
-            if player == CHANCE:
-                action = sample_chance(state.chance_outcomes(), chance_rng)
-            elif player < 0:
-                break
-            else:
-                legal = state.legal_actions()
-                action = legal[int(move_rng.random() * len(legal))]
-            state.apply_action(action)
-            actions += 1
+        actions += len(drive(state, uniform, random.Random(seed)))
     return actions
 
 
@@ -55,7 +50,7 @@ def arena(game_name: str, players: int, seeds: list[int]) -> int:
             seats=seats,
             seed=seed,
             bot_seeds=tuple(seed * 10 + i for i in range(players)),
-            limits=Limits(move_seconds=10.0, bank_seconds=10.0),
+            limits=Limits(move_seconds=10.0, bank_seconds=10.0, isolation="inprocess"),
         )
         actions += play_match(spec).actions
     return actions
