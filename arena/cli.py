@@ -178,6 +178,7 @@ def run(
         return
     connection = cluster.connect(workers, address)
     console.print(_header(config, plan.total, len(plan.done), connection.workers, directory))
+    console.print(_isolation(config), highlight=False)
     board = LiveBoard(
         console,
         plan.total,
@@ -217,6 +218,14 @@ def _header(config: TournamentConfig, total: int, done: int, workers: int, out: 
         f"[bold]{config.name}[/]: {config.game}, {config.players} players, "
         f"{len(config.bots)} bots, {total} matches{resumed}; {workers} worker(s) -> {out}"
     )
+
+
+def _isolation(config: TournamentConfig) -> str:
+    """One line on where the bots run and what confines them."""
+    if config.limits.isolation == "inprocess":
+        return "bots run in-process in the workers (trusted bots only: no sandbox)"
+    confined = protections(config.limits.sandbox)
+    return f"bots sandboxed: {confined[0]}"
 
 
 def _footer(console: Console, directory: Path, failures: list[str], retried: int) -> None:

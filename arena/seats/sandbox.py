@@ -149,7 +149,9 @@ def host_command(
         return [*python, "--fallback"], tempfile.mkdtemp(prefix="arena-host-")
     bwrap = bubblewrap()
     assert bwrap is not None
-    extra = [] if location is None else [location]
+    # A package is bound alone; a single-file module with the folder it sits in (its siblings
+    # are what it can import, as on the host's sys.path).
+    extra = [] if location is None else [location.parent if location.is_file() else location]
     command = [bwrap, "--unshare-all", "--unshare-user", "--uid", str(SANDBOX_UID),
                "--gid", str(SANDBOX_UID), "--die-with-parent", "--new-session",
                "--cap-drop", "ALL", "--hostname", "bot", "--clearenv",

@@ -1,0 +1,74 @@
+"""Discovery through sandboxed hosts: what the arena learns without running bot code."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from importlib.metadata import EntryPoint
+from pathlib import Path
+
+from arena.catalog import catalog
+
+ROOT = Path(__file__).parent.parent
+
+
+def entry(name: str, module: str) -> EntryPoint:
+    return EntryPoint(name=name, value=module, group="arena")
+
+
+def test_each_plugin_is_listed_by_its_own_sandboxed_host() -> None:
+    found = catalog([entry("testbots", "arena_testbots"), entry("testgame", "arena_testgame")])
+    assert {"crasher", "cheater", "sleeper"} <= set(found.bots)
+    assert found.bots["crasher"].cls is None  # described, never imported here
+    info = found.bot_info("crasher")
+    assert info.module == "arena_testbots" and info.params is not None and "after" in info.params
+    assert set(found.games) == {"tiny-race"} and found.games["tiny-race"].module == "arena_testgame"
+
+
+def test_a_plugin_registering_games_and_bots_has_its_games_refused() -> None:
+    found = catalog([entry("mixed", "arena_testmixed")])
+    assert "mixed-race" not in found.games and "cheater" in found.bots
+    assert any("registers games and bots" in problem.reason for problem in found.problems)
+
+
+def test_a_game_claimed_by_two_plugins_is_refused() -> None:
+    found = catalog([entry("one", "arena_testgame"), entry("two", "arena_testgame")])
+    assert "tiny-race" not in found.games
+    assert any("claimed by several plugins" in problem.reason for problem in found.problems)
+
+
+def test_a_plugin_that_fails_to_import_is_a_problem_not_a_stop() -> None:
+    found = catalog([entry("broken", "arena_testzoo_broken"), entry("testbots", "arena_testbots")])
+    assert "crasher" in found.bots
+    assert any("broken on purpose" in problem.reason for problem in found.problems)
+
+
+PROBE = """
+import json, sys
+from pathlib import Path
+from arena.config import load
+from arena.match import play_match
+config = load(Path(sys.argv[1]))
+play_match(next(iter(config.matches())))
+print(json.dumps(sorted(sys.modules)))
+"""
+
+
+def test_no_bot_code_is_imported_to_check_a_config_or_play_a_match(tmp_path: Path) -> None:
+    """A fresh process loads a config of installed and test bots, then plays a match
+    (what a Ray worker does): no bot plugin module is ever imported into it."""
+    config = (ROOT / "configs" / "quick.toml").read_text()
+    config += '\n[[bots]]\nname = "zoo-chatty"\n'
+    path = tmp_path / "quick.toml"
+    path.write_text(config)
+    env = {**os.environ}
+    done = subprocess.run([sys.executable, "-c", PROBE, str(path)], capture_output=True,
+                          text=True, env=env, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    modules = json.loads(done.stdout.splitlines()[-1])
+    bot_modules = [m for m in modules if m.startswith(("arena_bot_", "arena_testbots",
+                                                        "arena_testzoo"))]
+    assert bot_modules == []
+    assert "engines.explorers.plugin" in modules

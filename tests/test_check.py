@@ -1,0 +1,58 @@
+"""``arena check BOT``: a bot played as a tournament would seat it, with no Ray."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+RUN_CHECK = """
+import sys
+from arena.cli import main
+try:
+    code = main(sys.argv[1:], standalone_mode=False) or 0
+except SystemExit as exc:
+    code = exc.code
+print("ray imported:", "ray" in sys.modules)
+sys.exit(code)
+"""
+
+
+def check(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "COLUMNS": "160"}
+    return subprocess.run([sys.executable, "-c", RUN_CHECK, "check", *args],
+                          capture_output=True, text=True, env=env, timeout=120, check=False)
+
+
+def test_a_healthy_bot_passes_and_the_protections_are_named() -> None:
+    done = check("random", "--game", "tiny-race")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "random: all checks passed" in done.stdout
+    assert "protection: bubblewrap" in done.stdout
+    assert "ray imported: False" in done.stdout
+    assert "tiny-race: ok" in done.stdout
+
+
+def test_a_faulty_bot_fails_with_its_error_and_where_it_was_raised() -> None:
+    done = check("crasher", "--game", "tiny-race")
+    assert done.returncode == 1
+    assert "tiny-race: FAULTS" in done.stdout
+    assert "arena_testbots.py\", line" in done.stdout and "RuntimeError: boom" in done.stdout
+
+
+def test_the_fallback_says_the_filesystem_is_not_hidden() -> None:
+    done = check("zoo-chatty", "--game", "tiny-race", "--sandbox", "fallback")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "the filesystem is NOT hidden" in done.stdout
+
+
+def test_params_are_passed_and_checked_where_the_bot_runs() -> None:
+    done = check("zoo-fussy", "--game", "tiny-race", "--params", '{"level": 9}')
+    assert done.returncode == 1
+    assert "level must be 1, 2 or 3, not 9" in done.stdout
+
+
+def test_an_unknown_bot_is_one_clear_line() -> None:
+    done = check("no-such-bot")
+    assert done.returncode == 2
+    assert "unknown bot 'no-such-bot'" in done.stderr
