@@ -18,7 +18,7 @@ from arena.errors import ArenaError, unknown_name
 from arena.game import InvalidOptions
 from arena.plugins import Registry, require_registry
 from arena.records import Limits, MatchSpec, SeatSpec
-from arena.schedule import SEATINGS, count_matches, round_robin
+from arena.schedule import MAX_TABLES, SEATINGS, count_matches, round_robin
 from arena.seats.sandbox import SANDBOX_MODES, use_bubblewrap
 
 ISOLATIONS = ("process", "inprocess")
@@ -172,6 +172,12 @@ def _bots(
     entries = raw.get("bots", [])
     if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
         raise ArenaError("[[bots]] must be an array of tables, one per bot entry")
+    tables = math.comb(len(entries), players)
+    if tables > MAX_TABLES:
+        raise ArenaError(
+            f"[[bots]] {len(entries)} bots in matches of {players} make {tables:,} tables "
+            f"(at most {MAX_TABLES:,}): use fewer bots or fewer players"
+        )
     seats = tuple(
         _bot(entry, index, found, game, players, limits) for index, entry in enumerate(entries)
     )
