@@ -6,8 +6,10 @@ flight (one queued behind each running one when the workers have the
 cluster's CPUs to themselves, else exactly ``workers``), and come back as
 they finish (``ray.wait``), not in submission order. If a worker dies, the
 matches of its batch that were not recorded go out again one by one; a match
-that fails ``max_attempts`` times, or whose engine raises, is reported to
-``on_failure`` instead. A match id is handed to ``on_result`` at most once.
+that fails ``max_attempts`` times is reported to ``on_failure`` instead, and
+so, at once and without a retry, is one that cannot be set up (the game
+rejects its options) or whose engine raises. A match id is handed to
+``on_result`` at most once.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from ray.exceptions import RayError
 
 from arena.errors import ArenaError
 from arena.match import EngineError, play_match
-from arena.records import MatchResult, MatchSpec
+from arena.records import MatchResult, MatchSpec, plain
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +45,9 @@ def play_batch(specs: list[MatchSpec]) -> list[MatchResult | Failed]:
         try:
             outcomes.append(play_match(spec))
         except EngineError as exc:
-            outcomes.append(Failed(spec.id, str(exc)))
+            outcomes.append(Failed(spec.id, plain(str(exc))))
+        except Exception as exc:  # this match's fault, not the worker's: no retry
+            outcomes.append(Failed(spec.id, plain(f"{type(exc).__name__}: {exc}")))
     return outcomes
 
 
@@ -204,7 +208,8 @@ class Dispatcher:
         on_failure: Callable[[Failed], None],
     ) -> None:
         """A batch whose worker died: send each unrecorded match again, or give up on it."""
-        reason = f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"
+        first_line = plain(str(error)).strip().splitlines()[:1]
+        reason = f"{type(error).__name__}: {first_line[0] if first_line else ''}"
         for spec in batch:
             if spec.id in recorded:
                 continue

@@ -6,11 +6,21 @@ Ray workers and turn into one JSON line each in ``matches.jsonl``.
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-STATUSES = ("ok", "error", "timeout", "illegal", "crash")
-"""How a seat ended a match. Anything but ``ok`` is a fault: the seat is ranked last."""
+_TERMINAL_CODES = re.compile(
+    r"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)?|.)"  # CSI, OSC, two-byte
+    r"|[\x00-\x08\x0b-\x1f\x7f]"
+)
+"""ANSI escape sequences (colours, cursor moves, titles) and other control characters."""
+
+
+def plain(text: str) -> str:
+    """``text`` without terminal escape codes or control characters (tabs and newlines stay):
+    what goes into a results file must read the same in an editor as on a terminal."""
+    return _TERMINAL_CODES.sub("", text)
 
 
 @dataclass(frozen=True, slots=True)

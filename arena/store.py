@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from arena.errors import ArenaError
-from arena.records import MatchResult
+from arena.records import MatchResult, plain
 
 CONFIG = "config.json"
 MATCHES = "matches.jsonl"
@@ -152,7 +152,7 @@ class RunStore:
         """Record a match that could not be played; ``--resume`` tries it again."""
         if self._failures is None:
             self._failures = self.failures_path.open("a", encoding="utf-8")
-        self._failures.write(json.dumps({"id": match_id, "reason": reason}) + "\n")
+        self._failures.write(json.dumps({"id": match_id, "reason": plain(reason)}) + "\n")
         self._failures.flush()
 
 

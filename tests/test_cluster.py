@@ -133,3 +133,28 @@ def test_an_address_where_nobody_answers_fails_fast_with_a_clear_error() -> None
         port = unused.getsockname()[1]
     with pytest.raises(ArenaError, match="nothing answers there"):
         _reachable(f"127.0.0.1:{port}", timeout=2.0)
+
+
+def test_a_match_the_game_cannot_set_up_fails_at_once_without_retries() -> None:
+    rejected = spec("random", "random", options={"speed": 9}, match_id="r001-t000000-s001")
+    specs = [rejected, *many(3, "random", "random")[1:]]
+    results, failures, retried = play(specs, workers=2)
+    assert [f.id for f in failures] == [rejected.id] and retried == 0
+    assert "could not be set up" in failures[0].reason
+    assert "unknown option 'speed'" in failures[0].reason
+    assert "lost" not in failures[0].reason and "\x1b" not in failures[0].reason
+    assert len(results) == 2
+
+
+def test_any_exception_of_a_match_fails_that_match_in_plain_text(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import arena.cluster
+
+    def broken(spec: MatchSpec) -> MatchResult:
+        raise RuntimeError("\x1b[31mred\x1b[0m")
+
+    monkeypatch.setattr(arena.cluster, "play_match", broken)
+    [failure] = arena.cluster.play_batch([spec("random", "random")])
+    assert isinstance(failure, Failed)
+    assert failure.reason == "RuntimeError: red"

@@ -58,3 +58,11 @@ def test_resuming_cuts_a_torn_tail_before_appending(tmp_path: Path) -> None:
     assert cut_torn_tail(path)
     assert path.read_text() == good + "\n"
     assert not cut_torn_tail(path)
+
+
+def test_no_terminal_escape_code_reaches_failures_jsonl(tmp_path: Path) -> None:
+    with RunStore(tmp_path) as store:
+        store.append_failure("r001-t000001-s001", "\x1b[36mray::play_batch()\x1b[39m died\x07")
+    text = (tmp_path / "failures.jsonl").read_text()
+    assert json.loads(text)["reason"] == "ray::play_batch() died"
+    assert "\\u001b" not in text and "\\u0007" not in text
