@@ -20,10 +20,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import Any, ClassVar, Protocol
 
 
-@runtime_checkable
 class BotLike(Protocol):
     """What the referee needs from a bot instance."""
 
