@@ -90,7 +90,7 @@ class Rules(Table):
             mission = action - A.MISSION
             self.hidden_missions[self.reveal_pool].remove(mission)
             self.missions[self.reveal_for].append(mission)
-            self.reveal_pool = self.reveal_for = self.reveal_vehicle = -1
+            self.reveal_pool = self.reveal_for = -1
         else:
             self._clue(action - A.CLUE)
 
@@ -110,7 +110,7 @@ class Rules(Table):
         """Flip one starting token mission side up; its mission is revealed by chance."""
         seat = self.player
         self.vehicles[seat][vehicle] -= 1
-        self._reveal_mission(seat, vehicle, _STARTING_POOL + vehicle)
+        self._reveal_mission(seat, _STARTING_POOL + vehicle)
         self.flips += 1
         if self.flips < self.num_players:
             self.player = (seat + 1) % self.num_players
@@ -118,8 +118,9 @@ class Rules(Table):
         self.player, self.turn, self.sent = self.first_player, 0, 0
         self.step = P.PHASE_1
 
-    def _reveal_mission(self, seat: int, vehicle: int, pool: int) -> None:
-        self.reveal_for, self.reveal_vehicle, self.reveal_pool = seat, vehicle, pool
+    def _reveal_mission(self, seat: int, pool: int) -> None:
+        """The next chance node draws the mission of ``seat``'s new token from ``pool``."""
+        self.reveal_for, self.reveal_pool = seat, pool
 
     # -------------------------------------------------------------- phase 1
 
@@ -145,7 +146,7 @@ class Rules(Table):
         if side == A.VEHICLE_SIDE:
             self.vehicles[seat][vehicle] += 1
         else:
-            self._reveal_mission(seat, vehicle, vehicle)
+            self._reveal_mission(seat, vehicle)
         if not any(self.stack_left):
             self.end_triggered = True
 

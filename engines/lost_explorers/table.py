@@ -41,7 +41,7 @@ SLOTS = ("components", "num_players", "phase", "step", "player", "first_player",
          "markers_left", "validated", "stack_left", "visible", "unseen_vehicles",
          "hidden_missions", "discard", "vehicles", "missions", "members_front",
          "members_total", "occupant", "leaders", "clues", "clue_pool", "flips", "area_members",
-         "sent", "reveal_vehicle", "reveal_pool", "reveal_for", "completing", "clues_due",
+         "sent", "reveal_pool", "reveal_for", "completing", "clues_due",
          "end_triggered", "ended", "winner")
 """Every field of a table. :meth:`Table.copy` follows this list."""
 
@@ -95,8 +95,8 @@ class Table:
     flips: int
     area_members: list[int]
     sent: int
-    reveal_vehicle: int
     reveal_pool: int
+    """The ``hidden_missions`` pool a token being turned mission side up draws from, or -1."""
     reveal_for: int
     completing: int
     clues_due: int
@@ -129,7 +129,7 @@ class Table:
         self.flips = 0
         self.area_members = [0, 0]
         self.sent = 0
-        self.reveal_vehicle = self.reveal_pool = self.reveal_for = -1
+        self.reveal_pool = self.reveal_for = -1
         self.completing = -1
         self.clues_due = 0
         self.end_triggered = False
