@@ -80,7 +80,11 @@ class LostExplorersState(Rules, State):
         return legal
 
     def _phase_two_actions(self) -> list[int]:
-        """The missions whose every location holds a member or a marker, and one member."""
+        """The missions whose every location holds a member of the player or a marker.
+
+        A mission whose every location is validated needs no member, so no member can be
+        retrieved for it: it cannot be completed (RULINGS.md, ruling 15).
+        """
         seat, occupant, validated = self.player, self.occupant, self.validated
         places = self.components.mission_locations
         legal = []

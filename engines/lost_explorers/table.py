@@ -173,17 +173,6 @@ class Table:
         return sum(1 for place in self.components.mission_locations[mission]
                    if not validated[place])
 
-    def can_complete(self, mission: int) -> bool:
-        """A member of the player on move on each location of ``mission`` not validated.
-
-        A mission whose every location is validated needs no member, so no member
-        can be retrieved for it: it cannot be completed (RULINGS.md).
-        """
-        seat, occupant, validated = self.player, self.occupant, self.validated
-        places = self.components.mission_locations[mission]
-        return (all(validated[p] or occupant[p] == seat for p in places)
-                and not all(validated[p] for p in places))
-
     def rearmost(self, seat: int) -> int:
         """The slot of ``seat``'s least advanced Expedition Leader."""
         return min(self.leaders[seat])
