@@ -124,6 +124,26 @@ def test_playing_a_clone_to_the_end_leaves_the_original_alone() -> None:
     assert [json.dumps(state.observation(seat), sort_keys=True) for seat in range(3)] == frozen
 
 
+def test_the_observation_holds_what_the_readme_lists() -> None:
+    """engines/lost_explorers/README.md documents these keys for bot authors."""
+    observation = busy_state().observation(2)
+    assert set(observation) == {
+        "game", "seat", "num_players", "phase", "current_player", "turn", "first_player",
+        "can_send", "sent_this_turn", "locations", "stacks", "equipment_areas", "discard",
+        "tracks", "players", "my_clues", "clue_tiles_left", "completing", "end"}
+    assert set(observation["players"][0]) == {
+        "seat", "vehicles", "missions", "members_in_front", "members_total",
+        "members_on_locations", "leaders", "clues", "tokens"}
+    assert observation["locations"][0] == {"id": 0, "name": "African Mask",
+                                           "route": ["car", "car", "boat"], "validated": False,
+                                           "member": None}
+    assert observation["stacks"][0] == {"count": 31, "visible": ["car", "boat", "airship",
+                                                                 "train"]}
+    assert observation["players"][0]["members_on_locations"] == [10]
+    assert observation["players"][1]["clues"] == 1 and observation["my_clues"] == []
+    assert observation["tracks"][0] == {"name": "green", "length": 12, "glasses": [5, 8, 12]}
+
+
 def test_clue_numbers_are_seen_by_their_owner_only() -> None:
     """Two games that differ only in the clue tile seat 1 drew look the same to the others."""
     first, second = busy_state(), busy_state()
