@@ -105,7 +105,7 @@ def test_each_lair_opens_onto_its_footprints() -> None:
 def test_the_temple_is_entered_from_its_arrow_spaces() -> None:
     """"They may enter on any spaces marked with an arrow.\""""
     assert sorted(BOARD.neighbors[BOARD.temple]) == sorted(BOARD.temple_arrows)
-    assert names(list(BOARD.temple_arrows)) == ["e4", "e5", "f3", "f5"]
+    assert names(list(BOARD.temple_arrows)) == ["e6", "e7", "f5", "f7"]
 
 
 def test_the_lava_flow_runs_down_the_slope_to_the_valley() -> None:

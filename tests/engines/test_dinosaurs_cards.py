@@ -423,7 +423,7 @@ def test_the_secret_path_leads_from_a_cave_to_the_temple_once() -> None:
 
 
 def test_the_secret_path_leads_out_of_the_temple_to_a_cave() -> None:
-    state = put(started(), 0, "f4")
+    state = put(started(), 0, "f6")
     state.carrying[0] = True
     draw_now(state, "Discovered a Secret Path")
     play(state, A.SECRET + 0)

@@ -200,7 +200,7 @@ def test_observation_holds_the_table_and_the_board() -> None:
     assert observation["deck"]["secret-path"] == 1 and observation["deck_count"] == 53
     assert observation["phase"] == "move-pick" and observation["coins_to_win"] == 1
     board = observation["board"]
-    assert board["names"][go("e2")[0]] == "e2" and board["terrain"][go("f4")[0]] == "temple"
+    assert board["names"][go("e2")[0]] == "e2" and board["terrain"][go("f6")[0]] == "temple"
     assert sorted(board["neighbors"][go("d9")[0]]) == sorted(go("c9", "c10", "d8", "d10",
                                                                "e9", "e10"))
     assert len(board["lairs"]) == 6 and len(board["swamp_ring"]) == 10

@@ -44,7 +44,7 @@ def test_in_a_river_one_space_without_dice() -> None:
     1 space (do not roll the dice).\""""
     state = moving(0, "g6")
     assert phase(state) == "move-step" and state.steps_left == 1
-    assert names(state.legal_actions()) == ["f5", "f6", "g5", "g7", "h5", "h6"]
+    assert names(state.legal_actions()) == ["f5", "g5", "g7", "h5", "h6"]
     play(state, space("h5"))
     assert state.explorers[0] == space("h5")
     assert phase(state) == "draw" and state.player == 1
@@ -110,8 +110,8 @@ def test_enter_and_leave_the_valley_by_the_four_arrows() -> None:
 def test_no_exact_roll_to_enter_the_temple_and_the_turn_ends() -> None:
     """"They don't need an exact die roll to enter the temple, or to exit the valley." /
     "An exact dice roll isn't needed to enter, but your turn will end.\""""
-    state = moving(0, "e3", 5)
-    play(state, space("e4"))
+    state = moving(0, "e5", 5)
+    play(state, space("e6"))
     assert BOARD.temple in state.legal_actions()
     play(state, BOARD.temple)
     assert state.explorers[0] == BOARD.temple
@@ -121,10 +121,10 @@ def test_no_exact_roll_to_enter_the_temple_and_the_turn_ends() -> None:
 def test_the_temple_may_only_be_entered_from_its_arrows_by_any_number() -> None:
     """"The temple may only be entered by explorers. They may enter on any spaces marked with
     an arrow. Any number of explorers may be there at the same time.\""""
-    state = put(put(started(), 4, "f4"), 5, "f4")
-    moving(0, "e6", 3, state)
-    assert BOARD.temple not in state.legal_actions()  # e6 has no arrow
-    play(state, space("e5"), BOARD.temple)
+    state = put(put(started(), 4, "f6"), 5, "f6")
+    moving(0, "e5", 3, state)
+    assert BOARD.temple not in state.legal_actions()  # e5 has no arrow
+    play(state, space("f5"), BOARD.temple)
     assert state.explorers_at(BOARD.temple) == [0, 4, 5]
 
 

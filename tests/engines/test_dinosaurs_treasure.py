@@ -25,17 +25,17 @@ from engines.dinosaurs.table import COINS, DEAD, MAX_TURNS, OUTSIDE
 def test_an_explorer_entering_the_temple_takes_a_coin() -> None:
     """"Place all Treasure Coins on the top of the temple roof." An explorer without a coin
     takes one as it enters the temple."""
-    state = moving(0, "e3", 2)
-    play(state, space("e4"), BOARD.temple)
+    state = moving(0, "e5", 2)
+    play(state, space("e6"), BOARD.temple)
     assert state.carrying[0] and state.temple_coins == COINS - 1
 
 
 def test_only_one_coin_at_a_time() -> None:
     """"Each explorer may carry only one coin at a time.\""""
-    state = put(started(), 0, "e3")
+    state = put(started(), 0, "e5")
     state.carrying[0] = True
-    moving(0, "e3", 5, state)
-    play(state, space("e4"), BOARD.temple)
+    moving(0, "e5", 5, state)
+    play(state, space("e6"), BOARD.temple)
     assert state.carrying[0] and state.temple_coins == COINS
 
 

@@ -12,12 +12,13 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from arena.bot import Bot
-from arena_bot_greedy import explorers, lost_explorers
+from arena_bot_greedy import dinosaurs, explorers, lost_explorers
 
 Chooser = Callable[[Mapping[str, Any], Sequence[int], random.Random, float], int]
 
 CHOOSERS: dict[str, Chooser] = {
     "explorers-of-the-lost-valley": explorers.choose,
+    "lost-valley-of-the-dinosaurs": dinosaurs.choose,
     "lost-explorers": lost_explorers.choose,
 }
 
