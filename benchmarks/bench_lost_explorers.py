@@ -58,7 +58,8 @@ def speed(players: int, seconds: float) -> tuple[float, int]:
 
 def clone_micros(samples: int = 2000) -> float:
     """Mean µs per ``clone()`` over states met along random 3-player games."""
-    rng, states = random.Random(2), []
+    rng = random.Random(2)
+    states: list[LostExplorersState] = []
     while len(states) < samples:
         state = GAME.new_initial_state(3)
         while not state.is_terminal():
