@@ -4,8 +4,11 @@ Chance is sampled from the match's own seed, so a match is fully determined
 by its spec and the bots' answers. Each decision is timed against a budget
 of ``move_seconds`` plus what remains of the seat's ``bank_seconds``.
 
-A seat whose bot raises (``error``), overruns its time (``timeout``) or
-answers something that is not a legal action id (``illegal``) is *faulted*:
+The referee knows the bots only through :func:`arena.seats.open_seat` and the
+``Seat`` protocol (a sandboxed host process, or the bot in-process when the
+match's ``isolation`` trusts it). A seat whose bot raises (``error``), overruns
+its time (``timeout``), answers something that is not a legal action id
+(``illegal``) or whose process dies (``crash``) is *faulted*:
 it keeps its first fault as its status, is ranked last, and from then on is
 played by uniform random moves so the others' finishing order still means
 something. Exceptions from the engine itself are not faults of a seat: they
@@ -25,7 +28,6 @@ from arena.game import Game, State, drive
 from arena.plugins import Registry, registry, trusted_game
 from arena.records import MatchResult, MatchSpec
 from arena.seats import Seat, SeatFault, open_seat
-from arena.seats.inprocess import Alarm
 
 NOTHING: Mapping[str, Any] = MappingProxyType({})
 """The observation handed to bots that declare ``observes = False``."""
@@ -54,7 +56,7 @@ def faulty_last(game_ranking: Sequence[int], statuses: Sequence[str]) -> tuple[i
 class Referee:
     """Runs one match; holds the per-seat clocks, statuses, fallbacks and outputs."""
 
-    def __init__(self, spec: MatchSpec, context: Any = None) -> None:
+    def __init__(self, spec: MatchSpec) -> None:
         self.spec = spec
         count = len(spec.seats)
         self.move_seconds = spec.limits.move_seconds
@@ -71,7 +73,7 @@ class Referee:
         self.seats: list[Seat | None] = [None] * count
         for index in range(count):
             try:
-                self.seats[index] = seat = open_seat(spec, index, context)
+                self.seats[index] = seat = open_seat(spec, index)
                 self.startup[index] = seat.startup
             except SeatFault as fault:  # a bot that cannot even start forfeits its seat
                 self.outputs[index] = fault.output
@@ -201,18 +203,15 @@ def refereed(spec: MatchSpec, found: Registry | None = None) -> tuple[MatchResul
         raise EngineError(
             f"match {spec.id}: the game could not be set up: {type(exc).__name__}: {exc}"
         ) from exc
-    with Alarm() as alarm:
-        referee = Referee(spec, alarm)
-        finished: State | None = None
-        try:
-            history = drive(state, referee.decide, random.Random(spec.seed))
-            finished = state
-        except Exception as exc:
-            raise EngineError(
-                f"match {spec.id}: engine raised {type(exc).__name__}: {exc}"
-            ) from exc
-        finally:
-            referee.close(finished)
+    referee = Referee(spec)
+    finished: State | None = None
+    try:
+        history = drive(state, referee.decide, random.Random(spec.seed))
+        finished = state
+    except Exception as exc:
+        raise EngineError(f"match {spec.id}: engine raised {type(exc).__name__}: {exc}") from exc
+    finally:
+        referee.close(finished)
     return MatchResult(
         id=spec.id,
         game=spec.game,

@@ -108,7 +108,6 @@ def test_faulty_seats_share_the_last_place() -> None:
 
 def test_an_answer_whose_index_or_repr_raises_is_still_just_illegal() -> None:
     from arena.match import Referee
-    from arena.seats.inprocess import Alarm
 
     class Nasty:
         def __index__(self) -> int:
@@ -121,9 +120,9 @@ def test_an_answer_whose_index_or_repr_raises_is_still_just_illegal() -> None:
     from arena.plugins import registry
 
     state = registry().game("tiny-race").new_initial_state(2)
-    with Alarm() as alarm:
-        referee = Referee(match, alarm)
-        action = referee._checked(state, 0, Nasty(), state.legal_actions())
+    referee = Referee(match)
+    action = referee._checked(state, 0, Nasty(), state.legal_actions())
+    referee.close(None)
     assert action in state.legal_actions()
     assert referee.statuses[0] == "illegal"
     assert referee.errors[0] == "answered an object of type Nasty, not an action id"

@@ -83,9 +83,9 @@ class Seat(Protocol):
         ...
 
 
-def open_seat(spec: MatchSpec, index: int, context: Any = None) -> Seat:
+def open_seat(spec: MatchSpec, index: int) -> Seat:
     """The seat ``index`` of ``spec``, its bot built; raises :class:`SeatFault` if it cannot
-    start. ``context`` is the in-process seats' :class:`~arena.seats.inprocess.Alarm`."""
+    start."""
     seat_spec = spec.seats[index]
     limits = spec.limits
     start = {"game": spec.game, "seat": index, "num_players": len(spec.seats),
@@ -93,7 +93,7 @@ def open_seat(spec: MatchSpec, index: int, context: Any = None) -> Seat:
     if limits.isolation == "inprocess":
         from arena.seats.inprocess import InProcessSeat
 
-        return InProcessSeat(seat_spec.bot, start, context)
+        return InProcessSeat(seat_spec.bot, start)
     from arena.seats.process import ProcessSeat
     from arena.seats.sandbox import Confinement
 

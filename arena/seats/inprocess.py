@@ -66,8 +66,8 @@ def _fire(signum: int, frame: FrameType | None) -> None:
 
 
 class Alarm:
-    """Interrupts the main thread's bot past its deadline. One per match:
-    ``with Alarm() as alarm``, then set ``deadline`` and ``in_bot`` around each
+    """Interrupts the main thread's bot past its deadline: entered once per process
+    (:func:`shared_alarm`), then ``deadline`` and ``in_bot`` are set around each
     decision (see :meth:`InProcessSeat.act`).
 
     The SIGALRM handler is installed once per process and left in place (it
@@ -99,11 +99,25 @@ class Alarm:
             _watchdog.alarm = None
 
 
+_main_alarm: Alarm | None = None
+
+
+def shared_alarm() -> Alarm:
+    """The process's one armed :class:`Alarm` (in-process bots think one at a time, on the
+    main thread); off the main thread, an alarm that can only notice overruns afterwards."""
+    global _main_alarm
+    if threading.current_thread() is not threading.main_thread():
+        return Alarm()
+    if _main_alarm is None:
+        _main_alarm = Alarm().__enter__()
+    return _main_alarm
+
+
 class InProcessSeat:
     """Builds the bot and calls its ``act`` directly; faults become :mod:`arena.seats`
     exceptions. The deadline is enforced by the match's :class:`Alarm`."""
 
-    def __init__(self, bot: str, start: Mapping[str, Any], alarm: Alarm) -> None:
+    def __init__(self, bot: str, start: Mapping[str, Any]) -> None:
         from arena.plugins import registry
 
         began = time.perf_counter()
@@ -116,7 +130,7 @@ class InProcessSeat:
         except Exception as exc:  # a bot that cannot even start forfeits its seat
             raise BotRaised(f"constructor raised {type(exc).__name__}: {exc}") from exc
         self.startup = time.perf_counter() - began
-        self.alarm = alarm
+        self.alarm = shared_alarm()
         self.observes = bool(getattr(self.bot, "observes", True))
 
     def act(
