@@ -46,6 +46,7 @@ class Rules(Pieces):
 
     def start_turn(self) -> None:
         self.phase, self.card, self.path_explorer = P.DRAW, -1, -1
+        self.roll = self.steps_left = self.visited = 0
         if not any(self.deck):  # "reshuffle the discard pile and continue"
             self.deck, self.discards = self.discards, [0] * len(self.discards)
 
