@@ -64,7 +64,7 @@ def test_run_records_every_match_and_shows_the_leaderboard(config: Path, tmp_pat
     out = tmp_path / "run"
     result = arena("run", str(config), "--out", str(out))
     assert result.exit_code == 0, result.output
-    assert "crasher" in result.output and "3*sigma" in result.output
+    assert "crasher" in result.output and "μ−3σ" in result.output  # noqa: RUF001
     records = lines(out / "matches.jsonl")
     assert len(records) == TOTAL == len({r["id"] for r in records})
     assert json.loads((out / "config.json").read_text())["name"] == "cli"
@@ -269,6 +269,47 @@ def test_a_run_stopped_with_ctrl_c_resumes_to_the_uninterrupted_leaderboard(
     assert "--resume" in output
     recorded = len(lines(cut / "matches.jsonl"))
     assert 20 <= recorded < 180
+
+    resumed = arena("run", str(config), "--out", str(cut), "--resume")
+    assert resumed.exit_code == 0, resumed.output
+    assert arena("run", str(config), "--out", str(whole)).exit_code == 0
+    assert sorted(r["id"] for r in lines(cut / "matches.jsonl")) == sorted(
+        r["id"] for r in lines(whole / "matches.jsonl")
+    )
+    assert board(cut) == board(whole)
+
+
+@pytest.mark.usefixtures("ray_cluster")
+def test_a_driver_killed_with_sigkill_resumes_to_the_uninterrupted_leaderboard(
+    tmp_path: Path,
+) -> None:
+    """SIGKILL gives the driver no chance to clean up: the local Ray instance it started and
+    the sandboxed bot hosts go with it, and ``--resume`` plays only what is missing."""
+    config = tmp_path / "slow.toml"
+    config.write_text(SLOW)
+    cut, whole = tmp_path / "cut", tmp_path / "whole"
+    script = str(Path(sys.executable).parent / "arena")
+    running = subprocess.Popen(
+        [script, "run", str(config), "--out", str(cut), "--workers", "2"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and running.poll() is None:
+        if (cut / "matches.jsonl").exists() and len(lines(cut / "matches.jsonl")) >= 30:
+            break
+        time.sleep(0.05)
+    hosts = bot_hosts_under(running.pid)
+    assert hosts, "the run had started no sandboxed bot host"
+    running.send_signal(signal.SIGKILL)
+    running.wait(timeout=30)
+    done_before = len((cut / "matches.jsonl").read_text().splitlines())
+    assert 30 <= done_before < 180
+    for _ in range(50):  # the hosts die with their Ray workers, which die with the driver
+        if not [pid for pid in hosts if Path(f"/proc/{pid}").exists()]:
+            break
+        time.sleep(0.2)
+    assert [pid for pid in hosts if Path(f"/proc/{pid}").exists()] == []
 
     resumed = arena("run", str(config), "--out", str(cut), "--resume")
     assert resumed.exit_code == 0, resumed.output
