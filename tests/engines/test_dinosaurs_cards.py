@@ -441,6 +441,7 @@ def test_a_gun_holder_takes_bullets_at_an_ammunition_dump() -> None:
 
 def _armed(state: DinosaursState, bullets: int = 3) -> DinosaursState:
     state.guns[0], state.bullets[0] = 1, bullets
+    state.bullet_supply -= bullets
     return state
 
 
@@ -480,3 +481,34 @@ def test_a_bullet_can_push_a_dinosaur_onto_an_explorer() -> None:
     play(state, space("b1"))
     assert state.explorers[4] == space("b1") and phase(state) == "move-pick"
     assert state.explorers[0] == OUTSIDE
+
+
+def test_lava_can_maroon_dinosaurs_and_cut_off_lairs() -> None:
+    """"Lava can maroon dinosaurs and explorers, cut off river crossings, dinosaur lairs,
+    etc.\""""
+    state = started()
+    state.lava[space("d12")] = state.lava[space("e13")] = True  # both footprints of d13
+    draw_now(state, "Encounter Grazing")
+    play(state, dinosaur(2))  # the dinosaur of d13 has nowhere to go: its move ends
+    assert phase(state) == "dinosaur-pick" and state.dinosaurs[2] == space("d13")
+
+
+def test_the_pteranodon_rescues_an_explorer_cut_off_by_lava() -> None:
+    """"It can rescue explorers ... from spaces which have been cut off by the lava flow.\""""
+    state = put(started(), 0, "a1")
+    state.lava[space("a2")] = True
+    put_dinosaur(state, 0, "b0")
+    draw_now(state, "Pteranodon")
+    assert explorer(0) in state.legal_actions()
+    play(state, explorer(0), space("e6"))
+    assert state.explorers[0] == space("e6")
+
+
+def test_two_bullets_can_move_two_dinosaurs_one_space_each() -> None:
+    """"E.g.: Three bullets can be used to move a dinosaur 3 spaces OR two bullets can move two
+    dinosaurs away 1 space each.\""""
+    state = to_move(_armed(put_dinosaur(put_dinosaur(started(), 0, "b5"), 1, "c5"), 3))
+    play(state, A.SHOOT + 0, space("b6"), A.SHOOT + 1, space("c4"))
+    assert names(state.dinosaurs[:2]) == ["b6", "c4"] and state.bullets[0] == 1
+    play(state, A.SHOOT + 0, space("b7"))
+    assert state.bullets[0] == 0 and state.bullet_supply == 12
