@@ -175,6 +175,17 @@ def _check_adjacency(source: str, names: tuple[str, ...],
                                     f"but not the other way round")
 
 
+def _check_drawing(source: str, names: tuple[str, ...], places: list[tuple[int, int]]) -> None:
+    """Spaces are drawn three characters wide at ``2 * x``: two must not overlap."""
+    taken: dict[tuple[int, int], str] = {}
+    for name, (x, y) in zip(names, places, strict=True):
+        for column in (x - 1, x, x + 1):
+            if (column, y) in taken:
+                raise _fail(source, f"spaces {taken[(column, y)]!r} and {name!r} are drawn on "
+                                    f"top of each other (x {column} and {x}, y {y})")
+        taken[(x, y)] = name
+
+
 def _of(terrain: list[int], kind: int) -> tuple[int, ...]:
     return tuple(space for space, value in enumerate(terrain) if value == kind)
 
@@ -308,8 +319,10 @@ def parse_board(document: dict[str, Any], source: str) -> Board:
     temple = _count(source, terrain, TEMPLE, 1, 1)[0]
     _count(source, terrain, CAVE, CAVES, CAVES)
     _count(source, terrain, AMMO_DUMP, 1, MAX_SPACES)
-    if not neighbors[temple] or any(terrain[o] != TEMPLE_ARROW for o in neighbors[temple]):
-        raise _fail(source, "the temple must be next to temple-arrow spaces only")
+    if sorted(neighbors[temple]) != sorted(_of(terrain, TEMPLE_ARROW)):
+        raise _fail(source, "the temple must be next to every temple-arrow space, and to "
+                            "nothing else")
+    _check_drawing(source, names, [(field[2], field[3]) for field in fields])
     _check_rivers(source, terrain, [field[1] for field in fields])
     _check_lairs(source, names, terrain, neighbors, refs["footprints"])
     _check_ring(source, names, terrain, neighbors, refs["ring"])

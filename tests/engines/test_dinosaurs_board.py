@@ -151,6 +151,9 @@ BROKEN = [
     (lambda d: _space(d, "a5").update(terrain="land"), "needs 4 entry spaces, found 3"),
     (lambda d: _space(d, "f4").update(x="left"), "space 'f4': x must be an integer"),
     (lambda d: d["spaces"].append(dict(_space(d, "a1"))), "space 'a1' appears twice"),
+    (lambda d: _space(d, "a1").update(terrain="temple-arrow"),
+     "the temple must be next to every temple-arrow space"),
+    (lambda d: _space(d, "a2").update(x=3), "spaces 'a1' and 'a2' are drawn on top of each"),
 ]
 
 
