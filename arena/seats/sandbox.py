@@ -47,6 +47,9 @@ class Confinement:
     cpu_seconds: int = 3600
     file_mb: int = 16
     processes: int = 64
+    """RLIMIT_NPROC inside bubblewrap's user namespace. The kernel does not apply it when the
+    arena runs as root (the sandbox's processes then belong to root outside): there a fork
+    bomb is bounded by the pid namespace and the kill at the bot's deadline instead."""
 
     def arguments(self) -> list[str]:
         return [f"--memory-mb={self.memory_mb}", f"--cpu-seconds={self.cpu_seconds}",
@@ -146,6 +149,9 @@ def host_command(
               f"--plugin={plugin}", *role, *confinement.arguments(),
               *(f"--path={path}" for path in paths)]
     if not use_bubblewrap(mode):
+        # Outside a user namespace RLIMIT_NPROC would count every process of the arena's
+        # user (Ray's included), so the fallback leaves it unset.
+        python = [arg for arg in python if not arg.startswith("--processes=")]
         return [*python, "--fallback"], tempfile.mkdtemp(prefix="arena-host-")
     bwrap = bubblewrap()
     assert bwrap is not None
