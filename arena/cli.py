@@ -9,24 +9,28 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
+from rich import box
 from rich.console import Console
 from rich.table import Table
 
 from arena.config import TournamentConfig, load, registry_for
 from arena.errors import ArenaError
-from arena.leaderboard import FORMATS, LiveBoard, render
+from arena.leaderboard import FORMATS, fault_summary, render
+from arena.live import LiveBoard
 from arena.plugins import Registry
-from arena.ratings import DRAW_PROBABILITY, rate
-from arena.records import Limits
+from arena.ratings import rate
+from arena.records import Limits, MatchResult
 from arena.seats.sandbox import SANDBOX_MODES, protections
-from arena.store import CONFIG, MATCHES, read_failures, read_results
+from arena.store import MATCHES, read_failures, read_results
 
 if TYPE_CHECKING:
-    from arena.cluster import Failed
+    from arena.cluster import Connection, Failed
+    from arena.runner import RunPlan
 
 USER_ERROR = 2
 INTERRUPTED = 130
@@ -69,7 +73,12 @@ def _problems(console: Console, found: Registry) -> None:
 def games() -> None:
     """List the installed games."""
     found = _discovered()
-    table = Table("game", "title", "players", "plugin", title="Installed games")
+    # The id is what a config needs: never cut; the rest folds onto more lines if it must.
+    table = Table(title="Installed games", box=box.SIMPLE_HEAD)
+    table.add_column("game", no_wrap=True)
+    table.add_column("title", overflow="fold")
+    table.add_column("players", no_wrap=True)
+    table.add_column("plugin", overflow="fold")
     for name, entry in sorted(found.games.items()):
         cls: Any = entry.cls
         table.add_row(name, cls.title, f"{cls.min_players}-{cls.max_players}", entry.plugin)
@@ -140,12 +149,6 @@ def _discovered() -> Registry:
     return registry_for(Limits())
 
 
-def _draw_probability(found: Registry, game: str) -> float:
-    entry = found.games.get(game)
-    value = getattr(entry.cls, "draw_probability", None) if entry else None
-    return float(value) if isinstance(value, int | float) else DRAW_PROBABILITY
-
-
 @main.command()
 @click.argument("config_path", metavar="CONFIG", type=click.Path(path_type=Path))
 @click.option("--out", type=click.Path(path_type=Path), help="Results folder [results/<name>].")
@@ -161,55 +164,87 @@ def run(
 ) -> None:
     """Play the round robin described by CONFIG (TOML) and show the leaderboard."""
     # ray is imported only by the command that needs it: listing bots stays quick.
-    from arena import cluster, runner
+    from arena import runner
 
     config = load(config_path)
     found = registry_for(config.limits)
     directory = out or Path("results") / config.name
-    plan = runner.plan(config, directory, resume=resume)
+    plan = runner.plan(
+        config,
+        directory,
+        resume=resume,
+        draw_probability=runner.game_draw_probability(found, config.game),
+    )
     console = _console()
     for warning in plan.warnings:
-        console.print(f"[yellow]warning:[/] {warning}")
+        console.print(f"[yellow]warning:[/] {warning}", soft_wrap=True)
+    labels = [bot.label for bot in config.bots]
+    title = f"{config.name}: {config.game}"
     if not plan.pending:
-        console.print(f"All {plan.total} matches of {directory} are recorded already.")
-        labels = [bot.label for bot in config.bots]
-        standings = rate(plan.done, _draw_probability(found, config.game), labels)
-        console.print(render(standings, "table", title=f"{config.name}: {config.game}"))
+        console.print(
+            f"All {plan.total} matches of {directory} are recorded already.", soft_wrap=True
+        )
+        standings = rate(plan.done, plan.draw_probability, labels)
+        console.print(render(standings, "table", title=title, width=console.width))
+        _faults(console, plan.done)
         return
-    connection = cluster.connect(workers, address)
-    console.print(_header(config, plan.total, len(plan.done), connection.workers, directory))
-    console.print(_isolation(config), highlight=False)
-    board = LiveBoard(
-        console,
-        plan.total,
-        labels=[bot.label for bot in config.bots],
-        draw_probability=_draw_probability(found, config.game),
-        title=f"{config.name}: {config.game}",
-        previous=plan.done,
-    )
-    failures: list[str] = []
-
-    def failed(failure: Failed) -> None:
-        failures.append(failure.id)
-        board.add_failure()
-
+    view = _RunView(console, config, plan, directory, labels, title)
     try:
-        with board:
-            dispatcher = runner.execute(
-                plan,
-                connection,
-                on_result=board.add,
-                on_failure=failed,
-            )
+        outcome = runner.play(plan, view, workers=workers, address=address)
     except KeyboardInterrupt:
         console.print(
             f"\n[bold]Interrupted.[/] Every finished match is saved in {directory}; "
-            f"continue with: arena run {config_path} --out {directory} --resume"
+            f"continue with: arena run {config_path} --out {directory} --resume",
+            soft_wrap=True,
         )
         sys.exit(INTERRUPTED)
-    finally:
-        connection.close()
-    _footer(console, directory, failures, dispatcher.retried)
+    except runner.RecordingFailed as exc:
+        raise ArenaError(
+            f"{exc}; make room, then continue with: "
+            f"arena run {config_path} --out {directory} --resume"
+        ) from None
+    _footer(console, directory, outcome.failures, outcome.retried)
+
+
+class _RunView(LiveBoard):
+    """The terminal side of ``arena run``: what Ray is doing, then the live board."""
+
+    def __init__(
+        self,
+        console: Console,
+        config: TournamentConfig,
+        plan: RunPlan,
+        directory: Path,
+        labels: list[str],
+        title: str,
+    ) -> None:
+        super().__init__(
+            console,
+            plan.total,
+            labels=labels,
+            draw_probability=plan.draw_probability,
+            title=title,
+            previous=plan.done,
+        )
+        self._config, self._plan, self._directory = config, plan, directory
+
+    def connecting(self, target: str) -> None:
+        self._console.print(f"Starting Ray: {target} ...", highlight=False)
+
+    def connected(self, connection: Connection, seconds: float) -> None:
+        self._console.print(f"Ray ready in {seconds:.1f}s.", highlight=False)
+        plan = self._plan
+        self._console.print(
+            _header(self._config, plan.total, len(plan.done), connection.workers, self._directory),
+            soft_wrap=True,
+        )
+        self._console.print(_isolation(self._config), highlight=False)
+
+
+def _faults(console: Console, results: list[MatchResult]) -> None:
+    summary = fault_summary(results)
+    if summary is not None:
+        console.print(summary)
 
 
 def _header(config: TournamentConfig, total: int, done: int, workers: int, out: Path) -> str:
@@ -228,15 +263,21 @@ def _isolation(config: TournamentConfig) -> str:
     return f"bots sandboxed: {confined[0]}"
 
 
-def _footer(console: Console, directory: Path, failures: list[str], retried: int) -> None:
+def _footer(
+    console: Console, directory: Path, failures: Sequence[Failed], retried: int
+) -> None:
     if retried:
         console.print(f"{retried} match attempt(s) were lost with a dead worker and played again.")
     if failures:
         console.print(
             f"[red]{len(failures)} match(es) could not be played[/] (see "
-            f"{directory / 'failures.jsonl'}); --resume tries them again."
+            f"{directory / 'failures.jsonl'}); --resume tries them again. The first, "
+            f"{failures[0].id}:",
+            soft_wrap=True,
         )
-    console.print(f"Results: {directory / MATCHES}")
+        console.print(f"  {failures[0].reason}", markup=False, highlight=False)
+    # soft_wrap: a path to copy stays whole on one line, however narrow the terminal.
+    console.print(f"Results: {directory / MATCHES}", soft_wrap=True)
 
 
 @main.command()
@@ -251,31 +292,34 @@ def _footer(console: Console, directory: Path, failures: list[str], retried: int
 )
 def leaderboard(run_dir: Path, fmt: str) -> None:
     """Show the leaderboard of a finished (or interrupted) run in RUN_DIR."""
+    from arena.runner import saved_settings
+
     path = run_dir / MATCHES
     if not path.is_file():
         raise ArenaError(f"no results in {run_dir}: {path} does not exist")
     loaded = read_results(path)
     for warning in loaded.warnings:
         click.echo(f"arena: warning: {warning}", err=True)
-    config = _saved_config(run_dir)
-    labels = [bot["label"] for bot in config.get("bots", [])] if config else []
-    game = config.get("game", "") if config else ""
-    standings = rate(loaded.results, _draw_probability(_discovered(), game), labels)
+    saved = saved_settings(run_dir, _installed_games)
+    for warning in saved.warnings:
+        click.echo(f"arena: warning: {warning}", err=True)
+    standings = rate(loaded.results, saved.draw_probability, saved.labels)
     done = {result.id for result in loaded.results}
     failed = [f for f in read_failures(run_dir) if f["id"] not in done]
-    output = render(standings, fmt, title=f"{run_dir.name}: {game}" if game else run_dir.name)
+    console = _console()
+    output = render(standings, fmt, title=saved.title, width=console.width)
     if isinstance(output, str):
         click.echo(output.rstrip("\n"))
     else:
-        _console().print(output)
+        console.print(output)
+        _faults(console, loaded.results)
     if failed:
         click.echo(f"arena: warning: {len(failed)} match(es) failed; see failures.jsonl", err=True)
 
 
-def _saved_config(run_dir: Path) -> dict[str, Any] | None:
-    path = run_dir / CONFIG
+def _installed_games() -> Registry | None:
+    """The installed games, if discovery works here; the saved config needs none of them."""
     try:
-        data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError):
+        return _discovered()
+    except ArenaError:
         return None
-    return data

@@ -76,6 +76,17 @@ class Connection:
             ray.shutdown()
 
 
+def describe(workers: int | None = None, address: str | None = None) -> str:
+    """What :func:`connect` is about to do, in words: "a local Ray instance with 4 workers"."""
+    if ray.is_initialized():
+        return "the Ray runtime this process already holds"
+    address = address or os.environ.get("RAY_ADDRESS") or None
+    if address:
+        return f"the Ray cluster at {address}"
+    count = workers or os.cpu_count() or 1
+    return f"a local Ray instance with {count} worker{'s' if count != 1 else ''}"
+
+
 def connect(workers: int | None = None, address: str | None = None) -> Connection:
     """Attach to Ray: the running runtime, ``address``/``RAY_ADDRESS``, or a new local one."""
     if workers is not None and workers < 1:

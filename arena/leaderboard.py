@@ -1,8 +1,9 @@
-"""The leaderboard: the final table in four formats, and a live view of a running tournament.
+"""The leaderboard of a run in four formats, and the summary of its faults.
 
 The rich table and the markdown table show the same columns; JSON and CSV
 carry the same facts as machine-readable fields (full precision, ``null`` or
-an empty cell where there is nothing to average). Places are 1-based.
+an empty cell where there is nothing to average). Places are 1-based. The
+live view of a running tournament is :mod:`arena.live`.
 """
 
 from __future__ import annotations
@@ -10,31 +11,18 @@ from __future__ import annotations
 import csv
 import io
 import json
-import math
-import threading
-import time
+import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict, dataclass, replace
-from types import TracebackType
+from dataclasses import asdict, dataclass
 
 from rich import box
-from rich.console import Console, Group, RenderableType
-from rich.live import Live
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    ProgressColumn,
-    Task,
-    TaskProgressColumn,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
+from rich.cells import cell_len
+from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from arena.ratings import DRAW_PROBABILITY, Ratings, Standing, canonical_order, rate
+from arena.ratings import Standing, canonical_order
 from arena.records import MatchResult
 
 FORMATS = ("table", "json", "csv", "markdown")
@@ -74,44 +62,77 @@ class _Column:
     header: str
     numeric: bool
     cell: Callable[[int, Standing], str]
+    drop: int = 0
+    """When the table is too wide, columns go in rising order of ``drop``, from 1; 0 stays."""
 
+
+_MU, _SIGMA = "\N{GREEK SMALL LETTER MU}", "\N{GREEK SMALL LETTER SIGMA}"
 
 COLUMNS = (
-    _Column("place", True, lambda place, row: str(place)),
+    _Column("#", True, lambda place, row: str(place), drop=8),
     _Column("bot", False, lambda place, row: row.bot),
-    _Column("mu -\n3*sigma", True, lambda place, row: _number(row.conservative, 2)),
-    _Column("mu", True, lambda place, row: _number(row.mu, 2)),
-    _Column("sigma", True, lambda place, row: _number(row.sigma, 2)),
-    _Column("matches", True, lambda place, row: str(row.matches)),
-    _Column("wins", True, lambda place, row: str(row.wins)),
-    _Column("win %", True, lambda place, row: _percent(row.win_rate)),
-    _Column("mean\nscore", True, lambda place, row: _number(row.mean_score, 2)),
-    _Column("mean\nplace", True, lambda place, row: _number(row.mean_place, 2)),
+    _Column(f"{_MU}\N{MINUS SIGN}3{_SIGMA}", True, lambda place, row: _number(row.conservative, 2)),
+    _Column(_MU, True, lambda place, row: _number(row.mu, 2), drop=2),
+    _Column(_SIGMA, True, lambda place, row: _number(row.sigma, 2), drop=1),
+    _Column("matches", True, lambda place, row: str(row.matches), drop=3),
+    _Column("wins", True, lambda place, row: str(row.wins), drop=7),
+    _Column("win %", True, lambda place, row: _percent(row.win_rate), drop=6),
+    _Column("score", True, lambda place, row: _number(row.mean_score, 2), drop=5),
+    _Column("place", True, lambda place, row: _number(row.mean_place, 2), drop=4),
     _Column("faults", True, lambda place, row: str(row.faults)),
 )
+"""``score`` and ``place`` are the bot's mean score and mean place over its rated matches."""
 
 
-def _cells(standings: Sequence[Standing]) -> list[list[str]]:
+def _cells(standings: Sequence[Standing], columns: Sequence[_Column]) -> list[list[str]]:
     """The human-readable cells, one list per bot, best first."""
     return [
-        [column.cell(place, row) for column in COLUMNS]
+        [column.cell(place, row) for column in columns]
         for place, row in enumerate(standings, start=1)
     ]
 
 
+def _fitting(standings: Sequence[Standing], width: int | None) -> list[_Column]:
+    """The columns that fit ``width`` cells, dropping the least needed first: numbers go
+    before any bot label is cut."""
+    columns = list(COLUMNS)
+    if width is None:
+        return columns
+    rows = _cells(standings, columns)
+    widths = {
+        column.header: max([cell_len(column.header)] + [cell_len(row[i]) for row in rows])
+        for i, column in enumerate(columns)
+    }
+    # Each column is padded by one cell on both sides (see leaderboard_table's box).
+    while sum(widths[column.header] + 2 for column in columns) > width:
+        droppable = [column for column in columns if column.drop]
+        if not droppable:
+            break
+        columns.remove(min(droppable, key=lambda column: column.drop))
+    return columns
+
+
 def leaderboard_table(
-    standings: Sequence[Standing], title: str | None = None, caption: str | None = None
+    standings: Sequence[Standing],
+    title: str | None = None,
+    caption: str | None = None,
+    width: int | None = None,
 ) -> Table:
-    """The standings as a rich table, numbers right-aligned."""
-    # No vertical rules and two-line headers: the whole table fits an 80-column
-    # terminal, so no value is cut to an ellipsis.
+    """The standings as a rich table, numbers right-aligned.
+
+    Given the console's ``width``, columns are dropped (sigma first) until the
+    table fits; a bot label too long even then folds onto a second line, never
+    cut to an ellipsis."""
+    columns = _fitting(standings, width)
     table = Table(
         title=title, caption=caption, box=box.SIMPLE_HEAD, collapse_padding=True, pad_edge=False
     )
-    for column in COLUMNS:
-        table.add_column(column.header, justify="right" if column.numeric else "left", no_wrap=True)
-    rows = _cells(standings)
-    for cells in rows:
+    for column in columns:
+        if column.numeric:
+            table.add_column(column.header, justify="right", no_wrap=True)
+        else:
+            table.add_column(column.header, justify="left", overflow="fold")
+    for cells in _cells(standings, columns):
         # Text, not str: a bot label like "greedy[v2]" must not be read as markup.
         table.add_row(*(Text(cell) for cell in cells))
     return table
@@ -143,269 +164,58 @@ def _markdown_row(cells: Iterable[str]) -> str:
 def to_markdown(standings: Sequence[Standing]) -> str:
     """A GitHub pipe table with the columns of the rich table."""
     rule = ["---:" if column.numeric else ":---" for column in COLUMNS]
-    lines = [
-        _markdown_row(column.header.replace("\n", " ") for column in COLUMNS),
-        "|" + "|".join(rule) + "|",
-    ]
-    lines += [_markdown_row(cells) for cells in _cells(standings)]
+    lines = [_markdown_row(column.header for column in COLUMNS), "|" + "|".join(rule) + "|"]
+    lines += [_markdown_row(cells) for cells in _cells(standings, COLUMNS)]
     return "\n".join(lines) + "\n"
 
 
-def render(standings: Sequence[Standing], fmt: str, title: str | None = None) -> Table | str:
-    """The standings in one of :data:`FORMATS`: a rich table for "table", text otherwise."""
+def render(
+    standings: Sequence[Standing], fmt: str, title: str | None = None, width: int | None = None
+) -> Table | str:
+    """The standings in one of :data:`FORMATS`: a rich table for "table" (fitting ``width``
+    cells if given), text otherwise."""
     if fmt == "table":
-        return leaderboard_table(standings, title)
+        return leaderboard_table(standings, title, width=width)
     writers = {"json": to_json, "csv": to_csv, "markdown": to_markdown}
     if fmt not in writers:
         raise ValueError(f"unknown leaderboard format {fmt!r}; choose one of {FORMATS}")
     return writers[fmt](standings)
 
 
-def _duration(seconds: float | None) -> str:
-    """A short human duration: "19s", "3m05s", "2h07m"; "?" when unknown."""
-    if seconds is None or not math.isfinite(seconds):
-        return "?"
-    whole = round(seconds)
-    if whole < 60:
-        return f"{whole}s"
-    if whole < 3600:
-        return f"{whole // 60}m{whole % 60:02d}s"
-    return f"{whole // 3600}h{whole % 3600 // 60:02d}m"
+_FRAME = re.compile(r'File "([^"]+)", line (\d+)')
 
 
-@dataclass(slots=True)
-class _Counts:
-    """How far a tournament has got, and how fast this session goes."""
-
-    total: int
-    done: int
-    failures: int = 0
-    session_start_done: int = 0
-    session_start_time: float = 0.0
-
-    def rate(self, now: float) -> float:
-        """Matches per second finished in this session (resumed ones excluded)."""
-        elapsed = now - self.session_start_time
-        return (self.done - self.session_start_done) / elapsed if elapsed > 0 else 0.0
-
-    def line(self, now: float) -> str:
-        """A plain progress line: "[12/72]  16.7%  3.1 matches/s  eta 19s"."""
-        width = len(str(self.total))
-        percent = 100.0 * self.done / self.total if self.total else 100.0
-        speed = self.rate(now)
-        eta = (self.total - self.done) / speed if speed > 0 else None
-        line = f"[{self.done:>{width}}/{self.total}] {percent:5.1f}%  {speed:.1f} matches/s"
-        line += f"  eta {_duration(eta)}"
-        return line + (f"  {self.failures} failed" if self.failures else "")
+def _error_lines(error: str | None) -> tuple[str, str | None]:
+    """A recorded error's last line (the exception) and, if the record holds a traceback,
+    the ``file:line`` of its innermost frame (the bot's code)."""
+    lines = [line.strip() for line in (error or "").strip().splitlines() if line.strip()]
+    message = lines[-1] if lines else "(no error recorded)"
+    frames = _FRAME.findall(error or "")
+    return message, (f"{frames[-1][0]}:{frames[-1][1]}" if frames else None)
 
 
-class _PlainView:
-    """Progress as plain lines, for CI logs and pipes: no ANSI, no animation."""
-
-    def __init__(self, console: Console, counts: _Counts, log_seconds: float) -> None:
-        self._console = console
-        self._counts = counts
-        self._log_seconds = log_seconds
-        self._logged_at = -math.inf
-        self._logged_done = -1
-
-    def start(self) -> None:
-        """Nothing to show until the first match lands."""
-
-    def advance(self, now: float) -> None:
-        """Print a line if the last one is old enough, or if the run is complete."""
-        complete = self._counts.done >= self._counts.total
-        if complete or now - self._logged_at >= self._log_seconds:
-            self._log(now)
-
-    def stop(self, now: float) -> None:
-        """Print the last count, unless it is already on screen."""
-        if self._logged_done != self._counts.done:
-            self._log(now)
-
-    def _log(self, now: float) -> None:
-        self._console.print(self._counts.line(now), markup=False, highlight=False)
-        self._logged_at, self._logged_done = now, self._counts.done
-
-
-class _RateColumn(ProgressColumn):
-    """Matches per second, as rich estimates it."""
-
-    def render(self, task: Task) -> Text:
-        speed = task.speed
-        return Text("? matches/s" if speed is None else f"{speed:.1f} matches/s")
-
-
-class _Screen:
-    """What the live display shows: the progress bar above the provisional table.
-
-    Rendered by the refresh thread of ``Live``, which also rebuilds the table,
-    at most every ``refresh_seconds`` and only when a match landed since.
-    """
-
-    def __init__(
-        self,
-        progress: Progress,
-        build_table: Callable[[], Table],
-        refresh_seconds: float,
-        clock: Callable[[], float],
-    ) -> None:
-        self.progress = progress
-        self.stale = True
-        self.show_table = True
-        self._build_table = build_table
-        self._refresh_seconds = refresh_seconds
-        self._clock = clock
-        self._table: Table | None = None
-        self._built_at = -math.inf
-
-    def __rich__(self) -> RenderableType:
-        if not self.show_table:
-            return self.progress
-        now = self._clock()
-        if self._table is None or (self.stale and now - self._built_at >= self._refresh_seconds):
-            # Cleared before building: a match landing meanwhile marks it stale again.
-            self.stale = False
-            self._table, self._built_at = self._build_table(), now
-        return Group(self.progress, self._table)
-
-
-class _LiveView:
-    """A rich ``Live`` display for a terminal: progress bar and a table updating."""
-
-    def __init__(
-        self,
-        console: Console,
-        counts: _Counts,
-        build_table: Callable[[], Table],
-        refresh_seconds: float,
-        clock: Callable[[], float],
-    ) -> None:
-        self._counts = counts
-        self._progress = Progress(
-            TextColumn("matches"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TaskProgressColumn(),
-            _RateColumn(),
-            TimeElapsedColumn(),
-            TextColumn("eta"),
-            TimeRemainingColumn(),
-            console=console,
-            get_time=clock,
-            speed_estimate_period=60.0,
-        )
-        self._task = self._progress.add_task("matches", total=counts.total, completed=counts.done)
-        self._screen = _Screen(self._progress, build_table, refresh_seconds, clock)
-        self._live = Live(self._screen, console=console, refresh_per_second=4)
-
-    def start(self) -> None:
-        """Show the display; a thread of ``Live`` refreshes it from now on."""
-        self._live.start()
-
-    def advance(self, now: float) -> None:
-        """Move the bar; the table follows at its next rebuild."""
-        self._progress.update(self._task, completed=self._counts.done)
-        self._screen.stale = True
-
-    def stop(self, now: float) -> None:
-        """Leave the finished bar on screen; the provisional table goes."""
-        self._progress.update(self._task, completed=self._counts.done)
-        self._screen.show_table = False
-        self._live.stop()
-
-
-class LiveBoard:
-    """The view of a running tournament; a context manager around the match loop.
-
-    On a terminal it shows a progress bar above a leaderboard that updates as
-    matches land. Elsewhere (CI, pipes) it prints a plain progress line every
-    ``log_seconds`` and when the run completes. On exit, in both modes, it
-    prints the final table, rated in canonical order by :func:`rate`.
-
-    The live table is provisional: rating every match again in canonical
-    order at each refresh would cost time proportional to the run (about half
-    a millisecond per four-seat match), so the live table is rated
-    incrementally in arrival order, and may differ slightly from the final.
-
-    ``previous`` are the results of a resumed run, counted as done and rated;
-    ``already_done`` overrides their count when only the count is known.
-    Call :meth:`add` and :meth:`add_failure` from one thread.
-    """
-
-    def __init__(
-        self,
-        console: Console,
-        total: int,
-        labels: Iterable[str] = (),
-        draw_probability: float = DRAW_PROBABILITY,
-        title: str | None = None,
-        *,
-        previous: Iterable[MatchResult] = (),
-        already_done: int | None = None,
-        refresh_seconds: float = 0.5,
-        log_seconds: float = 5.0,
-        clock: Callable[[], float] = time.monotonic,
-    ) -> None:
-        self._console = console
-        self._labels = tuple(labels)
-        self._draw_probability = draw_probability
-        self._title = title
-        self._clock = clock
-        self._results = [_without_history(result) for result in previous]
-        self._ratings = Ratings(draw_probability, self._labels)
-        for result in canonical_order(self._results):
-            self._ratings.add(result)
-        # The live display's thread reads the ratings while add() updates them.
-        self._lock = threading.Lock()
-        done = len(self._results) if already_done is None else already_done
-        self._counts = _Counts(total=total, done=done, session_start_done=done)
-        self._view: _PlainView | _LiveView = (
-            _LiveView(console, self._counts, self._provisional_table, refresh_seconds, clock)
-            if console.is_terminal
-            else _PlainView(console, self._counts, log_seconds)
-        )
-
-    def __enter__(self) -> LiveBoard:
-        self._counts.session_start_time = self._clock()
-        self._view.start()
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        # Also after an interruption: the table of what finished is worth seeing.
-        self._view.stop(self._clock())
-        self._console.print(leaderboard_table(self.standings(), self._title))
-
-    def add(self, result: MatchResult) -> None:
-        """Count and rate one finished match, and update the view."""
-        self._results.append(_without_history(result))
-        with self._lock:
-            self._ratings.add(result)
-        self._counts.done += 1
-        self._view.advance(self._clock())
-
-    def add_failure(self) -> None:
-        """Count a match that produced no result (given up after retries)."""
-        self._counts.done += 1
-        self._counts.failures += 1
-        self._view.advance(self._clock())
-
-    def standings(self) -> list[Standing]:
-        """The final standings of every result so far, in canonical order."""
-        return rate(self._results, self._draw_probability, self._labels)
-
-    def _provisional_table(self) -> Table:
-        with self._lock:
-            standings = self._ratings.standings()
-        caption = "provisional: rated in arrival order"
-        return leaderboard_table(standings, self._title, caption)
-
-
-def _without_history(result: MatchResult) -> MatchResult:
-    # Ratings never read the replay, and a long run holds many of them.
-    return replace(result, history=())
+def fault_summary(results: Iterable[MatchResult]) -> Group | None:
+    """What went wrong, per bot that faulted: its faults by status, its first error (in
+    match-id order) and the match to look at; None if no seat faulted."""
+    statuses: dict[str, Counter[str]] = {}
+    first: dict[str, tuple[str, str | None]] = {}
+    for result in canonical_order(results):
+        for label, status, error in zip(result.seats, result.statuses, result.errors, strict=True):
+            if status == "ok":
+                continue
+            statuses.setdefault(label, Counter())[status] += 1
+            first.setdefault(label, (result.id, error))
+    if not statuses:
+        return None
+    lines = [Text("Faults:", style="bold")]
+    for label in sorted(statuses):
+        counts = statuses[label]
+        by_status = ", ".join(f"{status} {count}" for status, count in counts.most_common())
+        total = sum(counts.values())
+        lines.append(Text(f"  {label}: {total} fault{'s' if total != 1 else ''} ({by_status})"))
+        match_id, error = first[label]
+        message, where = _error_lines(error)
+        lines.append(Text(f"    first, in match {match_id}: {message}"))
+        if where:
+            lines.append(Text(f"    raised at {where}", overflow="fold"))
+    return Group(*lines)

@@ -5,19 +5,37 @@ already holds results; ``resume`` keeps what is recorded (after checking the
 config is the same) and plays only the rest, failed matches included. Every
 finished match is appended and flushed before it is shown, so an
 interruption at any moment loses nothing that was shown.
+
+The folder describes itself: ``config.json`` holds the resolved config and,
+under ``"ratings"``, what the ratings need beyond the results (the game's
+draw probability), so ``arena leaderboard`` gives the same table on a
+machine where the game is not installed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import os
+import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import TracebackType
+from typing import Any, Protocol
 
-from arena.cluster import Connection, Dispatcher, Failed
+from arena.cluster import Connection, Dispatcher, Failed, connect, describe
 from arena.config import TournamentConfig
 from arena.errors import ArenaError
+from arena.plugins import Registry
+from arena.ratings import DRAW_PROBABILITY
 from arena.records import MatchResult, MatchSpec
-from arena.store import RunStore
+from arena.store import CONFIG, RunStore
+
+RATINGS = "ratings"
+"""The key of ``config.json`` that holds the rating settings."""
+
+
+class RecordingFailed(ArenaError):
+    """Writing to the results folder failed mid-run (a full disk, a lost mount)."""
 
 
 @dataclass(slots=True)
@@ -31,17 +49,40 @@ class RunPlan:
     warnings: list[str] = field(default_factory=list)
     fresh: bool = True
     """No config saved in the folder yet: :func:`execute` writes it first."""
+    draw_probability: float = DRAW_PROBABILITY
+    """The saved one when resuming, else the game's: one run is rated one way."""
 
     @property
     def total(self) -> int:
         return len(self.done) + len(self.pending)
 
 
-def plan(config: TournamentConfig, directory: Path, *, resume: bool) -> RunPlan:
+def game_draw_probability(found: Registry, game: str) -> float | None:
+    """The draw probability ``game`` declares, if it is installed and declares a valid one."""
+    entry = found.games.get(game)
+    return _probability(getattr(entry.cls, "draw_probability", None) if entry else None)
+
+
+def _probability(value: object) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value) if 0.0 < value < 1.0 else None
+
+
+def plan(
+    config: TournamentConfig,
+    directory: Path,
+    *,
+    resume: bool,
+    draw_probability: float | None = None,
+) -> RunPlan:
     """Check the folder against ``resume`` and work out the matches left to play.
 
-    Writes nothing (but cuts a torn last line off ``matches.jsonl`` when resuming),
-    so a run that fails to start leaves no half-made folder behind."""
+    ``draw_probability`` is the game's; a resumed run keeps the one it was
+    started with. Writes nothing (but cuts a torn last line off
+    ``matches.jsonl`` when resuming), so a run that fails to start leaves no
+    half-made folder behind. The schedule is walked once."""
+    check_writable(directory)
     store = RunStore(directory)
     saved = store.saved_config()
     if not resume and (saved is not None or store.has_results()):
@@ -55,18 +96,59 @@ def plan(config: TournamentConfig, directory: Path, *, resume: bool) -> RunPlan:
             f"config (see {directory / 'config.json'}) or choose another folder with --out"
         )
     loaded = store.done()
-    planned = {spec.id for spec in config.matches()}
-    done = [result for result in loaded.results if result.id in planned]
-    done_ids = {result.id for result in done}
-    pending = [spec for spec in config.matches() if spec.id not in done_ids]
-    return RunPlan(config, store, done, pending, loaded.warnings, fresh=saved is None)
+    recorded = {result.id: result for result in loaded.results}
+    done: list[MatchResult] = []
+    pending: list[MatchSpec] = []
+    for spec in config.matches():
+        result = recorded.get(spec.id)
+        if result is None:
+            pending.append(spec)
+        else:
+            done.append(result)
+    saved_probability = _probability(_ratings(saved).get("draw_probability"))
+    chosen = saved_probability or draw_probability or DRAW_PROBABILITY
+    return RunPlan(
+        config, store, done, pending, loaded.warnings, fresh=saved is None, draw_probability=chosen
+    )
 
 
 def _saved(saved: dict[str, object], directory: Path) -> TournamentConfig:
     try:
         return TournamentConfig.from_json(saved)
-    except (KeyError, TypeError) as exc:
+    except (KeyError, TypeError, ValueError) as exc:
         raise ArenaError(f"{directory / 'config.json'}: not a saved config ({exc!r})") from None
+
+
+def _ratings(saved: Mapping[str, Any] | None) -> Mapping[str, Any]:
+    ratings = saved.get(RATINGS) if saved else None
+    return ratings if isinstance(ratings, Mapping) else {}
+
+
+def check_writable(directory: Path) -> None:
+    """Refuse, before anything starts, a results folder that cannot be made or written."""
+    if directory.exists() and not directory.is_dir():
+        raise ArenaError(
+            f"results folder {directory} is a file, not a folder; choose another --out"
+        )
+    existing = directory
+    while not existing.exists():
+        if existing.parent == existing:
+            break
+        existing = existing.parent
+    if existing.exists() and not existing.is_dir():
+        raise ArenaError(
+            f"results folder {directory} cannot be made: {existing} is a file; "
+            f"choose another --out"
+        )
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise ArenaError(
+            f"results folder {directory} cannot be written: no permission to write in "
+            f"{existing}; choose another --out"
+        )
+    for name in (CONFIG, "matches.jsonl", "failures.jsonl"):
+        path = directory / name
+        if path.exists() and (path.is_dir() or not os.access(path, os.W_OK)):
+            raise ArenaError(f"results file {path} cannot be written; choose another --out")
 
 
 def execute(
@@ -75,7 +157,10 @@ def execute(
     on_result: Callable[[MatchResult], None],
     on_failure: Callable[[Failed], None],
 ) -> Dispatcher:
-    """Play the pending matches; each is stored before the callbacks see it."""
+    """Play the pending matches; each is stored before the callbacks see it.
+
+    Raises :class:`RecordingFailed` if the folder cannot be written (say the
+    disk is full): what was recorded before is safe for ``--resume``."""
     dispatcher = Dispatcher(connection.workers, in_flight=connection.in_flight)
 
     def record(result: MatchResult) -> None:
@@ -86,8 +171,140 @@ def execute(
         run.store.append_failure(failure.id, failure.reason)
         on_failure(failure)
 
-    if run.fresh:
-        run.store.start(run.config.to_json())
-    with run.store:
-        dispatcher.run(run.pending, record, record_failure)
+    try:
+        if run.fresh:
+            config = run.config.to_json()
+            config[RATINGS] = {"draw_probability": run.draw_probability}
+            run.store.start(config)
+        with run.store:
+            dispatcher.run(run.pending, record, record_failure)
+    except OSError as exc:
+        where = exc.filename or run.store.directory
+        raise RecordingFailed(
+            f"cannot write to {where}: {exc.strerror or exc}; every match recorded before "
+            f"is safe"
+        ) from None
     return dispatcher
+
+
+class Observer(Protocol):
+    """What :func:`play` reports to while a run goes on (the terminal view, a test).
+
+    It is entered (``with observer``) once the workers are ready and exited when
+    the run ends, finished or not; ``add``/``add_failure`` come in between."""
+
+    def connecting(self, target: str) -> None:
+        """Ray is about to start or be joined: ``target`` says which and how big."""
+
+    def connected(self, connection: Connection, seconds: float) -> None:
+        """Ray is ready after ``seconds``."""
+
+    def __enter__(self) -> object: ...
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None: ...
+
+    def add(self, result: MatchResult) -> None:
+        """A match finished and is recorded."""
+
+    def add_failure(self, failure: Failed) -> None:
+        """A match could not be played and is recorded as failed."""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How the playing went: failures recorded, attempts lost with a dead worker."""
+
+    failures: tuple[Failed, ...]
+    retried: int
+    ray_seconds: float
+    """How long starting or joining Ray took."""
+
+
+def play(
+    run: RunPlan, observer: Observer, *, workers: int | None, address: str | None
+) -> Outcome:
+    """Start or join Ray, play what is left of ``run`` and let Ray go again.
+
+    Raises ``KeyboardInterrupt`` as it came (every finished match is saved) and
+    :class:`RecordingFailed` if the folder cannot be written."""
+    observer.connecting(describe(workers, address))
+    started = time.monotonic()
+    connection = connect(workers, address)
+    ray_seconds = time.monotonic() - started
+    failures: list[Failed] = []
+
+    def failed(failure: Failed) -> None:
+        failures.append(failure)
+        observer.add_failure(failure)
+
+    try:
+        observer.connected(connection, ray_seconds)
+        with observer:
+            dispatcher = execute(run, connection, observer.add, failed)
+    finally:
+        connection.close()
+    return Outcome(tuple(failures), dispatcher.retried, ray_seconds)
+
+
+
+@dataclass(frozen=True, slots=True)
+class Saved:
+    """What a run folder says about how to show its leaderboard."""
+
+    title: str
+    labels: tuple[str, ...]
+    draw_probability: float
+    warnings: tuple[str, ...]
+    """Why the table may differ from the run's own (the config could not be read...)."""
+
+
+def saved_settings(
+    directory: Path, installed: Callable[[], Registry | None] = lambda: None
+) -> Saved:
+    """The title, bots and draw probability of the run in ``directory``, from its
+    ``config.json``; for a run saved without a draw probability, the game's from
+    ``installed()`` (asked only then), else the default with a warning."""
+    path = directory / CONFIG
+    warnings: list[str] = []
+    saved: dict[str, Any] | None = None
+    try:
+        saved = RunStore(directory).saved_config()
+        if saved is None:
+            warnings.append(f"{path} is missing")
+    except ArenaError as exc:
+        warnings.append(str(exc))
+    if saved is not None and not isinstance(saved, dict):
+        warnings.append(f"{path}: not a saved config")
+        saved = None
+    name = str(saved.get("name", "")) if saved else ""
+    game = str(saved.get("game", "")) if saved else ""
+    labels = _labels(saved, path, warnings)
+    probability = _probability(_ratings(saved).get("draw_probability"))
+    if probability is None:
+        found = installed() if game else None
+        declared = game_draw_probability(found, game) if found else None
+        probability = declared or DRAW_PROBABILITY
+        if declared is None:
+            warnings.append(
+                f"no draw probability saved or installed for {game or 'the game'}: "
+                f"rated with the default {DRAW_PROBABILITY}, so the table may differ from the run's"
+            )
+    if saved is None:
+        warnings.append("bots that played no match are not listed")
+    title = f"{name or directory.name}: {game}" if game else (name or directory.name)
+    return Saved(title, labels, probability, tuple(warnings))
+
+
+def _labels(saved: Mapping[str, Any] | None, path: Path, warnings: list[str]) -> tuple[str, ...]:
+    if saved is None:
+        return ()
+    try:
+        return tuple(str(bot["label"]) for bot in saved["bots"])
+    except (KeyError, TypeError):
+        warnings.append(f"{path}: its bots cannot be read")
+        return ()

@@ -124,7 +124,7 @@ def test_leaderboard_formats_and_a_truncated_file(config: Path, tmp_path: Path) 
     rows = list(csv.DictReader(io.StringIO(result.stdout)))
     assert {row["bot"] for row in rows} == {"random", "random-2", "crasher"}
     markdown = arena("leaderboard", str(out), "--format", "markdown").stdout
-    assert markdown.splitlines()[0].startswith("| place | bot |")
+    assert markdown.splitlines()[0].startswith("| # | bot |")
     table = arena("leaderboard", str(out)).stdout
     assert "random-2" in table and "faults" in table
 

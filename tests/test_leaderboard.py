@@ -1,12 +1,13 @@
-"""The leaderboard: rich, JSON, CSV and markdown tables, and the live view of a run."""
+"""The leaderboard: rich, JSON, CSV and markdown tables, at 80 and 120 columns, and the
+summary of faults."""
 
 from __future__ import annotations
 
 import csv
 import io
 import json
-import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
+from dataclasses import replace
 from typing import cast
 
 import pytest
@@ -16,7 +17,7 @@ from rich.table import Table
 
 from arena.leaderboard import (
     FIELDS,
-    LiveBoard,
+    fault_summary,
     leaderboard_table,
     render,
     to_csv,
@@ -26,20 +27,7 @@ from arena.leaderboard import (
 from arena.ratings import Standing, rate
 from arena.records import MatchResult
 
-HEADERS = [
-    "place",
-    "bot",
-    "mu - 3*sigma",
-    "mu",
-    "sigma",
-    "matches",
-    "wins",
-    "win %",
-    "mean score",
-    "mean place",
-    "faults",
-]
-PROGRESS_LINE = re.compile(r"^\[ *\d+/\d+\] +\d+\.\d%  \d+\.\d matches/s  eta \S+( +\d+ failed)?$")
+HEADERS = ["#", "bot", "μ−3σ", "μ", "σ", "matches", "wins", "win %", "score", "place", "faults"]  # noqa: RUF001
 
 
 def result(match_id: str, seats: Sequence[str], ranking: Sequence[int]) -> MatchResult:
@@ -63,8 +51,8 @@ def standings() -> list[Standing]:
     return rate(tournament(), labels=["strong", "middling", "weak", "idle"])
 
 
-def recording_console(terminal: bool = False) -> Console:
-    return Console(record=True, width=120, file=io.StringIO(), force_terminal=terminal)
+def recording_console(terminal: bool = False, width: int = 120) -> Console:
+    return Console(record=True, width=width, file=io.StringIO(), force_terminal=terminal)
 
 
 def written(console: Console) -> str:
@@ -72,8 +60,8 @@ def written(console: Console) -> str:
     return cast(io.StringIO, console.file).getvalue()
 
 
-def text_of(table: Table) -> str:
-    console = recording_console()
+def text_of(table: Table, width: int = 120) -> str:
+    console = recording_console(width=width)
     console.print(table)
     return console.export_text()
 
@@ -84,10 +72,10 @@ def row_with(text: str, bot: str) -> str:
 
 def test_the_table_shows_every_column_in_order(standings: list[Standing]) -> None:
     table = leaderboard_table(standings, title="quick")
-    assert [str(column.header).replace("\n", " ") for column in table.columns] == HEADERS
+    assert [str(column.header) for column in table.columns] == HEADERS
     text = text_of(table)
-    top, bottom = (line for line in text.splitlines() if "3*sigma" in line or "mu -" in line)
-    assert top.index("mu -") < top.index("mean") and bottom.index("bot") < bottom.index("faults")
+    header = next(line for line in text.splitlines() if "faults" in line)
+    assert header.split() == [h for part in HEADERS for h in part.split()]
     assert "quick" in text
 
 
@@ -155,6 +143,78 @@ def test_markdown_is_a_pipe_table_with_the_table_columns(standings: list[Standin
     assert markdown_cells(lines[2])[5:8] == ["12", "12", "100.0"]
 
 
+LONG = "greedy-bold-with-a-long-label-v2"
+
+
+@pytest.mark.parametrize("width", [80, 120])
+def test_at_80_and_120_columns_no_label_or_number_is_cut(width: int) -> None:
+    """Headers are one line, columns drop before a name is cut, no cell ends in an ellipsis."""
+    labels = [LONG, "random", "random-2", "greedy"]
+    matches = [
+        result(f"m{n:02d}", [labels[n % 4], labels[(n + 1) % 4], labels[(n + 2) % 4]], [0, 1, 2])
+        for n in range(12)
+    ]
+    standings = rate(matches, labels=labels)
+    text = text_of(leaderboard_table(standings, title="quick: a game", width=width), width)
+    lines = text.splitlines()
+    assert all(len(line) <= width for line in lines)
+    assert "…" not in text
+    words = text.split()
+    for row in standings:
+        assert row.bot in words and f"{row.conservative:.2f}" in words
+    header = next(line for line in lines if "faults" in line)
+    assert "μ−3σ" in header and "bot" in header  # noqa: RUF001
+    if width == 120:
+        assert header.split() == [h for part in HEADERS for h in part.split()]
+
+
+def test_a_narrow_table_drops_sigma_and_mu_first(standings: list[Standing]) -> None:
+    long = [replace(row, bot=row.bot + "-" + "x" * 30) for row in standings]
+    table = leaderboard_table(long, width=80)
+    headers = [str(column.header) for column in table.columns]
+    assert "σ" not in headers and "μ" not in headers  # noqa: RUF001
+    assert headers[:3] == ["#", "bot", "μ−3σ"] and headers[-1] == "faults"  # noqa: RUF001
+
+
+def test_a_label_too_long_for_any_table_folds_rather_than_being_cut() -> None:
+    label = "a-very-" + "long-" * 20 + "label"
+    table = leaderboard_table(rate([result("m1", [label, "b"], [0, 1])]), width=80)
+    text = text_of(table, 80)
+    lines = text.splitlines()
+    rule = next(i for i, line in enumerate(lines) if "───" in line)
+    assert "…" not in text
+    assert lines[rule + 1].split()[0] + lines[rule + 2].split()[0] == label
+
+
+def faulty(match_id: str, error: str | None, status: str = "error") -> MatchResult:
+    match = finished(match_id, ["crasher", "random"], [1, 0], statuses=[status, "ok"])
+    return replace(match, errors=(error, None))
+
+
+def test_the_fault_summary_gives_counts_by_status_the_first_error_and_its_match() -> None:
+    traceback = (
+        '  File "/bots/crasher/plugin.py", line 31, in act\n'
+        "    raise RuntimeError('crashed as asked')\n"
+        "RuntimeError: crashed as asked"
+    )
+    matches = [
+        faulty("r001-t000002-s001", "no answer within 1.000s", "timeout"),
+        faulty("r001-t000001-s002", traceback),
+        faulty("r001-t000003-s001", traceback),
+        result("r001-t000004-s001", ["random", "random-2"], [0, 1]),
+    ]
+    summary = fault_summary(matches)
+    assert summary is not None
+    console = recording_console(width=80)
+    console.print(summary)
+    text = console.export_text()
+    assert "crasher: 3 faults (error 2, timeout 1)" in text
+    assert "first, in match r001-t000001-s002: RuntimeError: crashed as asked\n" in text
+    assert "    raised at /bots/crasher/plugin.py:31\n" in text
+    assert "random" not in text.replace("random-2", "")
+    assert fault_summary(matches[3:]) is None
+
+
 def test_markdown_escapes_a_pipe_in_a_label() -> None:
     markdown = to_markdown(rate([result("m1", ["a|b", "c"], [0, 1])]))
     assert "a\\|b" in markdown
@@ -167,83 +227,3 @@ def test_render_dispatches_on_the_format(standings: list[Standing]) -> None:
     assert render(standings, "markdown") == to_markdown(standings)
     with pytest.raises(ValueError, match="yaml"):
         render(standings, "yaml")
-
-
-def ticking(step: float) -> Iterator[float]:
-    """A clock that moves ``step`` seconds at every reading."""
-    now = 0.0
-    while True:
-        yield now
-        now += step
-
-
-def test_off_a_terminal_progress_is_plain_lines_then_the_final_table() -> None:
-    console = recording_console()
-    results = tournament()
-    clock = ticking(1.0)
-    with LiveBoard(
-        console, len(results), title="quick", log_seconds=5.0, clock=lambda: next(clock)
-    ) as board:
-        for match in results:
-            board.add(match)
-    output = written(console)
-    assert "\x1b" not in output
-    lines = output.splitlines()
-    progress = [line for line in lines if line.startswith("[")]
-    assert all(PROGRESS_LINE.match(line) for line in progress)
-    # The first match, then one line per five seconds, then completion.
-    assert [line.split("]")[0] for line in progress] == ["[ 1/12", "[ 6/12", "[11/12", "[12/12"]
-    assert progress[-1].startswith("[12/12] 100.0%")
-    final = "\n".join(lines[lines.index(progress[-1]) + 1 :])
-    assert "quick" in final and "3*sigma" in final
-    assert final.index("strong") < final.index("middling") < final.index("weak")
-
-
-def test_a_progress_line_gives_rate_and_time_remaining() -> None:
-    console = recording_console()
-    clock = ticking(1 / 3)
-    with LiveBoard(console, 72, log_seconds=0.0, clock=lambda: next(clock)) as board:
-        for match in (tournament() * 2)[:12]:
-            board.add(match)
-    lines = written(console).splitlines()
-    assert "[12/72]  16.7%  3.0 matches/s  eta 20s" in lines
-
-
-def test_a_resumed_run_counts_and_rates_the_previous_results() -> None:
-    console = recording_console()
-    results = tournament()
-    clock = ticking(1.0)
-    with LiveBoard(console, 12, previous=results[:9], clock=lambda: next(clock)) as board:
-        for match in results[9:11]:
-            board.add(match)
-        board.add_failure()
-    lines = written(console).splitlines()
-    progress = [line for line in lines if line.startswith("[")]
-    assert progress[0].startswith("[10/12]")
-    assert progress[-1].startswith("[12/12]") and progress[-1].endswith("1 failed")
-    assert board.standings() == rate(results[:11])
-    assert " 11 " in row_with("\n".join(lines), "strong")  # 9 resumed + 2 new matches
-
-
-def test_the_final_table_is_printed_after_an_interruption() -> None:
-    console = recording_console()
-    with pytest.raises(KeyboardInterrupt), LiveBoard(console, 12) as board:
-        board.add(tournament()[0])
-        raise KeyboardInterrupt
-    assert "strong" in console.export_text()
-
-
-def test_on_a_terminal_the_live_view_runs_and_ends_with_the_final_table() -> None:
-    console = recording_console(terminal=True)
-    results = tournament()
-    with LiveBoard(
-        console, len(results), labels=["idle"], title="quick", refresh_seconds=0.0
-    ) as board:
-        for match in results:
-            board.add(match)
-    output = written(console)
-    assert "\x1b[" in output  # it did animate
-    final = output[output.rindex("quick") :]
-    assert "provisional" not in final
-    expected = [row.bot for row in rate(results, labels=["idle"])]
-    assert sorted(expected, key=final.index) == expected

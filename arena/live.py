@@ -1,0 +1,330 @@
+"""The view of a running tournament: progress and a provisional leaderboard.
+
+On a terminal, a rich ``Live`` display (a progress bar above a table that
+updates as matches land); elsewhere (CI logs, pipes), a plain progress line
+every few seconds. Either way the final table, rated in canonical order,
+follows when the run ends. The tables themselves come from
+:mod:`arena.leaderboard`.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+from types import TracebackType
+
+from rich.console import Console, Group, RenderableType
+from rich.live import Live
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TaskProgressColumn,
+    TextColumn,
+    TimeElapsedColumn,
+)
+from rich.table import Table
+from rich.text import Text
+
+from arena.leaderboard import fault_summary, leaderboard_table
+from arena.ratings import DRAW_PROBABILITY, Ratings, Standing, canonical_order, rate
+from arena.records import MatchResult
+
+ETA_MATCHES = 5
+"""Matches this session must have finished, after the first, before a time left is shown."""
+ETA_SECONDS = 2.0
+"""Seconds since the first match landed before a time left is shown: until then the
+rate mostly measures the workers starting up."""
+
+
+def _duration(seconds: float | None) -> str:
+    """A short human duration: "19s", "3m05s", "2h07m"; "?" when unknown."""
+    if seconds is None or not math.isfinite(seconds):
+        return "?"
+    whole = round(seconds)
+    if whole < 60:
+        return f"{whole}s"
+    if whole < 3600:
+        return f"{whole // 60}m{whole % 60:02d}s"
+    return f"{whole // 3600}h{whole % 3600 // 60:02d}m"
+
+
+@dataclass(slots=True)
+class _Counts:
+    """How far a tournament has got, and how fast this session goes."""
+
+    total: int
+    done: int
+    failures: int = 0
+    session_start_done: int = 0
+    session_start_time: float = 0.0
+    first_at: float | None = None
+    """When this session's first match landed; None before."""
+    first_done: int = 0
+
+    def landed(self, now: float) -> None:
+        """One more match done (recorded or failed)."""
+        self.done += 1
+        if self.first_at is None:  # the pace is measured from here on
+            self.first_at, self.first_done = now, self.done
+
+    def rate(self, now: float) -> float:
+        """Matches per second finished in this session (resumed ones excluded)."""
+        elapsed = now - self.session_start_time
+        return (self.done - self.session_start_done) / elapsed if elapsed > 0 else 0.0
+
+    def eta(self, now: float) -> float | None:
+        """Seconds left, once the pace since the first match means something; else None."""
+        if self.first_at is None:
+            return None
+        since_first, elapsed = self.done - self.first_done, now - self.first_at
+        if since_first < ETA_MATCHES or elapsed < ETA_SECONDS:
+            return None
+        return (self.total - self.done) * elapsed / since_first
+
+    def line(self, now: float) -> str:
+        """A plain progress line: "[12/72]  16.7%  3.1 matches/s  eta 19s"."""
+        width = len(str(self.total))
+        percent = 100.0 * self.done / self.total if self.total else 100.0
+        speed = self.rate(now)
+        line = f"[{self.done:>{width}}/{self.total}] {percent:5.1f}%  {speed:.1f} matches/s"
+        eta = self.eta(now)
+        if eta is not None and self.done < self.total:
+            line += f"  eta {_duration(eta)}"
+        return line + (f"  {self.failures} failed" if self.failures else "")
+
+
+class _PlainView:
+    """Progress as plain lines, for CI logs and pipes: no ANSI, no animation."""
+
+    def __init__(self, console: Console, counts: _Counts, log_seconds: float) -> None:
+        self._console = console
+        self._counts = counts
+        self._log_seconds = log_seconds
+        self._logged_at = -math.inf
+        self._logged_done = -1
+
+    def start(self) -> None:
+        """Nothing to show until the first match lands."""
+
+    def advance(self, now: float) -> None:
+        """Print a line if the last one is old enough, or if the run is complete."""
+        complete = self._counts.done >= self._counts.total
+        if complete or now - self._logged_at >= self._log_seconds:
+            self._log(now)
+
+    def stop(self, now: float) -> None:
+        """Print the last count, unless it is already on screen."""
+        if self._logged_done != self._counts.done:
+            self._log(now)
+
+    def _log(self, now: float) -> None:
+        self._console.print(self._counts.line(now), markup=False, highlight=False)
+        self._logged_at, self._logged_done = now, self._counts.done
+
+
+class _RateColumn(ProgressColumn):
+    """Matches per second, as rich estimates it."""
+
+    def render(self, task: Task) -> Text:
+        speed = task.speed
+        return Text("? matches/s" if speed is None else f"{speed:.1f} matches/s")
+
+
+class _EtaColumn(ProgressColumn):
+    """The time left, shown only once it means something (see :meth:`_Counts.eta`)."""
+
+    def __init__(self, counts: _Counts, clock: Callable[[], float]) -> None:
+        super().__init__()
+        self._counts = counts
+        self._clock = clock
+
+    def render(self, task: Task) -> Text:
+        eta = self._counts.eta(self._clock())
+        return Text("" if eta is None or task.finished else f"eta {_duration(eta)}")
+
+
+class _Screen:
+    """What the live display shows: the progress bar above the provisional table.
+
+    Rendered by the refresh thread of ``Live``, which also rebuilds the table,
+    at most every ``refresh_seconds`` and only when a match landed since.
+    """
+
+    def __init__(
+        self,
+        progress: Progress,
+        build_table: Callable[[], Table],
+        refresh_seconds: float,
+        clock: Callable[[], float],
+    ) -> None:
+        self.progress = progress
+        self.stale = True
+        self.show_table = True
+        self._build_table = build_table
+        self._refresh_seconds = refresh_seconds
+        self._clock = clock
+        self._table: Table | None = None
+        self._built_at = -math.inf
+
+    def __rich__(self) -> RenderableType:
+        if not self.show_table:
+            return self.progress
+        now = self._clock()
+        if self._table is None or (self.stale and now - self._built_at >= self._refresh_seconds):
+            # Cleared before building: a match landing meanwhile marks it stale again.
+            self.stale = False
+            self._table, self._built_at = self._build_table(), now
+        return Group(self.progress, self._table)
+
+
+class _LiveView:
+    """A rich ``Live`` display for a terminal: progress bar and a table updating."""
+
+    def __init__(
+        self,
+        console: Console,
+        counts: _Counts,
+        build_table: Callable[[], Table],
+        refresh_seconds: float,
+        clock: Callable[[], float],
+    ) -> None:
+        self._counts = counts
+        self._progress = Progress(
+            TextColumn("matches"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TaskProgressColumn(),
+            _RateColumn(),
+            TimeElapsedColumn(),
+            _EtaColumn(counts, clock),
+            console=console,
+            get_time=clock,
+            speed_estimate_period=60.0,
+        )
+        self._task = self._progress.add_task("matches", total=counts.total, completed=counts.done)
+        self._screen = _Screen(self._progress, build_table, refresh_seconds, clock)
+        self._live = Live(self._screen, console=console, refresh_per_second=4)
+
+    def start(self) -> None:
+        """Show the display; a thread of ``Live`` refreshes it from now on."""
+        self._live.start()
+
+    def advance(self, now: float) -> None:
+        """Move the bar; the table follows at its next rebuild."""
+        self._progress.update(self._task, completed=self._counts.done)
+        self._screen.stale = True
+
+    def stop(self, now: float) -> None:
+        """Leave the finished bar on screen; the provisional table goes."""
+        self._progress.update(self._task, completed=self._counts.done)
+        self._screen.show_table = False
+        self._live.stop()
+
+
+class LiveBoard:
+    """The view of a running tournament; a context manager around the match loop.
+
+    On a terminal it shows a progress bar above a leaderboard that updates as
+    matches land. Elsewhere (CI, pipes) it prints a plain progress line every
+    ``log_seconds`` and when the run completes. On exit, in both modes, it
+    prints the final table, rated in canonical order by :func:`rate`.
+
+    The live table is provisional: rating every match again in canonical
+    order at each refresh would cost time proportional to the run (about half
+    a millisecond per four-seat match), so the live table is rated
+    incrementally in arrival order, and may differ slightly from the final.
+
+    ``previous`` are the results of a resumed run, counted as done and rated;
+    ``already_done`` overrides their count when only the count is known.
+    Call :meth:`add` and :meth:`add_failure` from one thread.
+    """
+
+    def __init__(
+        self,
+        console: Console,
+        total: int,
+        labels: Iterable[str] = (),
+        draw_probability: float = DRAW_PROBABILITY,
+        title: str | None = None,
+        *,
+        previous: Iterable[MatchResult] = (),
+        already_done: int | None = None,
+        refresh_seconds: float = 0.5,
+        log_seconds: float = 5.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._console = console
+        self._labels = tuple(labels)
+        self._draw_probability = draw_probability
+        self._title = title
+        self._clock = clock
+        self._results = [_without_history(result) for result in previous]
+        self._ratings = Ratings(draw_probability, self._labels)
+        for result in canonical_order(self._results):
+            self._ratings.add(result)
+        # The live display's thread reads the ratings while add() updates them.
+        self._lock = threading.Lock()
+        done = len(self._results) if already_done is None else already_done
+        self._counts = _Counts(total=total, done=done, session_start_done=done)
+        self._view: _PlainView | _LiveView = (
+            _LiveView(console, self._counts, self._provisional_table, refresh_seconds, clock)
+            if console.is_terminal
+            else _PlainView(console, self._counts, log_seconds)
+        )
+
+    def __enter__(self) -> LiveBoard:
+        self._counts.session_start_time = self._clock()
+        self._view.start()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        # Also after an interruption: the table of what finished is worth seeing.
+        self._view.stop(self._clock())
+        width = self._console.width
+        self._console.print(leaderboard_table(self.standings(), self._title, width=width))
+        summary = fault_summary(self._results)
+        if summary is not None:
+            self._console.print(summary)
+
+    def add(self, result: MatchResult) -> None:
+        """Count and rate one finished match, and update the view."""
+        self._results.append(_without_history(result))
+        with self._lock:
+            self._ratings.add(result)
+        now = self._clock()
+        self._counts.landed(now)
+        self._view.advance(now)
+
+    def add_failure(self, failure: object = None) -> None:
+        """Count a match that produced no result (it could not be set up, or was given up
+        after retries)."""
+        now = self._clock()
+        self._counts.landed(now)
+        self._counts.failures += 1
+        self._view.advance(now)
+
+    def standings(self) -> list[Standing]:
+        """The final standings of every result so far, in canonical order."""
+        return rate(self._results, self._draw_probability, self._labels)
+
+    def _provisional_table(self) -> Table:
+        with self._lock:
+            standings = self._ratings.standings()
+        caption = "provisional: rated in arrival order"
+        return leaderboard_table(standings, self._title, caption, width=self._console.width)
+
+
+def _without_history(result: MatchResult) -> MatchResult:
+    # Ratings never read the replay, and a long run holds many of them.
+    return replace(result, history=())

@@ -1,0 +1,225 @@
+"""A run folder describes itself, and bad input to ``arena run`` is one line before Ray starts."""
+
+from __future__ import annotations
+
+import errno
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from arena.cli import main
+from arena.store import RunStore
+
+CONFIG = """
+[tournament]
+name = "folder"
+game = "tiny-race"
+players = 2
+rounds = 2
+seed = 3
+
+[[bots]]
+name = "random"
+[[bots]]
+name = "random"
+label = "random-2"
+[[bots]]
+name = "crasher"
+params = { after = 2 }
+
+[limits]
+isolation = "inprocess"
+"""
+TOTAL = 2 * 3 * 2
+SAMPLE = Path(__file__).parent / "data" / "tiny-run.jsonl"
+
+
+def arena(*args: str, columns: int = 200) -> Result:
+    return CliRunner(env={"COLUMNS": str(columns)}).invoke(main, list(args))
+
+
+@pytest.fixture
+def config(tmp_path: Path) -> Path:
+    path = tmp_path / "folder.toml"
+    path.write_text(CONFIG)
+    return path
+
+
+def json_board(out: Path) -> list[dict[str, object]]:
+    result = arena("leaderboard", str(out), "--format", "json")
+    assert result.exit_code == 0, result.output
+    rows: list[dict[str, object]] = json.loads(result.stdout)
+    return rows
+
+
+@pytest.fixture
+def no_ray(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fail the test if anything tries to start or join Ray."""
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("Ray was started")
+
+    monkeypatch.setattr("arena.cluster.connect", refuse)
+    monkeypatch.setattr("arena.runner.connect", refuse)
+
+
+@pytest.mark.usefixtures("ray_cluster")
+def test_a_run_saves_what_its_ratings_need_and_says_when_ray_is_ready(
+    config: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "elsewhere"
+    result = arena("run", str(config), "--out", str(out))
+    assert result.exit_code == 0, result.output
+    output = result.output
+    assert output.index("Starting Ray: the Ray runtime") < output.index("Ray ready in ")
+    assert output.index("Ray ready in ") < output.index("12 matches")
+    saved = json.loads((out / "config.json").read_text())
+    assert saved["ratings"] == {"draw_probability": 0.01}  # tiny-race declares the default
+    installed = json_board(out)
+
+    # On a machine without the game, the folder alone gives the same table and title.
+    monkeypatch.setattr("arena.cli._installed_games", lambda: None)
+    assert json_board(out) == installed
+    table = arena("leaderboard", str(out))
+    assert table.exit_code == 0 and "folder: tiny-race" in table.stdout
+    assert "elsewhere" not in table.stdout and table.stderr == ""
+
+
+@pytest.mark.usefixtures("ray_cluster")
+def test_after_the_table_a_summary_names_each_faulty_bot_and_its_first_error(
+    config: Path, tmp_path: Path
+) -> None:
+    result = arena("run", str(config), "--out", str(tmp_path / "run"), columns=80)
+    assert result.exit_code == 0, result.output
+    after = result.output[result.output.index("Faults:") :]
+    assert "crasher: 8 faults (error 8)" in after
+    assert "first, in match r001-t000002-s001: RuntimeError: boom" in after  # first by id
+    table = result.output[: result.output.index("Faults:")].split("folder: tiny-race")[-1]
+    assert all(len(line) <= 80 for line in table.splitlines())
+    assert f"Results: {tmp_path / 'run' / 'matches.jsonl'}\n" in result.output  # never wrapped
+
+
+def run_folder(tmp_path: Path, config: dict[str, object] | str | None) -> Path:
+    out = tmp_path / "folder-on-disk"
+    out.mkdir()
+    (out / "matches.jsonl").write_text(SAMPLE.read_text())
+    if isinstance(config, dict):
+        (out / "config.json").write_text(json.dumps(config))
+    elif isinstance(config, str):
+        (out / "config.json").write_text(config)
+    return out
+
+
+SAVED = {
+    "name": "saved-name",
+    "game": "tiny-race",
+    "bots": [{"label": "random"}, {"label": "random-2"}, {"label": "crasher"}, {"label": "idle"}],
+    "ratings": {"draw_probability": 0.01},
+}
+
+
+@pytest.mark.usefixtures("no_ray")
+def test_the_title_is_the_runs_name_from_its_config(tmp_path: Path) -> None:
+    result = arena("leaderboard", str(run_folder(tmp_path, SAVED)))
+    assert result.exit_code == 0 and result.stderr == ""
+    assert "saved-name: tiny-race" in result.stdout and "folder-on-disk" not in result.stdout
+    assert "idle" in result.stdout  # a bot of the config that played nothing still has a row
+
+
+@pytest.mark.parametrize(
+    ("config", "warning"),
+    [
+        (None, "config.json is missing"),
+        ("{not json", "unreadable saved config"),
+        ({**SAVED, "ratings": {"draw_probability": "high"}}, "rated with the default 0.1"),
+    ],
+)
+@pytest.mark.usefixtures("no_ray")
+def test_a_missing_or_corrupt_config_is_said_not_silently_replaced(
+    tmp_path: Path,
+    config: dict[str, object] | str | None,
+    warning: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("arena.cli._installed_games", lambda: None)
+    result = arena("leaderboard", str(run_folder(tmp_path, config)), "--format", "json")
+    assert result.exit_code == 0
+    assert warning in result.stderr and "arena: warning:" in result.stderr
+    assert json.loads(result.stdout)  # the table still comes, on stdout alone
+
+
+@pytest.mark.parametrize("where", ["a file", "under a file"])
+@pytest.mark.usefixtures("no_ray")
+def test_an_out_folder_that_cannot_be_made_is_one_line_before_ray(
+    config: Path, tmp_path: Path, where: str
+) -> None:
+    blocker = tmp_path / "blocker"
+    blocker.write_text("not a folder")
+    out = blocker if where == "a file" else blocker / "run"
+    result = arena("run", str(config), "--out", str(out))
+    assert result.exit_code == 2, result.output
+    assert result.output.count("\n") == 1 and "Traceback" not in result.output
+    assert "choose another --out" in result.output and str(blocker) in result.output
+
+
+@pytest.mark.usefixtures("no_ray")
+def test_an_out_folder_without_write_permission_is_one_line_before_ray(
+    config: Path, tmp_path: Path
+) -> None:
+    import os
+
+    if os.geteuid() == 0:
+        pytest.skip("root may write anywhere")
+    locked = tmp_path / "locked"
+    locked.mkdir(mode=0o500)
+    result = arena("run", str(config), "--out", str(locked / "run"))
+    assert result.exit_code == 2 and "cannot be written" in result.output
+
+
+@pytest.mark.parametrize(
+    ("limits", "message"),
+    [
+        ("move_seconds = nan", "move_seconds = nan: must be a finite number of seconds"),
+        ("bank_seconds = inf", "bank_seconds = inf: must be a finite number of seconds"),
+    ],
+)
+@pytest.mark.usefixtures("no_ray")
+def test_a_time_limit_that_never_runs_out_is_one_line_before_ray(
+    tmp_path: Path, limits: str, message: str
+) -> None:
+    path = tmp_path / "limits.toml"
+    path.write_text(CONFIG.replace("[limits]", f"[limits]\n{limits}"))
+    result = arena("run", str(path), "--out", str(tmp_path / "run"))
+    assert result.exit_code == 2 and message in result.output
+    assert result.output.count("\n") == 1
+
+
+@pytest.mark.usefixtures("ray_cluster")
+def test_a_full_disk_mid_run_is_one_line_saying_how_to_resume(
+    config: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "run"
+    append = RunStore.append
+    written: list[str] = []
+
+    def fills_up(self: RunStore, result: object) -> None:
+        if len(written) == 4:
+            raise OSError(errno.ENOSPC, "No space left on device", str(self.matches_path))
+        append(self, result)  # type: ignore[arg-type]
+        written.append("one")
+
+    monkeypatch.setattr(RunStore, "append", fills_up)
+    result = arena("run", str(config), "--out", str(out))
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    error = [line for line in result.stderr.splitlines() if line.startswith("arena: error:")]
+    assert len(error) == 1 and result.stderr.count("\n") == 1
+    assert "No space left on device" in error[0] and "matches.jsonl" in error[0]
+    assert f"--out {out} --resume" in error[0]
+
+    monkeypatch.setattr(RunStore, "append", append)
+    resumed = arena("run", str(config), "--out", str(out), "--resume")
+    assert resumed.exit_code == 0, resumed.output
+    assert len((out / "matches.jsonl").read_text().splitlines()) == TOTAL
