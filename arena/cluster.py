@@ -104,8 +104,14 @@ def connect(workers: int | None = None, address: str | None = None) -> Connectio
         cpus = _cluster_cpus()
         return Connection(workers or cpus, owned=True, cpus=cpus)
     count = workers or os.cpu_count() or 1
+    # "local": a new instance of our own, even when a cluster started with `ray start`
+    # runs on this machine (Ray would join that one, and refuse our num_cpus).
     ray.init(
-        num_cpus=count, include_dashboard=False, logging_level=logging.ERROR, log_to_driver=False
+        address="local",
+        num_cpus=count,
+        include_dashboard=False,
+        logging_level=logging.ERROR,
+        log_to_driver=False,
     )
     return Connection(count, owned=True, cpus=count)
 

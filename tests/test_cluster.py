@@ -158,3 +158,22 @@ def test_any_exception_of_a_match_fails_that_match_in_plain_text(
     [failure] = arena.cluster.play_batch([spec("random", "random")])
     assert isinstance(failure, Failed)
     assert failure.reason == "RuntimeError: red"
+
+
+def test_without_an_address_a_local_instance_of_its_own_is_started(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Not the cluster a `ray start` left running on this machine: Ray would join that one
+    and refuse the worker count."""
+    import ray
+
+    import arena.cluster
+
+    calls: list[dict[str, object]] = []
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)
+    monkeypatch.setattr(ray, "init", lambda **kwargs: calls.append(kwargs))
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    connection = arena.cluster.connect(workers=3)
+    assert calls[0]["address"] == "local" and calls[0]["num_cpus"] == 3
+    assert connection.workers == 3 and connection.owned
+    assert arena.cluster.describe(3) == "a local Ray instance with 3 workers"
