@@ -1,9 +1,10 @@
-"""The rules that change the table: the turn, the cards, movement, captures.
+"""The rules that change the table: the turn and the explorer's move.
 
 :class:`Rules` applies one action (already checked legal by the state) and
 moves the match to its next decision or chance node. A turn is: draw a card
-(chance) and carry it out, then move one explorer, shooting and taking the
-secret path before or after; then the next living seat clockwise.
+(chance) and carry it out (:mod:`engines.dinosaurs.events`), then move one
+explorer, shooting and taking the secret path before or after; then the
+next living seat clockwise.
 """
 
 from __future__ import annotations
@@ -12,24 +13,17 @@ from engines.dinosaurs import actions as A
 from engines.dinosaurs import cards as C
 from engines.dinosaurs import phases as P
 from engines.dinosaurs.board import AMMO_DUMP, CAVE, LAIR, RIVER, SWAMPY, TEMPLE
-from engines.dinosaurs.pieces import Pieces
+from engines.dinosaurs.events import RESUME_AFTER, RESUME_MOVE, Events
 from engines.dinosaurs.table import (
     BULLETS_PER_DUMP,
     DEAD,
     EXPLORERS,
-    LAVA_PIECES,
     MAX_TURNS,
     OUTSIDE,
 )
 
-RESUME_CARD, RESUME_MOVE, RESUME_AFTER = range(3)
-"""Where play goes on after a capture's lair is chosen (or a shot or secret path ends)."""
 
-LAVA_PER_ERUPTION = 3
-REPOSITIONS = 3
-
-
-class Rules(Pieces):
+class Rules(Events):
     """Applies actions; see :mod:`engines.dinosaurs.game` for the rules page."""
 
     __slots__ = ()
@@ -70,230 +64,6 @@ class Rules(Pieces):
 
     def finish(self, reason: str, winner: int = -1) -> None:
         self.phase, self.end_reason, self.winner = P.OVER, reason, winner
-
-    # ------------------------------------------------------------ cards
-
-    def _draw(self, action: int) -> None:
-        card = action - A.CARD
-        self.deck[card] -= 1
-        self.card = card
-        _CARD_EFFECTS[card](self)
-
-    def card_done(self) -> None:
-        if self.card not in C.KEPT:
-            self.discards[self.card] += 1
-        self.begin_move()
-
-    def _offer(self, phase: int, choices: list[int]) -> None:
-        """Ask the drawer to choose (``phase``) if there is a choice, else the card is done."""
-        if choices:
-            self.phase = phase
-        else:
-            self.card_done()
-
-    def _erupt(self) -> None:
-        slope = self.board.volcano_slope
-        if self.lava_placed < len(slope):
-            self.lava[slope[self.lava_placed]] = True
-            self.lava_placed += 1
-            self.card_done()
-        elif self.lava_placed < LAVA_PIECES:
-            self.lava_left = min(LAVA_PER_ERUPTION, LAVA_PIECES - self.lava_placed)
-            start = self.board.lava_start
-            if not self.lava[start]:
-                if start in self.dinosaurs:
-                    self.lava_left = 0  # the flow is dammed at the valley's edge this time
-                else:
-                    self.place_lava(start)
-                    self.lava_left -= 1
-            self._next_lava()
-        else:
-            self.lava_left = REPOSITIONS
-            self._next_lift()
-
-    def _next_lava(self) -> None:
-        if self.lava_left and self.lava_targets():
-            self.phase = P.LAVA_PLACE
-        else:
-            self.lava_left = 0
-            self.card_done()
-
-    def _lava_place(self, action: int) -> None:
-        self.place_lava(action)
-        self.lava_left -= 1
-        self._next_lava()
-
-    def _next_lift(self) -> None:
-        if self.lava_left and self.lava_lifts():
-            self.phase = P.LAVA_LIFT
-        else:
-            self.lava_left = 0
-            self.card_done()
-
-    def _lava_lift(self, action: int) -> None:
-        if action == A.DONE:
-            self.lava_left = 0
-            self.card_done()
-            return
-        self.lifted, self.lava[action] = action, False
-        self.phase = P.LAVA_DROP
-
-    def _lava_drop(self, action: int) -> None:
-        self.lava[action], self.lifted = True, -1
-        self.lava_left -= 1
-        self._next_lift()
-
-    def _pteranodon(self) -> None:
-        self._offer(P.PTERA_PICK, self.pteranodon_picks())
-
-    def _ptera_pick(self, action: int) -> None:
-        if action == A.DONE:
-            self.card_done()
-            return
-        self.mover, self.phase = action - A.EXPLORER, P.PTERA_DROP
-
-    def _put(self, action: int) -> None:
-        """Put the chosen explorer on space ``action`` (pteranodon, swamp, escape, fight);
-        a coin it carried stays where it was."""
-        self.drop_coin(self.mover)
-        self.explorers[self.mover] = action
-        self.mover = -1
-        self.card_done()
-
-    def _swamp_monster(self) -> None:
-        self.move_monster()
-        self.card_done()
-
-    def _falls(self) -> None:
-        self._offer(P.FALL_PICK, self.fall_picks())
-
-    def _pick(self, action: int) -> None:
-        """Choose the explorer a card acts on; the next phase asks where it goes."""
-        self.mover = action - A.EXPLORER
-        self.phase += 1
-
-    def _escape(self) -> None:
-        self._offer(P.ESCAPE_PICK, self.escape_picks())
-
-    def _escape_pick(self, action: int) -> None:
-        if action == A.DONE:
-            self.card_done()
-        else:
-            self._pick(action)
-
-    def _fight(self) -> None:
-        self._offer(P.FIGHT_PICK, self.fight_picks())
-
-    def _short_of_water(self) -> None:
-        self._offer(P.WATER_PICK, self.water_picks())
-
-    def _water_pick(self, action: int) -> None:
-        number = action - A.EXPLORER
-        if self.at_water(number):
-            self.card_done()
-            return
-        self.mover, self.visited = number, 1 << self.explorers[number]
-        self.phase = P.WATER_ROLL
-
-    def _water_roll(self, action: int) -> None:
-        at = self.explorers[self.mover]
-        self.roll = action - A.DICE
-        self.steps_left = 1 if self.board.terrain[at] in SWAMPY else self.roll
-        self._next_water_step()
-
-    def _next_water_step(self) -> None:
-        if self.steps_left and self.explorer_steps(self.mover, self.visited, water_run=True):
-            self.phase = P.WATER_STEP
-            return
-        self.kill(self.mover)  # the treasure stays on the last space of the run
-        self.mover = -1
-        self.card_done()
-
-    def _water_step(self, action: int) -> None:
-        self.explorers[self.mover] = action
-        self.visited |= 1 << action
-        self.steps_left -= 1
-        if self.at_water(self.mover):
-            self.mover = -1
-            self.card_done()
-        else:
-            self._next_water_step()
-
-    def _keep(self) -> None:
-        if self.card == C.SECRET_PATH:
-            self.secret_paths[self.player] += 1
-        else:
-            self.guns[self.player] += 1
-        self.card_done()
-
-    # ------------------------------------------------------------ dinosaurs
-
-    def _dinosaur_card(self) -> None:
-        moves = C.DINOSAUR_MOVES[self.card]
-        if self.card == C.UNDERGROWTH:
-            moves = (1,) * len(self.dinosaurs)
-        self.dinosaur_moves, self.dinosaurs_moved = moves, 0
-        self._next_dinosaur()
-
-    def _next_dinosaur(self) -> None:
-        self.dinosaur = -1
-        if self.dinosaur_moves and self.dinosaurs_moved != (1 << len(self.dinosaurs)) - 1:
-            self.phase = P.DINO_PICK
-        else:
-            self.dinosaur_moves = ()
-            self.card_done()
-
-    def _dinosaur_pick(self, action: int) -> None:
-        dinosaur = action - A.DINOSAUR
-        self.dinosaurs_moved |= 1 << dinosaur
-        self.steps_left, self.dinosaur_moves = self.dinosaur_moves[0], self.dinosaur_moves[1:]
-        self.dinosaur, self.visited = dinosaur, 1 << self.dinosaurs[dinosaur]
-        self._next_dinosaur_step()
-
-    def _next_dinosaur_step(self) -> None:
-        if self.steps_left and self.dinosaur_steps(self.dinosaur, self.steps_left, self.visited):
-            self.phase = P.DINO_STEP
-        else:
-            self._next_dinosaur()
-
-    def _dinosaur_step(self, action: int) -> None:
-        self.dinosaurs[self.dinosaur] = action
-        self.visited |= 1 << action
-        self.steps_left -= 1
-        if self.board.terrain[action] == LAIR:
-            self._eat_if_attack(action)
-            self._next_dinosaur()
-        elif action in self.explorers:
-            self.capture(action, RESUME_CARD)
-        else:
-            self._next_dinosaur_step()
-
-    def capture(self, space: int, resume: int) -> None:
-        """The dinosaur that entered ``space`` captures everyone there; its move ends and
-        the mover chooses the lair it takes them to. Carried coins stay on ``space``."""
-        self.captured = tuple(self.explorers_at(space))
-        for number in self.captured:
-            self.drop_coin(number)
-        self.resume, self.steps_left, self.phase = resume, 0, P.LAIR_PICK
-
-    def _lair_pick(self, action: int) -> None:
-        self.dinosaurs[self.dinosaur] = action
-        for number in self.captured:
-            self.explorers[number] = action
-        self.captured = ()
-        resume = self.resume
-        self.resume = -1
-        if resume == RESUME_CARD:
-            self._eat_if_attack(action)
-            self._next_dinosaur()
-        else:
-            self.dinosaur = -1
-            self._resume(resume)
-
-    def _eat_if_attack(self, lair: int) -> None:
-        """Dinosaur Attack: every explorer in a lair a dinosaur arrives in is eaten."""
-        if self.card == C.DINOSAUR_ATTACK:
-            self.kill_all_at(lair)
 
     # ------------------------------------------------------------ moving an explorer
 
@@ -427,7 +197,7 @@ class Rules(Pieces):
         else:
             self._extra(action, RESUME_AFTER)
 
-    def _resume(self, resume: int) -> None:
+    def go_on(self, resume: int) -> None:
         if resume == RESUME_MOVE:
             self.begin_move()
         else:
@@ -457,7 +227,7 @@ class Rules(Pieces):
     def _finish_extra(self) -> None:
         resume = self.resume
         self.resume = self.dinosaur = self.mover = -1
-        self._resume(resume)
+        self.go_on(resume)
 
     def _shoot_push(self, action: int) -> None:
         self.dinosaurs[self.dinosaur] = action
@@ -470,16 +240,6 @@ class Rules(Pieces):
         self.explorers[self.mover] = action
         self._finish_extra()
 
-
-_CARD_EFFECTS = {
-    C.VOLCANO: Rules._erupt, C.PTERANODON: Rules._pteranodon,
-    C.SWAMP_MONSTER: Rules._swamp_monster, C.FALLS_INTO_SWAMP: Rules._falls,
-    C.ESCAPE_SWAMP: Rules._escape, C.RESTLESS: Rules._dinosaur_card,
-    C.UNDERGROWTH: Rules._dinosaur_card, C.GRAZING: Rules._dinosaur_card,
-    C.DANGER_AHEAD: Rules._dinosaur_card, C.DINOSAUR_ATTACK: Rules._dinosaur_card,
-    C.DINOSAURS_FIGHT: Rules._fight, C.SHORT_OF_WATER: Rules._short_of_water,
-    C.SECRET_PATH: Rules._keep, C.GUN: Rules._keep,
-}
 
 _HANDLERS = {
     P.FIRST_PLAYER: Rules._first_player, P.DRAW: Rules._draw, P.MOVE_ROLL: Rules._move_roll,
