@@ -4,7 +4,10 @@ random."""
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Sequence
+from importlib import resources
+from pathlib import Path
 
 import pytest
 from arena_bot_greedy import GreedyBot
@@ -94,3 +97,26 @@ def test_greedy_drops_an_opposing_carrier_into_the_swamp() -> None:
     play(state, pick)
     drop = choose(state.observation(0), state.legal_actions(), rng, 0.5)
     assert state.board.terrain[drop] == 5  # an inner swamp space
+
+
+def test_greedy_reads_the_board_from_the_observation(tmp_path: Path) -> None:
+    """On a user's board (here every space renamed) the bot still finds its way: it knows the
+    board only through its observation."""
+    shipped = resources.files("engines.dinosaurs").joinpath("board.toml").read_text("utf-8")
+    mine = tmp_path / "renamed.toml"
+    mine.write_text(re.sub(r'"([a-k]\d+)"', r'"space-\1"', shipped))
+    wins = 0
+    for match in range(6):
+        state = GAME.new_initial_state(2, {"board": str(mine)})
+        assert state.board.names[0].startswith("space-")
+        bots = [make_bot("greedy", 0, 2, match), make_bot("random", 1, 2, match)]
+        rng = random.Random(match)
+        while not state.is_terminal():
+            seat = state.current_player()
+            if seat == CHANCE:
+                state.apply_action(sample_chance(state.chance_outcomes(), rng))
+            else:
+                state.apply_action(bots[seat].act(state.observation(seat),
+                                                  tuple(state.legal_actions())))
+        wins += state.ranking()[0] == 0
+    assert wins >= 5
