@@ -16,35 +16,37 @@ Run: ``.venv/bin/python benchmarks/bench_dinosaurs.py [--seconds 3] [--matches 3
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import random
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from arena_bot_greedy import GreedyBot
 from arena_bot_random import RandomBot
 
 from arena.bot import Bot
-from arena.game import CHANCE, sample_chance
+from arena.game import NoEnd, State, drive
 from engines.dinosaurs.game import DinosaursGame
 from engines.dinosaurs.state import DinosaursState
 
 GAME = DinosaursGame()
 
 
+def _uniform(rng: random.Random) -> Callable[[State, int], int]:
+    """A decision rule: uniform over the legal actions, drawn from ``rng``."""
+
+    def decide(state: State, player: int) -> int:
+        legal = state.legal_actions()
+        return legal[int(rng.random() * len(legal))]
+
+    return decide
+
+
 def random_playout(state: DinosaursState, rng: random.Random) -> int:
     """Play ``state`` to the end with uniform moves; return the number of actions applied."""
-    count = 0
-    while not state.is_terminal():
-        if state.current_player() == CHANCE:
-            action = sample_chance(state.chance_outcomes(), rng)
-        else:
-            legal = state.legal_actions()
-            action = legal[int(rng.random() * len(legal))]
-        state.apply_action(action)
-        count += 1
-    return count
+    return len(drive(state, _uniform(rng), rng))
 
 
 def playout_speed(players: int, coins: int, seconds: float) -> tuple[float, int, float]:
@@ -64,13 +66,8 @@ def clone_micros(players: int, coins: int, samples: int = 400) -> float:
     states = []
     while len(states) < samples:
         state = GAME.new_initial_state(players, {"coins": coins})
-        for _ in range(rng.randrange(20, 600)):
-            if state.is_terminal():
-                break
-            legal = state.legal_actions()
-            state.apply_action(sample_chance(state.chance_outcomes(), rng)
-                               if state.current_player() == CHANCE
-                               else legal[int(rng.random() * len(legal))])
+        with contextlib.suppress(NoEnd):  # stopped part-way on purpose
+            drive(state, _uniform(rng), rng, max_actions=rng.randrange(20, 600))
         states.append(state)
     repeats = 50
     start = time.perf_counter()
@@ -91,14 +88,11 @@ def bot_match(seated: Sequence[str], seed: int, coins: int) -> DinosaursState:
     players = len(seated)
     state = GAME.new_initial_state(players, {"coins": coins})
     bots = [make_bot(kind, seat, players, seed * 10 + seat) for seat, kind in enumerate(seated)]
-    rng = random.Random(seed)
-    while not state.is_terminal():
-        seat = state.current_player()
-        if seat == CHANCE:
-            state.apply_action(sample_chance(state.chance_outcomes(), rng))
-        else:
-            legal = state.legal_actions()
-            state.apply_action(bots[seat].act(state.observation(seat), tuple(legal)))
+    drive(
+        state,
+        lambda state, seat: bots[seat].act(state.observation(seat), tuple(state.legal_actions())),
+        random.Random(seed),
+    )
     return state
 
 

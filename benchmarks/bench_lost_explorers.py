@@ -24,7 +24,7 @@ from collections.abc import Sequence
 
 from arena_bot_greedy.lost_explorers import choose
 
-from arena.game import CHANCE, sample_chance
+from arena.game import State, drive
 from engines.lost_explorers.game import LostExplorersGame
 from engines.lost_explorers.state import LostExplorersState
 
@@ -34,16 +34,12 @@ RANDOM = "random"
 
 def playout(state: LostExplorersState, rng: random.Random) -> int:
     """Play ``state`` to the end with uniform moves; return the number of actions."""
-    count = 0
-    while not state.is_terminal():
-        if state.current_player() == CHANCE:
-            action = sample_chance(state.chance_outcomes(), rng)
-        else:
-            legal = state.legal_actions()
-            action = legal[int(rng.random() * len(legal))]
-        state.apply_action(action)
-        count += 1
-    return count
+
+    def uniform(state: State, player: int) -> int:
+        legal = state.legal_actions()
+        return legal[int(rng.random() * len(legal))]
+
+    return len(drive(state, uniform, rng))
 
 
 def speed(players: int, seconds: float) -> tuple[float, int]:
@@ -61,13 +57,15 @@ def clone_micros(samples: int = 2000) -> float:
     rng = random.Random(2)
     states: list[LostExplorersState] = []
     while len(states) < samples:
-        state = GAME.new_initial_state(3)
-        while not state.is_terminal():
+        def sample(state: State) -> None:
             if rng.random() < 0.05:
-                states.append(state.clone())
-            legal = (state.legal_actions() if state.current_player() != CHANCE
-                     else [sample_chance(state.chance_outcomes(), rng)])
-            state.apply_action(legal[int(rng.random() * len(legal))])
+                states.append(state.clone())  # type: ignore[arg-type]
+
+        def uniform(state: State, player: int) -> int:
+            legal = state.legal_actions()
+            return legal[int(rng.random() * len(legal))]
+
+        drive(GAME.new_initial_state(3), uniform, rng, watch=sample)
     best = math.inf
     for _ in range(5):
         start = time.perf_counter()
@@ -80,20 +78,19 @@ def clone_micros(samples: int = 2000) -> float:
 def match(seated: Sequence[float | str], seed: int) -> tuple[LostExplorersState, int]:
     """One game; a seat is a greedy risk level or ``"random"``. Returns (state, decisions)."""
     chance_rng, move_rng = random.Random(seed), random.Random(seed ^ 0x5EED)
-    state, decisions = GAME.new_initial_state(len(seated)), 0
-    while not state.is_terminal():
-        seat = state.current_player()
-        if seat == CHANCE:
-            state.apply_action(sample_chance(state.chance_outcomes(), chance_rng))
-            continue
+    state = GAME.new_initial_state(len(seated))
+    decisions = 0
+
+    def decide(state: State, seat: int) -> int:
+        nonlocal decisions
+        decisions += 1
         legal = state.legal_actions()
         kind = seated[seat]
         if kind == RANDOM:
-            action = legal[int(move_rng.random() * len(legal))]
-        else:
-            action = choose(state.observation(seat), legal, move_rng, float(kind))
-        state.apply_action(action)
-        decisions += 1
+            return legal[int(move_rng.random() * len(legal))]
+        return choose(state.observation(seat), legal, move_rng, float(kind))
+
+    drive(state, decide, chance_rng)
     return state, decisions
 
 
