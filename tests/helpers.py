@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from arena.records import Limits, MatchResult, MatchSpec, SeatSpec
@@ -73,3 +74,46 @@ def finished(
         errors=(None,) * n,
         history=(1, 2, 3),
     )
+
+
+def alive(pid: int) -> bool:
+    """True if process ``pid`` exists and is not a zombie waiting to be reaped."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"
+
+
+def descendants(root: int) -> set[int]:
+    """Every live process descended from ``root`` (its children, theirs, and so on)."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parents[int(entry.name)] = int(
+                    (entry / "stat").read_text().rsplit(")", 1)[1].split()[1]
+                )
+            except (OSError, IndexError, ValueError):
+                continue
+    found: set[int] = set()
+    for pid in parents:
+        ancestor = parents.get(pid)
+        while ancestor and ancestor != root and ancestor not in found:
+            ancestor = parents.get(ancestor)
+        if ancestor and (ancestor == root or ancestor in found):
+            found.add(pid)
+    return {pid for pid in found if alive(pid)}
+
+
+def bot_hosts_under(root: int) -> set[int]:
+    """The sandboxed bot hosts (and whatever they started) descended from ``root``."""
+    hosts = set()
+    for pid in descendants(root):
+        try:
+            command = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if b"arena.seats.host" in command:
+            hosts.add(pid)
+    return hosts

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
+from helpers import alive, bot_hosts_under
 
 from arena.cli import main
 
@@ -215,31 +216,6 @@ params = { seconds = 0.005 }
 """
 
 
-def bot_hosts_under(root: int) -> list[int]:
-    """The bot host processes (and their sandboxes) descended from process ``root``."""
-    parents: dict[int, int] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            parents[int(entry.name)] = int(fields[1])
-    hosts = []
-    for pid in parents:
-        ancestor = parents.get(pid)
-        while ancestor and ancestor != root:
-            ancestor = parents.get(ancestor)
-        if ancestor == root:
-            try:
-                command = Path(f"/proc/{pid}/cmdline").read_bytes()
-            except OSError:
-                continue
-            if b"arena.seats.host" in command:
-                hosts.append(pid)
-    return hosts
-
-
 @pytest.mark.usefixtures("ray_cluster")
 def test_a_run_stopped_with_ctrl_c_resumes_to_the_uninterrupted_leaderboard(
     tmp_path: Path,
@@ -255,17 +231,18 @@ def test_a_run_stopped_with_ctrl_c_resumes_to_the_uninterrupted_leaderboard(
         text=True,
     )
     deadline = time.monotonic() + 120
+    hosts: set[int] = set()
     while time.monotonic() < deadline and running.poll() is None:
+        hosts |= bot_hosts_under(running.pid)
         if (cut / "matches.jsonl").exists() and len(lines(cut / "matches.jsonl")) >= 20:
             break
         time.sleep(0.05)
-    hosts = bot_hosts_under(running.pid)
     assert hosts, "the run had started no sandboxed bot host"
     running.send_signal(signal.SIGINT)
     output, _ = running.communicate(timeout=120)
     assert running.returncode == 130, output
     time.sleep(1.0)
-    assert [pid for pid in hosts if Path(f"/proc/{pid}").exists()] == []  # none left behind
+    assert [pid for pid in hosts if alive(pid)] == []  # none left behind
     assert "--resume" in output
     recorded = len(lines(cut / "matches.jsonl"))
     assert 20 <= recorded < 180
@@ -295,21 +272,22 @@ def test_a_driver_killed_with_sigkill_resumes_to_the_uninterrupted_leaderboard(
         stderr=subprocess.DEVNULL,
     )
     deadline = time.monotonic() + 120
+    hosts: set[int] = set()
     while time.monotonic() < deadline and running.poll() is None:
+        hosts |= bot_hosts_under(running.pid)
         if (cut / "matches.jsonl").exists() and len(lines(cut / "matches.jsonl")) >= 30:
             break
         time.sleep(0.05)
-    hosts = bot_hosts_under(running.pid)
     assert hosts, "the run had started no sandboxed bot host"
     running.send_signal(signal.SIGKILL)
     running.wait(timeout=30)
     done_before = len((cut / "matches.jsonl").read_text().splitlines())
     assert 30 <= done_before < 180
     for _ in range(50):  # the hosts die with their Ray workers, which die with the driver
-        if not [pid for pid in hosts if Path(f"/proc/{pid}").exists()]:
+        if not [pid for pid in hosts if alive(pid)]:
             break
         time.sleep(0.2)
-    assert [pid for pid in hosts if Path(f"/proc/{pid}").exists()] == []
+    assert [pid for pid in hosts if alive(pid)] == []
 
     resumed = arena("run", str(config), "--out", str(cut), "--resume")
     assert resumed.exit_code == 0, resumed.output

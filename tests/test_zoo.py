@@ -10,14 +10,14 @@ environment and no network.
 
 from __future__ import annotations
 
+import os
 import socket
-import subprocess
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from helpers import spec
+from helpers import alive, descendants, spec
 
 from arena.match import play_match
 from arena.records import Limits, MatchResult, SeatSpec
@@ -37,10 +37,9 @@ def duel(bot: str | SeatSpec, sandbox: str, **overrides: float) -> MatchResult:
     return play_match(spec(bot, "random", limits=limits(sandbox, **overrides)))
 
 
-def stray(bot: str) -> list[str]:
-    """Processes still running a host (or a child of one) of ``bot``."""
-    table = subprocess.run(["ps", "-eo", "pid,args"], capture_output=True, text=True).stdout
-    return [line for line in table.splitlines() if f"--bot={bot}" in line and "ps -eo" not in line]
+def hosts_now() -> set[int]:
+    """The bot hosts this test process has running (with their sandboxes and children)."""
+    return descendants(os.getpid())
 
 
 @pytest.fixture(params=SANDBOXES)
@@ -57,10 +56,12 @@ def test_garbage_answers_are_illegal(sandbox: str, kind: str) -> None:
 
 @pytest.mark.parametrize("bot", ["zoo-python-loop", "zoo-native-loop"])
 def test_a_bot_that_never_answers_times_out(sandbox: str, bot: str) -> None:
+    before = hosts_now()
     result = duel(bot, sandbox)
     assert result.statuses == ("timeout", "ok")
     assert result.think_seconds[0] < 3
-    assert stray(bot) == []  # killed, not left spinning
+    POOL.close()
+    assert hosts_now() - before == set()  # killed, not left spinning
 
 
 def test_a_bot_that_never_finishes_starting_times_out(sandbox: str) -> None:
@@ -101,10 +102,13 @@ def test_a_flood_of_output_is_truncated_and_the_bot_plays_on(sandbox: str) -> No
 
 
 def test_a_forked_child_does_not_outlive_its_host(sandbox: str) -> None:
+    POOL.close()
     result = duel("zoo-forker", sandbox)
     assert result.statuses == ("ok", "ok")
+    started = hosts_now()
+    assert len(started) >= 3  # two hosts, and the child one of them forked (or more: bwrap)
     POOL.close()
-    assert stray("zoo-forker") == []
+    assert {pid for pid in started if alive(pid)} == set()
 
 
 def test_a_constructor_that_rejects_its_params_is_an_error(sandbox: str) -> None:

@@ -16,6 +16,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from helpers import alive, bot_hosts_under
+
 EXPECTED = {
     "random": "ok",
     "random-2": "ok",
@@ -49,16 +51,26 @@ def config(tmp_path: Path) -> Path:
     return path
 
 
-def arena(*args: str) -> subprocess.CompletedProcess[str]:
+def arena(*args: str) -> tuple[subprocess.CompletedProcess[str], set[int]]:
+    """Run an ``arena`` command; also every bot host seen under it while it ran."""
     env = {**os.environ, "COLUMNS": "160", "ARENA_TEST_SECRET": "hunter2"}
     env.pop("RAY_ADDRESS", None)
     command = [str(Path(sys.executable).parent / "arena"), *args]
-    return subprocess.run(command, capture_output=True, text=True, env=env, timeout=400)
+    seen: set[int] = set()
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                          env=env) as running:
+        deadline = time.monotonic() + 400
+        while running.poll() is None and time.monotonic() < deadline:
+            seen |= bot_hosts_under(running.pid)
+            time.sleep(0.2)
+        stdout, stderr = running.communicate(timeout=60)
+    done = subprocess.CompletedProcess(command, running.returncode, stdout, stderr)
+    return done, seen
 
 
 def test_the_zoo_plays_a_whole_tournament_without_harm(tmp_path: Path) -> None:
     out = tmp_path / "run"
-    done = arena("run", str(config(tmp_path)), "--out", str(out), "--workers", "2")
+    done, hosts = arena("run", str(config(tmp_path)), "--out", str(out), "--workers", "2")
     assert done.returncode == 0, done.stderr
     records = [json.loads(line) for line in (out / "matches.jsonl").read_text().splitlines()]
     count = len(EXPECTED) * (len(EXPECTED) - 1)
@@ -76,14 +88,16 @@ def test_the_zoo_plays_a_whole_tournament_without_harm(tmp_path: Path) -> None:
     assert not (out / "snooped.txt").exists()
     chatty = [text for text in printed if "thinking about" in text]
     assert len(chatty) == 2 * (len(EXPECTED) - 1)
-    time.sleep(0.5)
-    table = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
-    assert [line for line in table.splitlines() if "arena.seats.host" in line
-            and "zoo" in line] == []
+    assert hosts, "no bot host was seen while the tournament ran"
+    for _ in range(25):
+        if not [pid for pid in hosts if alive(pid)]:
+            break
+        time.sleep(0.2)
+    assert [pid for pid in hosts if alive(pid)] == []
 
 
 def test_arena_bots_reports_a_bot_plugin_that_fails_to_import() -> None:
-    done = arena("bots")
+    done, _ = arena("bots")
     assert done.returncode == 0, done.stderr
     assert "zoo-snoop" in done.stdout
     assert "testzoo-broken" in done.stdout and "broken on purpose" in done.stdout
