@@ -23,7 +23,7 @@ from rich.table import Table
 from rich.text import Text
 
 from arena.ratings import Standing, canonical_order
-from arena.records import MatchResult
+from arena.records import MatchResult, plain
 
 FORMATS = ("table", "json", "csv", "markdown")
 """The values of ``arena leaderboard --format``."""
@@ -133,8 +133,9 @@ def leaderboard_table(
         else:
             table.add_column(column.header, justify="left", overflow="fold")
     for cells in _cells(standings, columns):
-        # Text, not str: a bot label like "greedy[v2]" must not be read as markup.
-        table.add_row(*(Text(cell) for cell in cells))
+        # Text, not str: a bot label like "greedy[v2]" must not be read as markup; plain():
+        # a label from a hand-edited results file must not move the cursor or clear the screen.
+        table.add_row(*(Text(plain(cell)) for cell in cells))
     return table
 
 
@@ -188,9 +189,11 @@ _FRAME = re.compile(r'File "([^"]+)", line (\d+)')
 def _error_lines(error: str | None) -> tuple[str, str | None]:
     """A recorded error's last line (the exception) and, if the record holds a traceback,
     the ``file:line`` of its innermost frame (the bot's code)."""
-    lines = [line.strip() for line in (error or "").strip().splitlines() if line.strip()]
+    # plain(): a bot's exception message is the bot's text, escape codes and all.
+    text = plain(error or "")
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
     message = lines[-1] if lines else "(no error recorded)"
-    frames = _FRAME.findall(error or "")
+    frames = _FRAME.findall(text)
     return message, (f"{frames[-1][0]}:{frames[-1][1]}" if frames else None)
 
 
@@ -212,7 +215,8 @@ def fault_summary(results: Iterable[MatchResult]) -> Group | None:
         counts = statuses[label]
         by_status = ", ".join(f"{status} {count}" for status, count in counts.most_common())
         total = sum(counts.values())
-        lines.append(Text(f"  {label}: {total} fault{'s' if total != 1 else ''} ({by_status})"))
+        faults = f"{total} fault{'s' if total != 1 else ''} ({by_status})"
+        lines.append(Text(f"  {plain(label)}: {faults}"))
         match_id, error = first[label]
         message, where = _error_lines(error)
         lines.append(Text(f"    first, in match {match_id}: {message}"))

@@ -227,3 +227,17 @@ def test_render_dispatches_on_the_format(standings: list[Standing]) -> None:
     assert render(standings, "markdown") == to_markdown(standings)
     with pytest.raises(ValueError, match="yaml"):
         render(standings, "yaml")
+
+
+def test_no_escape_code_from_a_results_file_reaches_the_terminal() -> None:
+    """A hand-edited label or a bot's exception message could clear the screen."""
+    match = faulty("r001-t000001-s001", "RuntimeError: \x1b[2Jgone\x1b[31m")
+    match = replace(match, seats=("evil\x1b[2J", "random"))
+    console = recording_console(terminal=False)
+    console.print(leaderboard_table(rate([match]), width=80))
+    summary = fault_summary([match])
+    assert summary is not None
+    console.print(summary)
+    output = written(console)
+    assert "\x1b" not in output
+    assert "evil" in output and "RuntimeError: gone" in output
