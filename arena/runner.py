@@ -48,7 +48,8 @@ class RunPlan:
     pending: list[MatchSpec]
     warnings: list[str] = field(default_factory=list)
     fresh: bool = True
-    """No config saved in the folder yet: :func:`execute` writes it first."""
+    """No config saved in the folder yet, or one saved without its rating settings (a run
+    started by an older arena): :func:`execute` writes it first."""
     draw_probability: float = DRAW_PROBABILITY
     """The saved one when resuming, else the game's: one run is rated one way."""
 
@@ -108,7 +109,13 @@ def plan(
     saved_probability = _probability(_ratings(saved).get("draw_probability"))
     chosen = saved_probability or draw_probability or DRAW_PROBABILITY
     return RunPlan(
-        config, store, done, pending, loaded.warnings, fresh=saved is None, draw_probability=chosen
+        config,
+        store,
+        done,
+        pending,
+        loaded.warnings,
+        fresh=saved_probability is None,
+        draw_probability=chosen,
     )
 
 

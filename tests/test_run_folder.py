@@ -223,3 +223,33 @@ def test_a_full_disk_mid_run_is_one_line_saying_how_to_resume(
     resumed = arena("run", str(config), "--out", str(out), "--resume")
     assert resumed.exit_code == 0, resumed.output
     assert len((out / "matches.jsonl").read_text().splitlines()) == TOTAL
+
+
+def test_resuming_a_run_saved_without_rating_settings_saves_them(
+    config: Path, tmp_path: Path
+) -> None:
+    """A run started by an older arena describes itself once it is resumed."""
+    from arena import runner
+    from arena.cluster import Connection
+    from arena.config import load
+
+    out = tmp_path / "old"
+    loaded = load(config)
+    first = runner.plan(loaded, out, resume=False, draw_probability=0.02)
+    runner.execute(
+        runner.RunPlan(loaded, first.store, [], [], fresh=True, draw_probability=0.02),
+        Connection(1, owned=False),
+        print,
+        print,
+    )
+    saved = json.loads((out / "config.json").read_text())
+    assert saved.pop("ratings") == {"draw_probability": 0.02}
+    (out / "config.json").write_text(json.dumps(saved))  # as an older arena wrote it
+
+    resumed = runner.plan(loaded, out, resume=True, draw_probability=0.03)
+    assert resumed.fresh and resumed.draw_probability == 0.03
+    resumed.pending.clear()
+    runner.execute(resumed, Connection(1, owned=False), print, print)
+    assert json.loads((out / "config.json").read_text())["ratings"] == {"draw_probability": 0.03}
+    again = runner.plan(loaded, out, resume=True, draw_probability=0.5)
+    assert not again.fresh and again.draw_probability == 0.03  # one run is rated one way
