@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from helpers import alive, descendants, spec
+from helpers import alive, bot_hosts_under, spec
 
 from arena.match import play_match
 from arena.records import Limits, MatchResult, SeatSpec
@@ -38,8 +38,9 @@ def duel(bot: str | SeatSpec, sandbox: str, **overrides: float) -> MatchResult:
 
 
 def hosts_now() -> set[int]:
-    """The bot hosts this test process has running (with their sandboxes and children)."""
-    return descendants(os.getpid())
+    """The bot hosts this test process has running (with their sandboxes and children; Ray's
+    workers, also children of this process, and their hosts are not among them)."""
+    return bot_hosts_under(os.getpid())
 
 
 @pytest.fixture(params=SANDBOXES)
@@ -103,9 +104,10 @@ def test_a_flood_of_output_is_truncated_and_the_bot_plays_on(sandbox: str) -> No
 
 def test_a_forked_child_does_not_outlive_its_host(sandbox: str) -> None:
     POOL.close()
+    before = hosts_now()
     result = duel("zoo-forker", sandbox)
     assert result.statuses == ("ok", "ok")
-    started = hosts_now()
+    started = hosts_now() - before
     assert len(started) >= 3  # two hosts, and the child one of them forked (or more: bwrap)
     POOL.close()
     assert {pid for pid in started if alive(pid)} == set()
