@@ -262,7 +262,7 @@ def _limits(table: Mapping[str, Any]) -> Limits:
         raise ArenaError(f"[limits] memory_mb = {memory}: must be at least 64")
     return Limits(
         move_seconds=_seconds(table, "move_seconds", 1.0, zero_allowed=False),
-        bank_seconds=_seconds(table, "bank_seconds", 10.0, zero_allowed=True),
+        bank_seconds=_seconds(table, "bank_seconds", 10.0, zero_allowed=False),
         isolation=isolation,
         startup_seconds=_seconds(table, "startup_seconds", 10.0, zero_allowed=False),
         memory_mb=memory,

@@ -17,6 +17,7 @@ propagate as :class:`EngineError` and the match is recorded as failed.
 
 from __future__ import annotations
 
+import math
 import operator
 import random
 import time
@@ -24,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
-from arena.game import Game, State, drive
+from arena.game import Game, State, competition_ranking, drive
 from arena.plugins import Registry, registry, trusted_game
 from arena.records import MatchResult, MatchSpec
 from arena.seats import Seat, SeatFault, open_seat
@@ -43,14 +44,9 @@ def faulty_last(game_ranking: Sequence[int], statuses: Sequence[str]) -> tuple[i
     Competition ranking among the ``ok`` seats; every faulty seat shares the
     place after the last of them.
     """
-    ok = [seat for seat, status in enumerate(statuses) if status == "ok"]
-    places = []
-    for seat, status in enumerate(statuses):
-        if status != "ok":
-            places.append(len(ok))
-        else:
-            places.append(sum(1 for other in ok if game_ranking[other] < game_ranking[seat]))
-    return tuple(places)
+    keys = [-float(place) if status == "ok" else -math.inf
+            for place, status in zip(game_ranking, statuses, strict=True)]
+    return tuple(competition_ranking(keys))
 
 
 class Referee:
