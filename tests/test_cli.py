@@ -216,13 +216,12 @@ params = { seconds = 0.005 }
 """
 
 
-@pytest.mark.usefixtures("ray_cluster")
-def test_a_run_stopped_with_ctrl_c_resumes_to_the_uninterrupted_leaderboard(
-    tmp_path: Path,
-) -> None:
+def interrupted_run(tmp_path: Path, stop: signal.Signals, after: int) -> tuple[str, int, set[int]]:
+    """Start ``arena run`` on the slow config, send ``stop`` once ``after`` matches are
+    recorded; its output, exit status and every bot host seen under it meanwhile."""
     config = tmp_path / "slow.toml"
     config.write_text(SLOW)
-    cut, whole = tmp_path / "cut", tmp_path / "whole"
+    cut = tmp_path / "cut"
     script = str(Path(sys.executable).parent / "arena")
     running = subprocess.Popen(
         [script, "run", str(config), "--out", str(cut), "--workers", "2"],
@@ -234,19 +233,24 @@ def test_a_run_stopped_with_ctrl_c_resumes_to_the_uninterrupted_leaderboard(
     hosts: set[int] = set()
     while time.monotonic() < deadline and running.poll() is None:
         hosts |= bot_hosts_under(running.pid)
-        if (cut / "matches.jsonl").exists() and len(lines(cut / "matches.jsonl")) >= 20:
+        if (cut / "matches.jsonl").exists() and len(lines(cut / "matches.jsonl")) >= after:
             break
         time.sleep(0.05)
     assert hosts, "the run had started no sandboxed bot host"
-    running.send_signal(signal.SIGINT)
+    running.send_signal(stop)
     output, _ = running.communicate(timeout=120)
-    assert running.returncode == 130, output
-    time.sleep(1.0)
-    assert [pid for pid in hosts if alive(pid)] == []  # none left behind
-    assert "--resume" in output
-    recorded = len(lines(cut / "matches.jsonl"))
-    assert 20 <= recorded < 180
+    for _ in range(50):  # the hosts die with their Ray workers, which die with the driver
+        if not [pid for pid in hosts if alive(pid)]:
+            break
+        time.sleep(0.2)
+    recorded = len((cut / "matches.jsonl").read_text().splitlines())
+    assert after <= recorded < 180
+    return output, running.returncode, hosts
 
+
+def resumes_to_the_whole_run(tmp_path: Path) -> None:
+    """``--resume`` of the cut run gives the matches and the table of an uninterrupted one."""
+    config, cut, whole = tmp_path / "slow.toml", tmp_path / "cut", tmp_path / "whole"
     resumed = arena("run", str(config), "--out", str(cut), "--resume")
     assert resumed.exit_code == 0, resumed.output
     assert arena("run", str(config), "--out", str(whole)).exit_code == 0
@@ -257,42 +261,23 @@ def test_a_run_stopped_with_ctrl_c_resumes_to_the_uninterrupted_leaderboard(
 
 
 @pytest.mark.usefixtures("ray_cluster")
+def test_a_run_stopped_with_ctrl_c_resumes_to_the_uninterrupted_leaderboard(
+    tmp_path: Path,
+) -> None:
+    output, status, hosts = interrupted_run(tmp_path, signal.SIGINT, after=20)
+    assert status == 130, output
+    assert "--resume" in output
+    assert [pid for pid in hosts if alive(pid)] == []  # no bot host left behind
+    resumes_to_the_whole_run(tmp_path)
+
+
+@pytest.mark.usefixtures("ray_cluster")
 def test_a_driver_killed_with_sigkill_resumes_to_the_uninterrupted_leaderboard(
     tmp_path: Path,
 ) -> None:
     """SIGKILL gives the driver no chance to clean up: the local Ray instance it started and
     the sandboxed bot hosts go with it, and ``--resume`` plays only what is missing."""
-    config = tmp_path / "slow.toml"
-    config.write_text(SLOW)
-    cut, whole = tmp_path / "cut", tmp_path / "whole"
-    script = str(Path(sys.executable).parent / "arena")
-    running = subprocess.Popen(
-        [script, "run", str(config), "--out", str(cut), "--workers", "2"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + 120
-    hosts: set[int] = set()
-    while time.monotonic() < deadline and running.poll() is None:
-        hosts |= bot_hosts_under(running.pid)
-        if (cut / "matches.jsonl").exists() and len(lines(cut / "matches.jsonl")) >= 30:
-            break
-        time.sleep(0.05)
-    assert hosts, "the run had started no sandboxed bot host"
-    running.send_signal(signal.SIGKILL)
-    running.wait(timeout=30)
-    done_before = len((cut / "matches.jsonl").read_text().splitlines())
-    assert 30 <= done_before < 180
-    for _ in range(50):  # the hosts die with their Ray workers, which die with the driver
-        if not [pid for pid in hosts if alive(pid)]:
-            break
-        time.sleep(0.2)
+    _, status, hosts = interrupted_run(tmp_path, signal.SIGKILL, after=30)
+    assert status == -signal.SIGKILL
     assert [pid for pid in hosts if alive(pid)] == []
-
-    resumed = arena("run", str(config), "--out", str(cut), "--resume")
-    assert resumed.exit_code == 0, resumed.output
-    assert arena("run", str(config), "--out", str(whole)).exit_code == 0
-    assert sorted(r["id"] for r in lines(cut / "matches.jsonl")) == sorted(
-        r["id"] for r in lines(whole / "matches.jsonl")
-    )
-    assert board(cut) == board(whole)
+    resumes_to_the_whole_run(tmp_path)
