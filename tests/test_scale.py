@@ -1,0 +1,100 @@
+"""Issue 11: a plan that streams and a driver that stays small, with the same matches.
+
+The first tests pin match ids, seeds and results as they were before the plan
+streamed (values recorded on 2026-11-30 from the materialised schedule), so a
+change to how the plan is generated or consumed cannot change a tournament.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from arena.match import play_match
+from arena.ratings import rate
+from arena.records import Limits, SeatSpec
+from arena.schedule import round_robin
+
+QUICK = (
+    SeatSpec("random", "random"),
+    SeatSpec("greedy", "greedy"),
+    SeatSpec("greedy-bold", "greedy", {"risk": 0.8}),
+    SeatSpec("greedy-careful", "greedy", {"risk": 0.2}),
+)
+"""The entries of ``configs/quick.toml``."""
+
+
+def quick_plan() -> list:
+    return list(round_robin(
+        game="explorers-of-the-lost-valley", options={"advanced": False}, entries=QUICK,
+        players=3, rounds=2, seed=1, seating="permutations", limits=Limits(isolation="inprocess"),
+    ))
+
+
+def test_match_ids_and_seeds_are_the_ones_of_the_materialised_plan() -> None:
+    specs = quick_plan()
+    assert len(specs) == 48
+    pinned = {
+        0: ("r001-t000001-s001", 612046382977458298,
+            (7205691015008125597, 5135567775007985845, 7279713251963992811),
+            ("random", "greedy", "greedy-bold")),
+        7: ("r001-t000002-s002", 1826710697962728219,
+            (4884161880125457705, 1788722592542750825, 697248337250192436),
+            ("random", "greedy-careful", "greedy")),
+        47: ("r002-t000004-s006", 1149159726122398847,
+             (2292172646055975774, 3776930374488129746, 1976451531024530796),
+             ("greedy-careful", "greedy-bold", "greedy")),
+    }
+    for index, (match_id, seed, bot_seeds, labels) in pinned.items():
+        spec = specs[index]
+        assert (spec.id, spec.seed, spec.bot_seeds) == (match_id, seed, bot_seeds)
+        assert tuple(seat.label for seat in spec.seats) == labels
+
+
+def test_a_larger_plan_keeps_its_ids_and_seeds_deep_into_it() -> None:
+    entries = [SeatSpec(f"b{i}", "random") for i in range(20)]
+    plan = round_robin(game="g", options={}, entries=entries, players=4, rounds=3, seed=99,
+                       seating="rotations", limits=Limits())
+    pinned = {
+        0: ("r001-t000001-s001", 406699802457155322,
+            (164147603773685208, 910474702179888958, 2499712579983493421, 8027694699256989354),
+            ("b0", "b1", "b2", "b3")),
+        12345: ("r001-t003087-s002", 5517240034401549125,
+                (9027681654748358773, 5566749617451696342, 8738598260500722762,
+                 5482094946905741520),
+                ("b5", "b11", "b18", "b4")),
+        58139: ("r003-t004845-s004", 8117386567201979022,
+                (4239808374746968416, 8123691176042402119, 8728520278798659979,
+                 624215946059425553),
+                ("b19", "b16", "b17", "b18")),
+    }
+    count = 0
+    for index, spec in enumerate(plan):
+        count += 1
+        if index in pinned:
+            match_id, seed, bot_seeds, labels = pinned[index]
+            assert (spec.id, spec.seed, spec.bot_seeds) == (match_id, seed, bot_seeds)
+            assert tuple(seat.label for seat in spec.seats) == labels
+    assert count == 58140
+
+
+def test_the_quick_tournament_plays_and_rates_as_it_did() -> None:
+    results = [play_match(spec) for spec in quick_plan()]
+    pinned = {
+        0: ((0.0, 2.0, 0.0), (2, 0, 1), 124, "b092fa5dddcfb059"),
+        7: ((1.0, 1.0, 2.0), (2, 1, 0), 278, "168ca9845a5d571e"),
+        47: ((2.0, 0.0, 0.0), (0, 2, 1), 141, "23c1f221755b473a"),
+    }
+    for index, (scores, ranking, actions, history) in pinned.items():
+        result = results[index]
+        digest = hashlib.sha256(json.dumps(list(result.history)).encode()).hexdigest()[:16]
+        assert (result.scores, result.ranking, result.actions, digest) == (
+            scores, ranking, actions, history)
+    table = [(row.bot, row.mu, row.sigma, row.matches, row.wins)
+             for row in rate(results, 0.01, [seat.label for seat in QUICK])]
+    assert table == [
+        ("greedy-careful", 29.703305979301234, 1.1795732400259922, 36, 19),
+        ("greedy-bold", 28.68355533820725, 1.199612941089323, 36, 14),
+        ("greedy", 27.85228497726426, 1.215397520986541, 36, 15),
+        ("random", 15.953454372493178, 1.9299372854851768, 36, 0),
+    ]
