@@ -12,7 +12,7 @@ import json
 
 from arena.match import play_match
 from arena.ratings import rate
-from arena.records import Limits, SeatSpec
+from arena.records import Limits, MatchSpec, SeatSpec
 from arena.schedule import round_robin
 
 QUICK = (
@@ -24,7 +24,7 @@ QUICK = (
 """The entries of ``configs/quick.toml``."""
 
 
-def quick_plan() -> list:
+def quick_plan() -> list[MatchSpec]:
     return list(round_robin(
         game="explorers-of-the-lost-valley", options={"advanced": False}, entries=QUICK,
         players=3, rounds=2, seed=1, seating="permutations", limits=Limits(isolation="inprocess"),
