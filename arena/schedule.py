@@ -9,6 +9,13 @@ meets the same dice and cards from every seat, so luck evens out.
 Match ids are stable and sort in canonical order (round, table, seating), so
 ratings can be computed in an order that does not depend on which worker
 finished first.
+
+The plan is a generator: nothing of it is materialised, so a tournament of
+millions of matches starts its first match at once and the driver's memory
+does not grow with the plan. Table numbers have six digits; a plan of more
+than 999,999 tables numbers them all with as many digits as its largest
+needs, so ids keep one width (and string order) within a run, and every plan
+that fits six digits keeps the ids it always had.
 """
 
 from __future__ import annotations
@@ -22,7 +29,10 @@ from typing import Any
 from arena.records import Limits, MatchSpec, SeatSpec
 
 SEATINGS = ("permutations", "rotations")
-MAX_TABLES = 999_999
+TABLE_DIGITS = 6
+"""The width of a table number in a match id (wider only for plans that need it)."""
+MAX_TABLES = 999_999_999
+"""A plan of more tables would take years on any cluster: refused as a mistake."""
 
 
 def derive_seed(*parts: object) -> int:
@@ -40,9 +50,14 @@ def seatings(table: Sequence[int], seating: str) -> list[tuple[int, ...]]:
     raise ValueError(f"seating must be one of {SEATINGS}, not {seating!r}")
 
 
-def match_id(round_: int, table: int, seating: int) -> str:
+def match_id(round_: int, table: int, seating: int, table_digits: int = TABLE_DIGITS) -> str:
     """``r001-t000001-s001``: fixed widths, so string order is canonical order."""
-    return f"r{round_ + 1:03d}-t{table + 1:06d}-s{seating + 1:03d}"
+    return f"r{round_ + 1:03d}-t{table + 1:0{table_digits}d}-s{seating + 1:03d}"
+
+
+def table_digits(tables: int) -> int:
+    """The width of the table numbers of a plan of ``tables`` tables."""
+    return max(TABLE_DIGITS, len(str(tables)))
 
 
 def count_matches(pool: int, players: int, rounds: int, seating: str) -> int:
@@ -63,17 +78,19 @@ def round_robin(
     seating: str,
     limits: Limits,
 ) -> Iterator[MatchSpec]:
-    """Every match of the tournament, in canonical order."""
-    if math.comb(len(entries), players) > MAX_TABLES:
+    """Every match of the tournament, in canonical order, made as it is asked for."""
+    tables_count = math.comb(len(entries), players)
+    if tables_count > MAX_TABLES:
         raise ValueError(f"more than {MAX_TABLES} tables: use fewer bots or fewer players")
-    tables = list(itertools.combinations(range(len(entries)), players))
+    digits = table_digits(tables_count)
     for round_ in range(rounds):
+        tables = itertools.combinations(range(len(entries)), players)
         for table_index, table in enumerate(tables):
             chance_seed = derive_seed(seed, "chance", round_, table_index)
             for seating_index, order in enumerate(seatings(table, seating)):
                 seats = tuple(entries[i] for i in order)
                 yield MatchSpec(
-                    id=match_id(round_, table_index, seating_index),
+                    id=match_id(round_, table_index, seating_index, digits),
                     game=game,
                     options=dict(options),
                     seats=seats,

@@ -196,7 +196,7 @@ def test_missing_tournament_table() -> None:
 
 
 def test_a_plan_too_large_to_make_is_refused_before_anything_starts(tmp_path: Path) -> None:
-    crowd = "".join(f'[[bots]]\nname = "random"\nlabel = "r{i}"\n' for i in range(200))
-    text = GOOD.split("[[bots]]")[0].replace("players = 2", "players = 3") + crowd
+    crowd = "".join(f'[[bots]]\nname = "random"\nlabel = "r{i}"\n' for i in range(400))
+    text = GOOD.split("[[bots]]")[0].replace("players = 2", "players = 4") + crowd
     message = error(tmp_path, text)
-    assert "200 bots in matches of 3 make 1,313,400 tables (at most 999,999)" in message
+    assert "400 bots in matches of 4 make 1,050,739,900 tables (at most 999,999,999)" in message

@@ -13,7 +13,7 @@ import json
 from arena.match import play_match
 from arena.ratings import rate
 from arena.records import Limits, MatchSpec, SeatSpec
-from arena.schedule import round_robin
+from arena.schedule import count_matches, round_robin
 
 QUICK = (
     SeatSpec("random", "random"),
@@ -98,3 +98,22 @@ def test_the_quick_tournament_plays_and_rates_as_it_did() -> None:
         ("greedy", 27.85228497726426, 1.215397520986541, 36, 15),
         ("random", 15.953454372493178, 1.9299372854851768, 36, 0),
     ]
+
+
+def test_a_plan_of_more_than_a_million_tables_widens_every_table_number() -> None:
+    entries = [SeatSpec(f"b{i}", "random") for i in range(200)]
+    plan = round_robin(game="g", options={}, entries=entries, players=3, rounds=1, seed=1,
+                       seating="permutations", limits=Limits())
+    first = next(plan)
+    assert count_matches(200, 3, 1, "permutations") == 1_313_400 * 6
+    assert first.id == "r001-t0000001-s001"
+    assert len({len(next(plan).id) for _ in range(1000)}) == 1
+
+
+def test_the_plan_is_made_as_it_is_asked_for() -> None:
+    """60 bots in matches of 4 make 11.7 million matches: the first comes at once."""
+    entries = [SeatSpec(f"b{i}", "random") for i in range(60)]
+    plan = round_robin(game="g", options={}, entries=entries, players=4, rounds=1, seed=1,
+                       seating="permutations", limits=Limits())
+    assert [spec.id for _, spec in zip(range(2), plan, strict=False)] == [
+        "r001-t000001-s001", "r001-t000001-s002"]
