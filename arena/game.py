@@ -108,6 +108,25 @@ class Game(ABC):
         ``[min_players, max_players]`` or an unknown or malformed option.
         """
 
+    def state_from_observation(self, observation: Mapping[str, Any], rng: random.Random) -> State:
+        """A state consistent with ``observation``, its hidden parts sampled from ``rng``.
+
+        Optional: what search bots (``mcts``) need, since they never see the referee's
+        state. ``observation`` is one a seat received at one of its decisions (the seat on
+        move); the state returned gives that seat the same observation and the same legal
+        actions, and whatever the observation does not show (an opponent's hidden tiles, which
+        missions are still face down) is drawn from ``rng`` as the seat's knowledge allows:
+        a *determinization*. Draws still to come (the deck, dice) are chance nodes anyway, so
+        they need no sampling. A search bot samples one state per iteration and searches the
+        tree of its own actions over them (determinized MCTS), so the hidden parts average
+        out instead of being fixed once. ``arena.testing.check_game`` checks it where a game
+        implements it. The default raises :class:`NotImplementedError`.
+        """
+        raise NotImplementedError(
+            f"{self.name}: this game does not implement Game.state_from_observation, so "
+            "search bots that plan from their observation (mcts) cannot play it"
+        )
+
 
 def competition_ranking(keys: Sequence[Any]) -> list[int]:
     """Places from per-seat sort keys where a *larger* key is better.

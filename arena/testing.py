@@ -6,6 +6,10 @@
 
 Both play seeded random games, so a failure reproduces. They check the
 contract of :mod:`arena.game` and :mod:`arena.bot`, not the rules.
+
+``Game.state_from_observation`` is optional: ``check_game`` checks it where a
+game implements it and otherwise warns that it skipped it (search bots such
+as ``mcts`` cannot play such a game); ``rebuild=True`` makes it required.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ import copy
 import itertools
 import json
 import random
+import warnings
 from collections.abc import Iterable
 from typing import Any
 
@@ -46,9 +51,11 @@ class _Stop(Exception):
 class _Checker:
     """Collects contract violations found while walking random games."""
 
-    def __init__(self, game: Game, max_actions: int) -> None:
+    def __init__(self, game: Game, max_actions: int, rebuild: bool = False) -> None:
         self.game = game
         self.max_actions = max_actions
+        self.rebuild = rebuild
+        self.rebuilds = 0
         self.problems: list[str] = []
 
     def expect(self, condition: bool, message: str) -> None:
@@ -75,6 +82,8 @@ class _Checker:
             self.expect(isinstance(text, str) and bool(text), "action_to_string() gave no text")
         if step % 7 == 0:
             self.observations(state, players)
+            if self.rebuild:
+                self.rebuilt(state, player, step)
         return legal[step * 7919 % len(legal)] if legal else None
 
     def chance(self, state: State) -> int | None:
@@ -109,6 +118,36 @@ class _Checker:
                     f"{self.game.name}: changing an observation changed the state "
                     "(observation() must copy, not share, the state's lists and dicts)"
                 )
+
+    def rebuilt(self, state: State, seat: int, step: int) -> None:
+        """``state_from_observation`` gives the seat on move its observation and its legal
+        actions back, shares nothing with the observation, and (every fifth time) a state
+        that plays on to its end."""
+        observation = state.observation(seat)
+        frozen = json.dumps(observation, sort_keys=True)
+        try:
+            twin = self.game.state_from_observation(observation, random.Random(step))
+            seen = json.dumps(twin.observation(seat), sort_keys=True)
+            legal = twin.legal_actions() if twin.current_player() == seat else None
+        except Exception as exc:  # a broken rebuild is a finding, not a crash of the kit
+            self.expect(False, f"state_from_observation() failed: {type(exc).__name__}: {exc}")
+            return
+        self.expect(seen == frozen, "a state rebuilt by state_from_observation() gives the "
+                                    f"seat on move another observation (phase of step {step})")
+        self.expect(legal == state.legal_actions(), "a state rebuilt by "
+                    "state_from_observation() gives the seat on move other legal actions")
+        _scribble(observation)
+        self.expect(json.dumps(twin.observation(seat), sort_keys=True) == seen,
+                    "a state rebuilt by state_from_observation() shares lists or dicts with "
+                    "the observation")
+        self.rebuilds += 1
+        if self.rebuilds % 5 == 1:
+            try:
+                drive(twin, lambda s, _: random.Random(step).choice(s.legal_actions()),
+                      random.Random(step), max_actions=self.max_actions)
+            except Exception as exc:
+                self.expect(False, "a state rebuilt by state_from_observation() cannot be "
+                                   f"played to its end: {type(exc).__name__}: {exc}")
 
     def clone(self, state: State, action: int) -> None:
         before = json.dumps(state.observation(0), sort_keys=True)
@@ -172,9 +211,20 @@ def check_game(
     games: int = 5,
     seed: int = 0,
     max_actions: int = 100_000,
+    rebuild: bool | None = None,
 ) -> None:
-    """Play ``games`` random games per player count and check the engine contract."""
-    checker = _Checker(game, max_actions)
+    """Play ``games`` random games per player count and check the engine contract.
+
+    ``rebuild``: check ``state_from_observation`` (None: where the game implements it,
+    warning that the check was skipped otherwise; True: required; False: skip it)."""
+    implemented = implements_state_from_observation(game)
+    if rebuild and not implemented:
+        raise AssertionError(f"{game.name}: Game.state_from_observation is not implemented")
+    if rebuild is None and not implemented:
+        warnings.warn(f"{game.name}: Game.state_from_observation is not implemented, so its "
+                      "check was skipped (search bots such as mcts cannot play this game)",
+                      stacklevel=2)
+    checker = _Checker(game, max_actions, rebuild is not False and implemented)
     counts = list(players or range(game.min_players, game.max_players + 1))
     for count in counts:
         for index in range(games):
@@ -189,6 +239,11 @@ def check_game(
         )
     if checker.problems:
         raise AssertionError(f"{game.name}: " + "; ".join(checker.problems))
+
+
+def implements_state_from_observation(game: Game) -> bool:
+    """True if ``game`` overrides the optional ``Game.state_from_observation``."""
+    return type(game).state_from_observation is not Game.state_from_observation
 
 
 def check_bot(

@@ -19,6 +19,8 @@ from engines.dinosaurs.table import LAVA_PIECES
 
 RESUME_CARD, RESUME_MOVE, RESUME_AFTER = range(3)
 """Where play goes on after a capture's lair is chosen (or a shot or secret path ends)."""
+RESUME_NAMES = ("card", "move", "after-move")
+"""The names of the ``RESUME_*`` values, as shown in observations."""
 
 LAVA_PER_ERUPTION = 3
 REPOSITIONS = 3

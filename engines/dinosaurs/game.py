@@ -75,11 +75,12 @@ Action ids
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from arena.game import Game, InvalidOptions
-from engines.dinosaurs import actions
+from engines.dinosaurs import actions, determinize
 from engines.dinosaurs.board import load_board
 from engines.dinosaurs.state import DinosaursState
 from engines.dinosaurs.table import COINS
@@ -133,3 +134,9 @@ class DinosaursGame(Game):
             )
         chosen = _check_options(options)
         return DinosaursState(load_board(chosen["board"]), num_players, chosen["coins"])
+
+    def state_from_observation(
+        self, observation: Mapping[str, Any], rng: random.Random
+    ) -> DinosaursState:
+        """Exact: nothing is hidden but the deck's order, which is drawn by chance nodes."""
+        return determinize.rebuild(observation)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from arena.game import CHANCE, TERMINAL
 from engines.dinosaurs import cards, phases
 from engines.dinosaurs.board import TERRAINS, Board
+from engines.dinosaurs.events import RESUME_NAMES
 
 if TYPE_CHECKING:
     from engines.dinosaurs.table import Table
@@ -65,6 +66,7 @@ def _turn(table: Table) -> dict[str, Any]:
         "lifted": table.lifted,
         "captured": list(table.captured),
         "path_explorer": table.path_explorer,
+        "resume": RESUME_NAMES[table.resume] if table.resume >= 0 else None,
     }
 
 

@@ -73,11 +73,12 @@ Action ids
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from arena.game import Game, InvalidOptions
-from engines.explorers import actions
+from engines.explorers import actions, determinize
 from engines.explorers.cards import load_cards
 from engines.explorers.state import ExplorersState
 
@@ -128,3 +129,9 @@ class ExplorersGame(Game):
             )
         chosen = _check_options(options)
         return ExplorersState(load_cards(chosen["cards"]), num_players, chosen["advanced"])
+
+    def state_from_observation(
+        self, observation: Mapping[str, Any], rng: random.Random
+    ) -> ExplorersState:
+        """Exact: nothing is hidden but the deck's order, which is drawn by chance nodes."""
+        return determinize.rebuild(observation)

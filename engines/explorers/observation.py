@@ -95,6 +95,7 @@ def build(state: Table, seat: int) -> dict[str, Any]:
         "center_ammunition": state.center_ammunition,
         "players": _players(state),
         "actions_left": state.actions_left,
+        "turn_passes": state.passing,
         "extra_action_bought": state.extra_bought,
         "discard_locked": state.discard_locked,
         "steal_locked": state.steal_locked,

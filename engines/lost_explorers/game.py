@@ -58,11 +58,12 @@ Action ids
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from arena.game import Game, InvalidOptions
-from engines.lost_explorers import actions
+from engines.lost_explorers import actions, determinize
 from engines.lost_explorers.components import load_components
 from engines.lost_explorers.state import LostExplorersState
 
@@ -112,3 +113,10 @@ class LostExplorersGame(Game):
             )
         chosen = _check_options(options)
         return LostExplorersState(load_components(chosen["components"]), num_players)
+
+    def state_from_observation(
+        self, observation: Mapping[str, Any], rng: random.Random
+    ) -> LostExplorersState:
+        """The others' clue tiles sampled from ``rng``; the rest rebuilt exactly (shipped
+        components only)."""
+        return determinize.rebuild(observation, rng)

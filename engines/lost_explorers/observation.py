@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from engines.lost_explorers import phases as P
-from engines.lost_explorers.components import VEHICLES, Components
+from engines.lost_explorers.components import MISSIONS, VEHICLES, Components
 from engines.lost_explorers.scoring import secret_entrance
 from engines.lost_explorers.table import END_NAMES
 
@@ -63,6 +63,14 @@ def _ending(state: LostExplorersState) -> dict[str, Any] | None:
             "secret_entrance": state.components.location_names[found[1]] if found else None}
 
 
+def _completed(state: LostExplorersState) -> list[int]:
+    """Missions turned over and since completed: neither face down nor held."""
+    unseen = {m for pool in state.hidden_missions for m in pool}
+    for held in state.missions:
+        unseen.update(held)
+    return [m for m in range(MISSIONS) if m not in unseen]
+
+
 def build(state: LostExplorersState, seat: int) -> dict[str, Any]:
     """The observation of ``seat``: a JSON-able dict, freshly built (never shared)."""
     components = state.components
@@ -88,6 +96,7 @@ def build(state: LostExplorersState, seat: int) -> dict[str, Any]:
         "players": _players(state),
         "my_clues": [components.clue_numbers[tile] for tile in state.clues[seat]],
         "clue_tiles_left": len(state.clue_pool),
+        "completed_missions": _completed(state),
         "completing": (mission_view(components, state.completing)
                        if state.completing >= 0 else None),
         "end": _ending(state),

@@ -130,7 +130,8 @@ def test_the_observation_holds_what_the_readme_lists() -> None:
     assert set(observation) == {
         "game", "seat", "num_players", "phase", "current_player", "turn", "first_player",
         "can_send", "sent_this_turn", "locations", "stacks", "equipment_areas", "discard",
-        "tracks", "players", "my_clues", "clue_tiles_left", "completing", "end"}
+        "tracks", "players", "my_clues", "clue_tiles_left", "completed_missions", "completing",
+        "end"}
     assert set(observation["players"][0]) == {
         "seat", "vehicles", "missions", "members_in_front", "members_total",
         "members_on_locations", "leaders", "clues", "tokens"}
