@@ -23,14 +23,14 @@ from arena.errors import ArenaError
 from arena.leaderboard import FORMATS, fault_summary, render
 from arena.live import LiveBoard
 from arena.plugins import Registry
-from arena.ratings import rate
+from arena.ratings import Standing, rate
 from arena.records import Limits, MatchResult
 from arena.seats.sandbox import SANDBOX_MODES, protections
 from arena.store import MATCHES, read_failures, read_results
 
 if TYPE_CHECKING:
     from arena.cluster import Connection, Failed
-    from arena.runner import RunPlan
+    from arena.runner import RunPlan, Saved
 
 USER_ERROR = 2
 INTERRUPTED = 130
@@ -290,8 +290,20 @@ def _footer(
     show_default=True,
     help="Output format.",
 )
-def leaderboard(run_dir: Path, fmt: str) -> None:
+@click.option("--pairs", is_flag=True,
+              help="Head-to-head records with 95% intervals, and wins by seat position.")
+@click.option("--history", is_flag=True,
+              help="Each bot's conservative rating over the matches, as a chart.")
+@click.option("--plot", type=click.Path(path_type=Path), metavar="FILE.png|FILE.svg",
+              help="Write the rating history chart as a picture (needs matplotlib).")
+def leaderboard(
+    run_dir: Path, fmt: str, pairs: bool, history: bool, plot: Path | None
+) -> None:
     """Show the leaderboard of a finished (or interrupted) run in RUN_DIR."""
+    if (pairs or history) and fmt not in ("table", "json"):
+        raise ArenaError("--pairs and --history come as a table or as json (--format json)")
+    if plot is not None and plot.suffix.lower() not in (".png", ".svg"):
+        raise ArenaError(f"--plot {plot}: write a .png or an .svg file")
     from arena.runner import saved_settings
 
     path = run_dir / MATCHES
@@ -307,14 +319,54 @@ def leaderboard(run_dir: Path, fmt: str) -> None:
     done = {result.id for result in loaded.results}
     failed = [f for f in read_failures(run_dir) if f["id"] not in done]
     console = _console()
-    output = render(standings, fmt, title=saved.title, width=console.width)
-    if isinstance(output, str):
-        click.echo(output.rstrip("\n"))
+    if pairs or history or plot:
+        _trust_views(console, loaded.results, standings, saved, fmt, (pairs, history, plot))
     else:
-        console.print(output)
-        _faults(console, loaded.results)
+        output = render(standings, fmt, title=saved.title, width=console.width)
+        if isinstance(output, str):
+            click.echo(output.rstrip("\n"))
+        else:
+            console.print(output)
+            _faults(console, loaded.results)
     if failed:
         click.echo(f"arena: warning: {len(failed)} match(es) failed; see failures.jsonl", err=True)
+
+
+def _trust_views(
+    console: Console,
+    results: list[MatchResult],
+    standings: list[Standing],
+    saved: Saved,
+    fmt: str,
+    views: tuple[bool, bool, Path | None],
+) -> None:
+    """``--pairs``, ``--history`` and ``--plot``: how far the leaderboard can be trusted."""
+    from arena import confidence, history
+
+    pairs, series, plot = views
+    order = [row.bot for row in standings]
+    rated = history.rating_history(results, saved.draw_probability, order) if series or plot \
+        else None
+    if pairs:
+        found = confidence.head_to_head(results, order)
+        shares = confidence.seat_wins(results)
+        if fmt == "json":
+            click.echo(confidence.pairs_json(found, shares))
+        else:
+            console.print(confidence.pairs_table(found, f"{saved.title}: head to head"))
+            console.print(confidence.seats_table(shares))
+    if rated is not None and series:
+        if fmt == "json":
+            click.echo(json.dumps(rated.to_json(), ensure_ascii=False))
+        else:
+            console.print(f"{saved.title}: conservative rating (\N{GREEK SMALL LETTER MU}"
+                          f"\N{MINUS SIGN}3\N{GREEK SMALL LETTER SIGMA}) over the matches",
+                          markup=False, highlight=False)
+            for line in history.chart(rated, console.width):
+                console.print(line, markup=False, highlight=False, overflow="fold")
+    if rated is not None and plot is not None:
+        history.plot(rated, plot, saved.title)
+        click.echo(f"wrote {plot}", err=fmt == "json")
 
 
 def _installed_games() -> Registry | None:

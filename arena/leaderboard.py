@@ -22,6 +22,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
+from arena.confidence import SEPARATED, above_next, separated
 from arena.ratings import Standing, canonical_order
 from arena.records import MatchResult, plain
 
@@ -34,6 +35,8 @@ FIELDS = (
     "mu",
     "sigma",
     "conservative",
+    "above_next",
+    "separated",
     "matches",
     "wins",
     "win_rate",
@@ -41,7 +44,9 @@ FIELDS = (
     "mean_place",
     "faults",
 )
-"""The keys of a JSON row and the CSV header, in order."""
+"""The keys of a JSON row and the CSV header, in order. ``above_next``: the probability that
+this bot's skill exceeds the next row's (null for the last row); ``separated``: whether that
+is at least 95%."""
 
 MISSING = "-"
 """Shown in a table cell when there is nothing to average."""
@@ -61,17 +66,40 @@ class _Column:
 
     header: str
     numeric: bool
-    cell: Callable[[int, Standing], str]
+    cell: Callable[[int, Standing], str] | None
+    """None: the cell of :data:`ABOVE_NEXT`, which depends on the next row too."""
     drop: int = 0
     """When the table is too wide, columns go in rising order of ``drop``, from 1; 0 stays."""
 
 
 _MU, _SIGMA = "\N{GREEK SMALL LETTER MU}", "\N{GREEK SMALL LETTER SIGMA}"
 
+NOT_SEPARATED = "\N{ALMOST EQUAL TO}"
+"""Marks a place not separated from the next with 95% confidence."""
+
+ABOVE_NEXT = "P(>next)"
+"""The header of the column of :func:`arena.confidence.above_next`."""
+
+LEGEND = (
+    f"{ABOVE_NEXT}: probability that the bot's skill exceeds the next row's; "
+    f"{NOT_SEPARATED}: not separated from the next place at {SEPARATED:.0%} confidence"
+)
+"""The caption under a table with a place marked :data:`NOT_SEPARATED`."""
+
+
+def _above_next_cell(probability: float | None) -> str:
+    if probability is None:
+        return MISSING
+    shown = (">99.9%" if probability > 0.999 else "<0.1%" if probability < 0.001
+             else f"{100 * probability:.1f}%")
+    # Two trailing spaces where the mark would be keep the digits of a column aligned.
+    return f"{shown}  " if separated(probability) else f"{shown} {NOT_SEPARATED}"
+
 COLUMNS = (
     _Column("#", True, lambda place, row: str(place), drop=8),
     _Column("bot", False, lambda place, row: row.bot),
     _Column(f"{_MU}\N{MINUS SIGN}3{_SIGMA}", True, lambda place, row: _number(row.conservative, 2)),
+    _Column(ABOVE_NEXT, True, None),
     _Column(_MU, True, lambda place, row: _number(row.mu, 2), drop=2),
     _Column(_SIGMA, True, lambda place, row: _number(row.sigma, 2), drop=1),
     _Column("matches", True, lambda place, row: str(row.matches), drop=3),
@@ -86,8 +114,10 @@ COLUMNS = (
 
 def _cells(standings: Sequence[Standing], columns: Sequence[_Column]) -> list[list[str]]:
     """The human-readable cells, one list per bot, best first."""
+    sure = above_next(standings)
     return [
-        [column.cell(place, row) for column in columns]
+        [_above_next_cell(sure[place - 1]) if column.cell is None else column.cell(place, row)
+         for column in columns]
         for place, row in enumerate(standings, start=1)
     ]
 
@@ -124,6 +154,8 @@ def leaderboard_table(
     table fits; a bot label too long even then folds onto a second line, never
     cut to an ellipsis."""
     columns = _fitting(standings, width)
+    if caption is None and any(separated(p) is False for p in above_next(standings)):
+        caption = LEGEND
     table = Table(
         title=title, caption=caption, box=box.SIMPLE_HEAD, collapse_padding=True, pad_edge=False
     )
@@ -140,7 +172,12 @@ def leaderboard_table(
 
 
 def _records(standings: Sequence[Standing]) -> list[dict[str, object]]:
-    return [{"place": place, **asdict(row)} for place, row in enumerate(standings, start=1)]
+    records = []
+    for place, (row, sure) in enumerate(zip(standings, above_next(standings), strict=True), 1):
+        record: dict[str, object] = {"place": place, **asdict(row)}
+        record["above_next"], record["separated"] = sure, separated(sure)
+        records.append({field: record[field] for field in FIELDS})
+    return records
 
 
 def to_json(standings: Sequence[Standing]) -> str:
@@ -167,6 +204,8 @@ def to_markdown(standings: Sequence[Standing]) -> str:
     rule = ["---:" if column.numeric else ":---" for column in COLUMNS]
     lines = [_markdown_row(column.header for column in COLUMNS), "|" + "|".join(rule) + "|"]
     lines += [_markdown_row(cells) for cells in _cells(standings, COLUMNS)]
+    if any(separated(p) is False for p in above_next(standings)):
+        lines += ["", LEGEND]
     return "\n".join(lines) + "\n"
 
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
+import math
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import cast
@@ -17,6 +19,8 @@ from rich.table import Table
 
 from arena.leaderboard import (
     FIELDS,
+    LEGEND,
+    NOT_SEPARATED,
     fault_summary,
     leaderboard_table,
     render,
@@ -27,7 +31,8 @@ from arena.leaderboard import (
 from arena.ratings import Standing, rate
 from arena.records import MatchResult
 
-HEADERS = ["#", "bot", "μ−3σ", "μ", "σ", "matches", "wins", "win %", "score", "place", "faults"]  # noqa: RUF001
+HEADERS = ["#", "bot", "μ−3σ", "P(>next)", "μ", "σ",  # noqa: RUF001
+           "matches", "wins", "win %", "score", "place", "faults"]
 
 
 def result(match_id: str, seats: Sequence[str], ranking: Sequence[int]) -> MatchResult:
@@ -89,6 +94,7 @@ def test_the_table_lists_bots_best_first_with_their_numbers(standings: list[Stan
         "1",
         "strong",
         f"{strong.conservative:.2f}",
+        f"{100 * json.loads(to_json(standings))[0]['above_next']:.1f}%",
         f"{strong.mu:.2f}",
         f"{strong.sigma:.2f}",
         "12",
@@ -138,9 +144,10 @@ def test_markdown_is_a_pipe_table_with_the_table_columns(standings: list[Standin
     lines = to_markdown(standings).splitlines()
     assert markdown_cells(lines[0]) == HEADERS
     assert lines[1].split("|")[1:3] == ["---:", ":---"]
-    assert len(lines) == 2 + len(standings)
     assert markdown_cells(lines[2])[:2] == ["1", "strong"]
-    assert markdown_cells(lines[2])[5:8] == ["12", "12", "100.0"]
+    assert markdown_cells(lines[2])[6:9] == ["12", "12", "100.0"]
+    # weak (12 matches, all last) sits below idle (no match), unseparated: the legend follows.
+    assert lines[2 + len(standings)] == "" and lines[-1] == LEGEND
 
 
 LONG = "greedy-bold-with-a-long-label-v2"
@@ -183,7 +190,8 @@ def test_a_label_too_long_for_any_table_folds_rather_than_being_cut() -> None:
     lines = text.splitlines()
     rule = next(i for i, line in enumerate(lines) if "───" in line)
     assert "…" not in text
-    assert lines[rule + 1].split()[0] + lines[rule + 2].split()[0] == label
+    folded = "".join(line.split()[0] for line in lines[rule + 1:] if line.split())
+    assert folded.startswith(label)
 
 
 def faulty(match_id: str, error: str | None, status: str = "error") -> MatchResult:
@@ -241,3 +249,37 @@ def test_no_escape_code_from_a_results_file_reaches_the_terminal() -> None:
     output = written(console)
     assert "\x1b" not in output
     assert "evil" in output and "RuntimeError: gone" in output
+
+
+def test_each_place_says_how_sure_it_is_to_be_ahead_of_the_next(standings: list[Standing]) -> None:
+    """The issue: "the probability that a row's skill exceeds the next row's, from the
+    TrueSkill posteriors (normal approximation) ... places not separated with at least 95%
+    confidence are marked as such"."""
+    rows = json.loads(to_json(standings))
+    for row, after in itertools.pairwise(rows):
+        spread = math.hypot(row["sigma"], after["sigma"])
+        expected = 0.5 * math.erfc(-(row["mu"] - after["mu"]) / (spread * math.sqrt(2)))
+        assert row["above_next"] == pytest.approx(expected)
+        assert row["separated"] is (expected >= 0.95)
+    assert rows[-1]["above_next"] is None and rows[-1]["separated"] is None
+    assert rows[0]["separated"] is True  # strong won all twelve matches
+    unseparated = [row["bot"] for row in rows if row["separated"] is False]
+    assert unseparated
+    text = text_of(leaderboard_table(standings), 120)
+    for bot in unseparated:
+        assert row_with(text, bot).split()[4] == NOT_SEPARATED
+    assert NOT_SEPARATED not in row_with(text, "strong")
+    assert "not separated from the next place at 95% confidence" in " ".join(text.split())
+    csv_rows = list(csv.DictReader(io.StringIO(to_csv(standings))))
+    assert [row["separated"] for row in csv_rows] == [
+        "" if row["separated"] is None else str(row["separated"]) for row in rows
+    ]
+    assert float(csv_rows[0]["above_next"]) == rows[0]["above_next"]
+
+
+def test_a_table_whose_places_are_all_separated_has_no_legend() -> None:
+    matches = [result(f"m{n:03d}", ["a", "b"], [0, 1]) for n in range(40)]
+    standings = rate(matches)
+    assert json.loads(to_json(standings))[0]["separated"] is True
+    assert NOT_SEPARATED not in text_of(leaderboard_table(standings))
+    assert LEGEND not in to_markdown(standings)
