@@ -144,6 +144,33 @@ def check_command(bot: str, games: tuple[str, ...], params: str | None, sandbox:
     console.print(f"[green]{bot}: all checks passed[/]")
 
 
+@main.command("new-bot")
+@click.argument("name")
+@click.option("--game", help="The game it plays [every installed game].")
+def new_bot(name: str, game: str | None) -> None:
+    """Create a ready bot package in ./NAME/: the bot, its entry point, a README, its tests."""
+    from arena.scaffold import create, names_for
+
+    names = names_for(name)
+    if Path(name).exists():
+        raise ArenaError(f"./{name} exists already: new-bot never overwrites; "
+                         "remove it or choose another name")
+    found = _discovered()
+    if game is not None:
+        found.game(game)  # an unknown name is one line, with the closest known one
+    installed = {key: entry.cls for key, entry in found.games.items() if entry.cls is not None}
+    folder, written = create(name, Path("."), game, installed)
+    console = _console()
+    console.print(f"Created bot [bold]{name}[/] in ./{folder.name}/ (package {names.package}):",
+                  soft_wrap=True)
+    for relative in written:
+        console.print(f"  {folder.name}/{relative}", markup=False, highlight=False)
+    console.print("Next:", highlight=False)
+    for step in (f"pip install ./{name}", "arena bots", f"pytest {name}", f"arena check {name}",
+                 f"arena run {name}/tournament.toml"):
+        console.print(f"  {step}", markup=False, highlight=False, soft_wrap=True)
+
+
 def _discovered() -> Registry:
     """What is installed, found without running any bot code in this process."""
     return registry_for(Limits())

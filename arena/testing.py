@@ -2,7 +2,7 @@
 
     from arena.testing import check_game, check_bot
     check_game(MyGame())                 # raises AssertionError listing what is wrong
-    check_bot(MyBot, MyGame(), players=3)
+    check_bot(MyBot, "explorers-of-the-lost-valley")   # a game's name, or a Game
 
 Both play seeded random games, so a failure reproduces. They check the
 contract of :mod:`arena.game` and :mod:`arena.bot`, not the rules.
@@ -19,9 +19,11 @@ import itertools
 import json
 import random
 import warnings
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
+from arena.bot import supports
 from arena.game import CHANCE, TERMINAL, Game, NoEnd, State, competition_ranking, drive
 
 
@@ -246,40 +248,95 @@ def implements_state_from_observation(game: Game) -> bool:
     return type(game).state_from_observation is not Game.state_from_observation
 
 
+@dataclass(frozen=True, slots=True)
+class BotReport:
+    """What :func:`check_bot` checked; it raises ``AssertionError`` at the first problem."""
+
+    bot: str
+    game: str
+    players: int
+    games: int
+    """Games played, each twice from the same seeds."""
+    decisions: int
+    """Answers checked (each a legal action id), over the first play of each game."""
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def summary(self) -> str:
+        params = f" with params {json.dumps(self.params, sort_keys=True)}" if self.params else ""
+        return (
+            f"check_bot: {self.bot} passed in {self.game}{params}: {self.games} games of "
+            f"{self.players} seats, {self.decisions} answers all legal action ids, "
+            "the same seeds gave the same moves"
+        )
+
+
 def check_bot(
     bot_class: type,
-    game: Game,
+    game: Game | str,
     *,
     players: int | None = None,
     params: dict[str, Any] | None = None,
     games: int = 3,
     seed: int = 0,
-) -> None:
-    """Play ``games`` games with ``bot_class`` in every seat; every answer must be legal,
-    and the same seeds must give the same answers."""
-    count = players or game.min_players
+) -> BotReport:
+    """Play ``games`` games of ``game`` (a :class:`~arena.game.Game` or an installed game's
+    name) with ``bot_class`` in every seat, built as the referee builds it. Checks that the
+    bot has a ``name`` and plays the game, that every answer is a legal action id given
+    the observation a sandboxed bot receives (decoded JSON), and that the same seeds give
+    the same moves. Prints :meth:`BotReport.summary` and returns the report."""
+    resolved = _game_named(game) if isinstance(game, str) else game
+    name = getattr(bot_class, "name", None)
+    if not isinstance(name, str) or not name:
+        raise AssertionError(f"{bot_class.__name__}.name is missing or not a non-empty string")
+    if not supports(bot_class, resolved.name):
+        declared = getattr(bot_class, "games", None)
+        raise AssertionError(f"{name} declares games {declared!r}, without {resolved.name!r}")
+    count = players or resolved.min_players
+    decisions = 0
     for index in range(games):
-        first = _bot_game(bot_class, game, count, params or {}, seed + index)
-        second = _bot_game(bot_class, game, count, params or {}, seed + index)
+        first = _bot_game(bot_class, resolved, count, params or {}, seed + index)
+        second = _bot_game(bot_class, resolved, count, params or {}, seed + index)
         if first != second:
             raise AssertionError(f"{bot_class.__name__}: the same seeds gave different moves")
+        decisions += len(first[1])
+    report = BotReport(name, resolved.name, count, games, decisions, dict(params or {}))
+    print(report.summary())
+    return report
+
+
+def _game_named(name: str) -> Game:
+    """The installed game called ``name`` (its plugin imported here, as in a bot's tests)."""
+    from arena.plugins import registry
+
+    return registry().game(name)
 
 
 def _bot_game(
     bot_class: type, game: Game, players: int, params: dict[str, Any], seed: int
-) -> list[int]:
+) -> tuple[list[int], list[int]]:
+    """One game: every action applied, and the bot's answers among them."""
     rng = random.Random(seed)
     bots = [
         bot_class(game=game.name, seat=seat, num_players=players, seed=seed * 31 + seat, **params)
         for seat in range(players)
     ]
+    observes = bool(getattr(bot_class, "observes", True))
     state = game.new_initial_state(players)
+    answers: list[int] = []
 
     def decide(state: State, player: int) -> int:
         legal = state.legal_actions()
-        action = bots[player].act(state.observation(player), tuple(legal))
+        seen: Mapping[str, Any] = _as_sent(state.observation(player)) if observes else {}
+        action = bots[player].act(seen, tuple(legal))
         if type(action) is not int or action not in legal:
             raise AssertionError(f"{bot_class.__name__} answered {action!r}, not one of {legal}")
+        answers.append(action)
         return action
 
-    return drive(state, decide, rng)
+    return drive(state, decide, rng), answers
+
+
+def _as_sent(observation: dict[str, Any]) -> Any:
+    """The observation as a sandboxed bot receives it: through JSON (tuples become lists,
+    keys become strings)."""
+    return json.loads(json.dumps(observation))

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pytest
 from arena_testgame import RaceState, TinyRace
 
+from arena.bot import Bot
+from arena.errors import ArenaError
 from arena.plugins import registry
 from arena.testing import check_bot, check_game
 
@@ -53,3 +56,49 @@ def test_a_broken_game_is_caught(state_class: type, message: str) -> None:
 def test_a_bot_answering_illegally_is_caught() -> None:
     with pytest.raises(AssertionError, match="answered"):
         check_bot(registry().bot("cheater"), registry().game("tiny-race"))
+
+
+def test_check_bot_takes_a_game_name_and_says_what_it_checked(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    report = check_bot(registry().bot("random"), "tiny-race")
+    assert (report.bot, report.game, report.players, report.games) == ("random", "tiny-race", 2, 3)
+    assert report.decisions > 0 and report.params == {}
+    assert capsys.readouterr().out == report.summary() + "\n"
+    assert "random passed in tiny-race" in report.summary()
+    assert check_bot(registry().bot("random"), registry().game("tiny-race")) == report
+
+
+def test_check_bot_names_an_unknown_game() -> None:
+    with pytest.raises(ArenaError, match="unknown game 'tiny-rice'; did you mean 'tiny-race'"):
+        check_bot(registry().bot("random"), "tiny-rice")
+
+
+def test_check_bot_refuses_a_game_the_bot_does_not_declare() -> None:
+    class Elsewhere(Bot):
+        name = "elsewhere"
+        games = ("explorers-of-the-lost-valley",)
+
+    with pytest.raises(AssertionError, match=r"declares games .* without 'tiny-race'"):
+        check_bot(Elsewhere, "tiny-race")
+
+
+def test_check_bot_hands_the_observation_over_as_a_sandboxed_bot_gets_it() -> None:
+    class TupleState(RaceState):
+        def observation(self, seat: int) -> dict[str, Any]:
+            return {"positions": tuple(self.positions), "by_seat": {0: "first"}}
+
+    class TupleRace(TinyRace):
+        def new_initial_state(self, num_players: int, options: Any = None) -> RaceState:
+            return TupleState(num_players, 6)
+
+    class Strict(Bot):
+        """Plays only if it sees what the JSON protocol delivers: lists and string keys."""
+
+        name = "strict"
+
+        def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+            decoded = type(observation["positions"]) is list and "0" in observation["by_seat"]
+            return legal_actions[0] if decoded else -1
+
+    assert check_bot(Strict, TupleRace()).decisions > 0

@@ -1,0 +1,161 @@
+"""``arena new-bot``: the bot author's journey, from an empty folder to a leaderboard row."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from arena.cli import main
+from arena.scaffold import names_for
+
+BIN = Path(sys.executable).parent
+GAME = "explorers-of-the-lost-valley"
+
+
+def new_bot(where: Path, *args: str) -> Result:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(where)
+        return CliRunner(env={"COLUMNS": "120"}).invoke(main, ["new-bot", *args])
+
+
+@pytest.mark.parametrize(
+    "name", ["My Bot", "1st", "bot--two", "bot-", "bot_", "Bot", "ü", "a/b", "a" * 41]
+)
+def test_a_name_that_is_not_a_bot_name_is_one_line_and_writes_nothing(
+    tmp_path: Path, name: str
+) -> None:
+    result = new_bot(tmp_path, name)
+    assert result.exit_code == 2
+    assert result.stderr.count("\n") == 1 and "is not valid" in result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_existing_folder_is_never_overwritten(tmp_path: Path) -> None:
+    (tmp_path / "cautious").mkdir()
+    (tmp_path / "cautious" / "notes.txt").write_text("mine")
+    result = new_bot(tmp_path, "cautious")
+    assert result.exit_code == 2 and "exists already" in result.stderr
+    assert [p.name for p in (tmp_path / "cautious").iterdir()] == ["notes.txt"]
+
+
+def test_an_unknown_game_is_one_line_with_the_closest_name(tmp_path: Path) -> None:
+    result = new_bot(tmp_path, "cautious", "--game", "explorers")
+    assert result.exit_code == 2
+    assert "unknown game 'explorers'" in result.stderr and "did you mean" in result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_one_name_gives_the_registry_package_and_class_names() -> None:
+    names = names_for("my-bot")
+    assert (names.bot, names.package, names.distribution, names.cls) == (
+        "my-bot", "arena_bot_my_bot", "arena-bot-my-bot", "MyBot")
+    # A bot called random must not shadow the standard library's module.
+    assert names_for("random").package == "arena_bot_random"
+
+
+def test_the_package_is_clean_python_that_needs_no_ray(tmp_path: Path) -> None:
+    result = new_bot(tmp_path, "all-games")  # no --game: it plays every game
+    assert result.exit_code == 0, result.output
+    folder = tmp_path / "all-games"
+    assert "games = None" in (folder / "arena_bot_all_games" / "bot.py").read_text()
+    tests = (folder / "tests" / "test_all_games.py").read_text()
+    assert f'"{GAME}"' in tests and '"tiny-race"' in tests  # every installed game
+    lint = subprocess.run(
+        [str(BIN / "ruff"), "check", "--no-cache", "--isolated", "--line-length", "100",
+         "--select", "E,F,W,I,B,UP,SIM,RUF", "."],
+        cwd=folder, capture_output=True, text=True, timeout=60, check=False,
+    )
+    assert lint.returncode == 0, lint.stdout + lint.stderr
+    probe = (
+        "import sys; sys.path.insert(0, '.'); import arena_bot_all_games.plugin as p;"
+        "import arena_bot_all_games.bot; "
+        "print(p.arena_register_bots.__name__, 'ray' in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], cwd=folder, capture_output=True,
+                          text=True, timeout=60, check=False)
+    assert done.stdout.split() == ["arena_register_bots", "False"], done.stderr
+
+
+@pytest.fixture
+def journey_name() -> Iterator[str]:
+    """A bot name no other run of this test uses at the same time; uninstalled afterwards,
+    so no other test sees it."""
+    name = f"journey-{os.getpid()}"
+    yield name
+    subprocess.run([sys.executable, "-m", "pip", "uninstall", "--yes", "--quiet",
+                    names_for(name).distribution], capture_output=True, timeout=120, check=False)
+
+
+def run(*command: str | Path, cwd: Path, timeout: float = 180) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "COLUMNS": "200"}
+    env.pop("RAY_ADDRESS", None)
+    return subprocess.run([str(part) for part in command], cwd=cwd, env=env, capture_output=True,
+                          text=True, timeout=timeout, check=False)
+
+
+def builds_without_isolation() -> bool:
+    """Whether this environment's setuptools can build a wheel on its own (70.1 and later,
+    or an older one beside the wheel package): then pip installs the bot with no index.
+    Elsewhere pip fetches setuptools for an isolated build, as for the shipped bots."""
+    probes = ("import setuptools.command.bdist_wheel", "import setuptools, wheel.bdist_wheel")
+    return any(run(sys.executable, "-c", probe, cwd=Path.cwd()).returncode == 0
+               for probe in probes)
+
+
+def test_the_whole_journey_from_new_bot_to_a_leaderboard_row(
+    tmp_path: Path, journey_name: str
+) -> None:
+    name = journey_name
+    created = run(BIN / "arena", "new-bot", name, "--game", GAME, cwd=tmp_path)
+    assert created.returncode == 0, created.stderr
+    assert f"pip install ./{name}" in created.stdout
+    folder = tmp_path / name
+    (folder / "results").mkdir()  # a run's folder beside pyproject.toml must not break pip
+
+    isolation = ["--no-build-isolation"] if builds_without_isolation() else []
+    installed = run(sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", *isolation,
+                    f"./{name}", cwd=tmp_path)
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+
+    listed = run(BIN / "arena", "bots", cwd=tmp_path)
+    assert listed.returncode == 0, listed.stderr
+    row = next(line for line in listed.stdout.splitlines() if f" {name} " in line)
+    assert GAME in row and names_for(name).distribution in row
+
+    own_tests = run(sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", name,
+                    cwd=tmp_path)
+    assert own_tests.returncode == 0, own_tests.stdout + own_tests.stderr
+    assert "4 passed" in own_tests.stdout
+
+    checked = run(BIN / "arena", "check", name, "--params", '{"explore": 0.5}', cwd=tmp_path)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert f"{name}: all checks passed" in checked.stdout
+    assert "protection: bubblewrap" in checked.stdout  # sandboxed, as a tournament seats it
+
+    out = tmp_path / "run"
+    played = run(BIN / "arena", "run", f"{name}/tournament.toml", "--out", out, "--workers", "1",
+                 cwd=tmp_path)
+    assert played.returncode == 0, played.stdout + played.stderr
+    board = run(BIN / "arena", "leaderboard", out, "--format", "json", cwd=tmp_path)
+    rows = {row["bot"]: row for row in json.loads(board.stdout)}
+    assert set(rows) == {name, "random"}
+    assert rows[name]["matches"] == 4 and rows[name]["faults"] == 0
+
+
+def test_the_readme_walks_the_journey_that_new_bot_prints(tmp_path: Path) -> None:
+    result = new_bot(tmp_path, "cautious", "--game", GAME)
+    assert result.exit_code == 0, result.output
+    steps = result.stdout.split("Next:\n")[1].split("\n")
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    section = readme.split("## Writing a bot\n")[1].split("\n## ")[0]
+    commands = [line.split("#")[0].strip() for line in section.splitlines()
+                if line.startswith("    ")]
+    assert commands == [f"arena new-bot cautious --game {GAME}",
+                        *(step.strip() for step in steps if step.strip())]
