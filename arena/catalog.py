@@ -126,9 +126,10 @@ def probe(seat: SeatSpec, game: str, players: int, limits: Limits) -> str | None
     start = {"game": game, "seat": 0, "num_players": players, "seed": 0,
              "params": dict(seat.params)}
     try:
-        opened = ProcessSeat(bot=seat.bot, plugin=seat.plugin, start=start,
+        opened = ProcessSeat(bot=seat.bot.partition("@")[0], plugin=seat.plugin, start=start,
                              confinement=Confinement(memory_mb=limits.memory_mb),
-                             sandbox=limits.sandbox, startup_seconds=limits.startup_seconds)
+                             sandbox=limits.sandbox, startup_seconds=limits.startup_seconds,
+                             environment=seat.environment)
     except SeatFault as fault:
         return _last_line(str(fault))
     opened.close(None)

@@ -71,7 +71,8 @@ def check(
             seats = tuple(
                 SeatSpec(label=f"{name}#{index}", bot=name,
                          params=dict(params or {}) if name == bot else {},
-                         plugin=found.bot_info(name).module)
+                         plugin=found.bot_info(name).module,
+                         environment=found.bot_info(name).environment)
                 for index, name in enumerate(lineup)
             )
             spec = MatchSpec(

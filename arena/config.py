@@ -157,10 +157,14 @@ def registry_for(limits: Limits) -> Registry:
     """The games and bots as a run with ``limits`` finds them."""
     if limits.isolation == "inprocess":
         return require_registry()
+    from arena.botstore import add_to, default_store
     from arena.catalog import sandboxed_registry
 
     use_bubblewrap(limits.sandbox)  # refuses a "required" sandbox that is missing, first
-    found = sandboxed_registry(limits.sandbox)
+    discovered = sandboxed_registry(limits.sandbox)
+    found = Registry(games=dict(discovered.games), bots=dict(discovered.bots),
+                     problems=list(discovered.problems), sandboxed=True)
+    add_to(found, default_store())
     if not found.games and not found.bots:
         raise ArenaError("no games or bots are installed (see the README's set-up command)")
     return found
@@ -207,11 +211,16 @@ def _bot(
         raise ArenaError(
             f"{where}: bot {name!r} does not play {game} (it plays {', '.join(info.games or ())})"
         )
+    if info.environment and limits.isolation != "process":
+        raise ArenaError(f"{where}: bot {name!r} is a stored bot: it plays only sandboxed "
+                         f"(isolation = \"process\")")
+    default_label = f"{info.name}@{info.version}" if info.version else name
     seat = SeatSpec(
-        label=_label(_get(entry, where, "label", str, default=name), where),
-        bot=name,
+        label=_label(_get(entry, where, "label", str, default=default_label), where),
+        bot=f"{info.name}@{info.version}" if info.version else name,
         params=dict(_get(entry, where, "params", dict, default={})),
         plugin=info.module if limits.isolation == "process" else "",
+        environment=info.environment,
     )
     for param in seat.params:
         if info.params is not None and param not in info.params:

@@ -47,6 +47,10 @@ class BotInfo:
     module: str
     """The plugin module (the entry point's value) that registers it."""
     doc: str = ""
+    version: str = ""
+    """For a bot from the bot store: the version of its package."""
+    environment: str = ""
+    """For a bot from the bot store: its own virtualenv."""
 
     def supports(self, game: str) -> bool:
         return self.games is None or game in self.games

@@ -33,6 +33,8 @@ class SeatSpec:
     plugin: str = ""
     """The plugin module that registers ``bot`` (filled in for sandboxed seats, so a worker
     need not look for it); empty: look it up."""
+    environment: str = ""
+    """A stored bot's own virtualenv, where its host runs; empty: the arena's environment."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,6 +7,8 @@
     never read the observation, and greedy bots, which do).
 (f) host start-up: a bot host started and greeted, with bubblewrap and with the
     fallback, median of several starts.
+(g) host start-up from a stored bot's own environment (as ``arena submit`` makes it)
+    against the arena's environment, side by side.
 
     .venv/bin/python benchmarks/bench_seats.py --matches 200 --repeats 3
 """
@@ -15,12 +17,15 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import tempfile
 import time
+from pathlib import Path
 
 from arena.match import refereed
 from arena.records import Limits, MatchSpec, SeatSpec
 from arena.seats.process import POOL, HostProcess
 from arena.seats.sandbox import Confinement, bubblewrap
+from arena.submit import build_wheel, make_environment
 
 GAME = "explorers-of-the-lost-valley"
 
@@ -62,11 +67,12 @@ def compare(bot: str, count: int, repeats: int, sandbox: str) -> None:
     POOL.close()
 
 
-def startup(sandbox: str, times: int) -> float:
+def startup(sandbox: str, times: int, environment: Path | None = None) -> float:
     seconds = []
     for _ in range(times):
         began = time.perf_counter()
-        host = HostProcess("arena_bot_random.plugin", ["--bot=random"], Confinement(), sandbox)
+        host = HostProcess("arena_bot_random.plugin", ["--bot=random"], Confinement(), sandbox,
+                           environment)
         host.greet(10.0)
         seconds.append(time.perf_counter() - began)
         host.close()
@@ -85,6 +91,16 @@ def main() -> None:
             compare(bot, args.matches, args.repeats, mode)
     for mode in modes:
         print(f"host start-up ({mode}): median {startup(mode, args.starts) * 1000:.1f} ms")
+    with tempfile.TemporaryDirectory() as scratch:
+        wheel = build_wheel(Path(__file__).parent.parent / "bots" / "random", Path(scratch), [])
+        environment = Path(scratch) / "env"
+        make_environment(environment, wheel, ["--no-index"])
+        own, arenas = [], []
+        for _ in range(3):
+            own.append(startup(modes[0], args.starts, environment))
+            arenas.append(startup(modes[0], args.starts))
+        print(f"host start-up ({modes[0]}): own environment {min(own) * 1000:.1f} ms, "
+              f"the arena's {min(arenas) * 1000:.1f} ms, ratio {min(own) / min(arenas):.2f}")
 
 
 if __name__ == "__main__":

@@ -98,8 +98,9 @@ def open_seat(spec: MatchSpec, index: int) -> Seat:
     from arena.seats.sandbox import Confinement
 
     return ProcessSeat(
-        bot=seat_spec.bot,
+        bot=seat_spec.bot.partition("@")[0],
         plugin=seat_spec.plugin or _plugin_of(seat_spec.bot),
+        environment=seat_spec.environment,
         start=start,
         confinement=Confinement(memory_mb=limits.memory_mb),
         sandbox=limits.sandbox,

@@ -25,6 +25,7 @@ import subprocess
 import threading
 import time
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from arena.seats import BotCrashed, BotIllegal, BotRaised, BotTimedOut, SeatFault
@@ -86,13 +87,14 @@ class HostProcess:
     """One running bot host and the pipes to it."""
 
     def __init__(
-        self, plugin: str, role: list[str], confinement: Confinement, sandbox: str
+        self, plugin: str, role: list[str], confinement: Confinement, sandbox: str,
+        environment: Path | None = None,
     ) -> None:
         to_host_r, self.to_host = os.pipe()
         self.from_host, from_host_w = os.pipe()
         output_r, output_w = os.pipe()
         command, self.workdir = host_command(
-            plugin, role, (to_host_r, from_host_w), confinement, sandbox
+            plugin, role, (to_host_r, from_host_w), confinement, sandbox, environment
         )
         self.started = time.perf_counter()
         try:
@@ -249,10 +251,11 @@ class ProcessSeat:
         confinement: Confinement,
         sandbox: str,
         startup_seconds: float,
+        environment: str = "",
         pool: HostPool = POOL,
     ) -> None:
         self.key = json.dumps([bot, plugin, start.get("params", {}), confinement.arguments(),
-                               sandbox], sort_keys=True, default=str)
+                               sandbox, environment], sort_keys=True, default=str)
         self.pool = pool
         self.startup = 0.0
         host = pool.acquire(self.key)
@@ -260,7 +263,8 @@ class ProcessSeat:
         try:
             if host is None:
                 try:
-                    host = HostProcess(plugin, [f"--bot={bot}"], confinement, sandbox)
+                    host = HostProcess(plugin, [f"--bot={bot}"], confinement, sandbox,
+                                       _environment(environment))
                 except OSError as exc:
                     raise BotCrashed(f"the bot host could not start: {exc}") from None
                 host.greet(startup_seconds)
@@ -307,6 +311,36 @@ class ProcessSeat:
         host.kill()
         self.output += host.output.take(wait=0.5)
         return self.output
+
+
+def _environment(environment: str) -> Path | None:
+    """A stored bot's own virtualenv; None: the arena's. A machine that has the bot's wheel
+    (the store's folder, shared or copied) but not its environment builds it once, here."""
+    if not environment:
+        return None
+    path = Path(environment)
+    if (path / "bin" / "python").exists():
+        return path
+    wheels = sorted(path.parent.glob("*.whl"))
+    if not wheels:
+        raise BotCrashed(f"the bot's environment {environment} and its wheel are missing on "
+                         f"{os.uname()[1]}")
+    from arena.errors import ArenaError
+    from arena.submit import make_environment
+
+    staging = path.parent / f".env-{os.getpid()}-building"
+    shutil.rmtree(staging, ignore_errors=True)
+    try:
+        make_environment(staging, wheels[0], [])
+    except (ArenaError, OSError, subprocess.CalledProcessError) as exc:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise BotCrashed(f"the bot's environment could not be built on {os.uname()[1]}: "
+                         f"{exc}") from None
+    try:
+        staging.rename(path)  # atomic: another worker may have built it meanwhile
+    except OSError:
+        shutil.rmtree(staging, ignore_errors=True)
+    return path
 
 
 def _tail(output: str, lines: int = 6) -> str:

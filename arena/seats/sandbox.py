@@ -124,13 +124,18 @@ def _system_binds() -> list[str]:
     return args
 
 
-def _python_binds(extra: list[Path]) -> list[str]:
-    places = {Path(sys.base_prefix).resolve(), Path(sys.prefix).resolve(),
-              Path(sys.executable).resolve().parent, *extra}
-    for package in ("arena", "engines"):
-        where = module_location(package)
-        if where is not None:
-            places.add(where)
+def _python_binds(extra: list[Path], environment: Path | None) -> list[str]:
+    """Read-only binds of the Python the host runs on: the base installation, and the arena's
+    virtualenv with its packages or, for a stored bot, that bot's own environment alone."""
+    places = {Path(sys.base_prefix).resolve(), *extra}
+    if environment is not None:
+        places.add(environment.resolve())
+    else:
+        places |= {Path(sys.prefix).resolve(), Path(sys.executable).resolve().parent}
+        for package in ("arena", "engines"):
+            where = module_location(package)
+            if where is not None:
+                places.add(where)
     args: list[str] = []
     for place in sorted(places):
         if not any(other != place and other in place.parents for other in places):
@@ -139,13 +144,16 @@ def _python_binds(extra: list[Path]) -> list[str]:
 
 
 def host_command(
-    plugin: str, role: list[str], fds: tuple[int, int], confinement: Confinement, mode: str
+    plugin: str, role: list[str], fds: tuple[int, int], confinement: Confinement, mode: str,
+    environment: Path | None = None,
 ) -> tuple[list[str], str | None]:
     """The command line of a host for ``plugin`` (``role``: ``--bot NAME`` or ``--catalog``)
-    and the private working directory made for it (None under bubblewrap)."""
-    location = module_location(plugin)
+    and the private working directory made for it (None under bubblewrap). ``environment``:
+    a stored bot's own virtualenv (its Python and packages) instead of the arena's."""
+    location = None if environment is not None else module_location(plugin)
     paths = [] if location is None else [str(location.parent)]
-    python = [sys.executable, "-I", "-m", "arena.seats.host", f"--fds={fds[0]},{fds[1]}",
+    interpreter = sys.executable if environment is None else str(environment / "bin" / "python")
+    python = [interpreter, "-I", "-m", "arena.seats.host", f"--fds={fds[0]},{fds[1]}",
               f"--plugin={plugin}", *role, *confinement.arguments(),
               *(f"--path={path}" for path in paths)]
     if not use_bubblewrap(mode):
@@ -163,5 +171,5 @@ def host_command(
                "--cap-drop", "ALL", "--hostname", "bot", "--clearenv",
                *(arg for key, value in CLEAN_ENV.items() for arg in ("--setenv", key, value)),
                "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--chdir", "/tmp",
-               *_system_binds(), *_python_binds(extra), "--", *python]
+               *_system_binds(), *_python_binds(extra, environment), "--", *python]
     return command, None

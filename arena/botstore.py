@@ -1,0 +1,138 @@
+"""The bot store: the bots submitted with ``arena submit``, each version kept with its wheel,
+its own environment and the report of its check.
+
+Layout of a store folder (``--store DIR``, else ``$ARENA_STORE``, else
+``$XDG_DATA_HOME/lostvalley-arena/store``, by default under ``~/.local/share``)::
+
+    <package>/<version>/entry.json     what the arena knows of it (no import needed)
+    <package>/<version>/<wheel>        the wheel it was built from
+    <package>/<version>/env/           its own virtualenv: the wheel, its dependencies and
+                                       the arena's bot-host runtime
+    <package>/<version>/report.json    the check it passed
+    .rejected/<package>-<version>-<time>/report.json   submissions whose check failed
+
+The driver and the Ray workers never import a stored bot: its name, games
+and params come from ``entry.json``, written when it was submitted.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from packaging.version import InvalidVersion, Version
+
+from arena.errors import ArenaError, unknown_name
+from arena.plugins import BotInfo, Entry, Problem, Registry
+
+STORE_VARIABLE = "ARENA_STORE"
+ENTRY = "entry.json"
+
+
+def default_store() -> Path:
+    """Where the bot store is unless told otherwise."""
+    if os.environ.get(STORE_VARIABLE):
+        return Path(os.environ[STORE_VARIABLE])
+    data = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(data) / "lostvalley-arena" / "store"
+
+
+@dataclass(frozen=True, slots=True)
+class StoredBot:
+    """One bot of one stored package version."""
+
+    name: str
+    version: str
+    package: str
+    games: tuple[str, ...] | None
+    params: tuple[str, ...] | None
+    observes: bool
+    module: str
+    doc: str
+    submitted: str
+    """When it was admitted (ISO 8601, UTC)."""
+    folder: Path
+
+    @property
+    def environment(self) -> Path:
+        return self.folder / "env"
+
+    def info(self) -> BotInfo:
+        return BotInfo(
+            name=self.name, games=self.games, params=self.params, observes=self.observes,
+            plugin=f"{self.package} {self.version} (bot store)", module=self.module,
+            doc=self.doc, version=self.version, environment=str(self.environment),
+        )
+
+
+def sort_key(version: str) -> tuple[int, Any]:
+    """Versions in release order (PEP 440); unparsable ones first, by text."""
+    try:
+        return (1, Version(version))
+    except InvalidVersion:
+        return (0, version)
+
+
+def read_entries(store: Path) -> list[StoredBot]:
+    """Every stored bot, oldest version first per package; unreadable entries are skipped."""
+    bots: list[StoredBot] = []
+    for path in sorted(store.glob(f"*/*/{ENTRY}")):
+        try:
+            entry = json.loads(path.read_text(encoding="utf-8"))
+            for bot in entry["bots"]:
+                games, params = bot.get("games"), bot.get("params")
+                bots.append(StoredBot(
+                    name=str(bot["name"]), version=str(entry["version"]),
+                    package=str(entry["package"]),
+                    games=None if games is None else tuple(games),
+                    params=None if params is None else tuple(params),
+                    observes=bool(bot.get("observes", True)), module=str(bot["module"]),
+                    doc=str(bot.get("doc", "")), submitted=str(entry["submitted"]),
+                    folder=path.parent,
+                ))
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+    bots.sort(key=lambda bot: (bot.name, sort_key(bot.version)))
+    return bots
+
+
+def add_to(found: Registry, store: Path) -> None:
+    """Register the stored bots in ``found``: ``name`` (the newest version) and ``name@version``.
+    A stored name that an installed bot already has is skipped, with a problem."""
+    for bot in read_entries(store):
+        installed = found.bots.get(bot.name)
+        if installed is not None and installed.info is not None and not installed.info.version:
+            found.problems.append(Problem(
+                f"{bot.package} {bot.version} (bot store)",
+                f"bot name {bot.name!r} is taken by the installed {installed.plugin}",
+            ))
+            continue
+        entry = Entry(None, bot.info().plugin, bot.module, bot.info())
+        found.bots[bot.name] = entry  # versions come oldest first: the newest stays
+        found.bots[f"{bot.name}@{bot.version}"] = entry
+
+
+def remove(store: Path, spec: str) -> list[StoredBot]:
+    """Take ``NAME`` (every version) or ``NAME@VERSION`` out of the store; what was removed."""
+    name, _, version = spec.partition("@")
+    stored = read_entries(store)
+    chosen = [bot for bot in stored if bot.name == name and (not version or bot.version == version)]
+    if not chosen:
+        known = sorted({bot.name if not version else f"{bot.name}@{bot.version}" for bot in stored})
+        raise unknown_name("stored bot", spec, known)
+    for folder in {bot.folder for bot in chosen}:
+        shutil.rmtree(folder)
+        if not any(folder.parent.iterdir()):
+            folder.parent.rmdir()
+    return chosen
+
+
+def require_store(store: Path) -> Path:
+    """``store`` as a usable folder, or a clear error."""
+    if store.exists() and not store.is_dir():
+        raise ArenaError(f"bot store {store} is a file, not a folder")
+    return store

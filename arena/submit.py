@@ -1,0 +1,303 @@
+"""``arena submit PATH``: a stranger's bot package checked and admitted to the bot store.
+
+1. A folder or an sdist is built into a wheel (a wheel is taken as it is); a wheel for
+   another Python is refused.
+2. An environment for that bot alone is made in the store: a virtualenv holding the
+   arena's bot-host runtime (the ``arena`` and ``engines`` packages and pluggy, installed
+   as the ``lostvalley-arena`` distribution the bot depends on: no Ray, no tournament
+   machinery), then the bot's wheel and its own dependencies.
+3. Each of its plugin modules is listed by a sandboxed host running in that environment.
+4. ``arena check`` plays it, sandboxed, in every installed game it supports.
+5. Only if all of that passes is it admitted; a failed check's report is kept under
+   ``.rejected/`` and shown.
+"""
+
+from __future__ import annotations
+
+import configparser
+import datetime
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import zipfile
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import arena
+from arena.botstore import ENTRY, add_to, read_entries
+from arena.check import GameReport, check
+from arena.errors import ArenaError
+from arena.plugins import BotInfo, Entry, Registry
+from arena.records import Limits
+from arena.seats import SeatFault
+from arena.seats.process import HostProcess
+from arena.seats.sandbox import Confinement, module_location
+
+WHEEL_NAME = re.compile(
+    r"^(?P<dist>[^-]+)-(?P<version>[^-]+)(-\d[^-]*)?-(?P<python>[^-]+)-(?P<abi>[^-]+)"
+    r"-(?P<platform>[^-]+)\.whl$"
+)
+RUNTIME = ("arena", "engines", "pluggy")
+
+
+@dataclass(slots=True)
+class Submission:
+    """What happened to one submitted package."""
+
+    package: str
+    version: str
+    folder: Path
+    bots: list[dict[str, Any]] = field(default_factory=list)
+    reports: list[GameReport] = field(default_factory=list)
+    seconds: dict[str, float] = field(default_factory=dict)
+    """Time per step: wheel, environment, listing, check."""
+
+
+def submit(
+    path: Path, store: Path, found: Registry, *, pip_options: list[str], sandbox: str = "auto"
+) -> Submission:
+    """Build, install, list and check the package at ``path``; admit it to ``store``."""
+    with tempfile.TemporaryDirectory(prefix="arena-submit-") as scratch:
+        began = time.perf_counter()
+        wheel = build_wheel(path, Path(scratch), pip_options)
+        match = WHEEL_NAME.match(wheel.name)
+        assert match is not None
+        check_python(wheel.name, match["python"], match["abi"])
+        package, version = match["dist"], match["version"]
+        folder = store / package / version
+        if folder.exists():
+            raise ArenaError(f"{package} {version} is in the bot store already; submit a new "
+                             f"version (or 'arena store remove NAME@{version}' first)")
+        submission = Submission(package, version, folder)
+        submission.seconds["wheel"] = time.perf_counter() - began
+        folder.mkdir(parents=True)
+        try:
+            _admit(submission, wheel, store, found, pip_options, sandbox)
+        except BaseException:
+            shutil.rmtree(folder, ignore_errors=True)
+            if not any(folder.parent.iterdir()):
+                folder.parent.rmdir()
+            raise
+    return submission
+
+
+def _admit(
+    submission: Submission, wheel: Path, store: Path, found: Registry,
+    pip_options: list[str], sandbox: str,
+) -> None:
+    folder = submission.folder
+    began = time.perf_counter()
+    shutil.copy2(wheel, folder / wheel.name)
+    make_environment(folder / "env", folder / wheel.name, pip_options)
+    submission.seconds["environment"] = time.perf_counter() - began
+    began = time.perf_counter()
+    submission.bots = list_bots(folder / wheel.name, folder / "env", sandbox)
+    _refuse_taken_names(submission, store, found)
+    submission.seconds["listing"] = time.perf_counter() - began
+    began = time.perf_counter()
+    trial = _with_candidate(found, submission)
+    limits = Limits(sandbox=sandbox)
+    for bot in submission.bots:
+        submission.reports += check(bot["name"], trial, limits)
+    submission.seconds["check"] = time.perf_counter() - began
+    report = _report(submission)
+    if not all(game.ok for game in submission.reports):
+        stamp = datetime.datetime.now(datetime.UTC).strftime("%Y%m%dT%H%M%S")
+        kept = store / ".rejected" / f"{submission.package}-{submission.version}-{stamp}"
+        kept.mkdir(parents=True)
+        (kept / "report.json").write_text(json.dumps(report, indent=2) + "\n")
+        raise ArenaError(f"the check failed, so {submission.package} {submission.version} was "
+                         f"not admitted: {_first_fault(submission)} (report: {kept}/report.json)")
+    (folder / "report.json").write_text(json.dumps(report, indent=2) + "\n")
+    entry = {"package": submission.package, "version": submission.version,
+             "wheel": wheel.name, "bots": submission.bots, "check": "passed",
+             "submitted": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")}
+    (folder / ENTRY).write_text(json.dumps(entry, indent=2) + "\n")
+
+
+def build_wheel(path: Path, scratch: Path, pip_options: list[str]) -> Path:
+    """The wheel of the package at ``path`` (a folder, an sdist or a wheel)."""
+    if not path.exists():
+        raise ArenaError(f"{path}: no such file or folder")
+    if path.is_file() and path.name.endswith(".whl"):
+        if not WHEEL_NAME.match(path.name):
+            raise ArenaError(f"{path.name}: not a wheel file name (name-version-tags.whl)")
+        return path
+    if path.is_dir() and not any((path / name).exists() for name in ("pyproject.toml", "setup.py")):
+        raise ArenaError(f"{path}: not a Python package (no pyproject.toml or setup.py in it)")
+    if path.is_file() and not path.name.endswith((".tar.gz", ".zip")):
+        raise ArenaError(f"{path}: give a package folder, a wheel (.whl) or an sdist (.tar.gz)")
+    out = scratch / "wheel"
+    # An absolute path: a bare "mybot" would be taken for a project name on the package index.
+    command = [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out),
+               str(path.resolve())]
+    done = subprocess.run([*command, "--no-build-isolation"], capture_output=True, text=True,
+                          check=False)
+    if done.returncode != 0:  # a build backend the arena lacks: let pip fetch it
+        done = subprocess.run([*command, *pip_options], capture_output=True, text=True,
+                              check=False)
+    wheels = sorted(out.glob("*.whl"))
+    if done.returncode != 0 or len(wheels) != 1:
+        raise ArenaError(f"{path}: the wheel could not be built: {_last_line(done.stderr)}")
+    return wheels[0]
+
+
+def check_python(name: str, python: str, abi: str) -> None:
+    """Refuse a wheel that this Python cannot install."""
+    minor = f"{sys.version_info.major}{sys.version_info.minor}"
+    fits = {"py3", f"py{minor}", f"cp{minor}", f"py{sys.version_info.major}"}
+    if not fits & set(python.split(".")) or abi not in ("none", "abi3", f"cp{minor}"):
+        raise ArenaError(f"{name} is built for {python}-{abi}, not for this Python "
+                         f"({sys.version_info.major}.{sys.version_info.minor}); rebuild it here")
+
+
+def make_environment(environment: Path, wheel: Path, pip_options: list[str]) -> None:
+    """A virtualenv with the arena's bot-host runtime, then the bot's wheel and dependencies."""
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(environment)],
+                   check=True, capture_output=True)
+    python = environment / "bin" / "python"
+    purelib = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        check=True, capture_output=True, text=True,
+    ).stdout.strip()
+    install_runtime(Path(purelib))
+    done = subprocess.run(
+        [sys.executable, "-m", "pip", "--python", str(python), "install", "-q",
+         "--no-warn-script-location", *pip_options, str(wheel)],
+        capture_output=True, text=True, check=False,
+    )
+    if done.returncode != 0:
+        raise ArenaError(f"{wheel.name}: its dependencies could not be installed: "
+                         f"{_last_line(done.stderr)}")
+    # Hosts run read-only and never write bytecode: compile the runtime once, here.
+    subprocess.run([str(python), "-m", "compileall", "-q", *(str(Path(purelib) / package)
+                    for package in RUNTIME)], check=False, capture_output=True)
+
+
+def install_runtime(site: Path) -> None:
+    """Copy what a bot host needs into ``site``: the arena's own packages and pluggy, with
+    the metadata that makes the bot's ``lostvalley-arena`` requirement satisfied."""
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    for package in RUNTIME:
+        where = module_location(package)
+        if where is None:
+            raise ArenaError(f"cannot find the {package!r} package to build a bot environment")
+        shutil.copytree(where, site / package, ignore=ignore)
+    import pluggy
+
+    pluggy_info = Path(pluggy.__file__).parent.parent / f"pluggy-{pluggy.__version__}.dist-info"
+    if pluggy_info.is_dir():
+        shutil.copytree(pluggy_info, site / pluggy_info.name, ignore=ignore)
+    info = site / f"lostvalley_arena-{arena.__version__}.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(
+        f"Metadata-Version: 2.1\nName: lostvalley-arena\nVersion: {arena.__version__}\n"
+        f"Summary: The arena's bot-host runtime (no Ray), for a stored bot's environment.\n"
+        f"Requires-Dist: pluggy\n"
+    )
+    (info / "INSTALLER").write_text("arena-submit\n")
+    (info / "RECORD").write_text("")
+
+
+def entry_point_modules(wheel: Path) -> list[str]:
+    """The plugin modules a wheel declares in the ``arena`` entry point group."""
+    with zipfile.ZipFile(wheel) as archive:
+        names = [n for n in archive.namelist() if n.endswith(".dist-info/entry_points.txt")]
+        if not names:
+            return []
+        parser = configparser.ConfigParser(delimiters=("=",))
+        parser.optionxform = str  # type: ignore[assignment,method-assign]
+        parser.read_string(archive.read(names[0]).decode())
+    if not parser.has_section(arena.PROJECT):
+        return []
+    return [value.strip() for _, value in parser.items(arena.PROJECT)]
+
+
+def list_bots(wheel: Path, environment: Path, sandbox: str) -> list[dict[str, Any]]:
+    """The bots the package registers, as sandboxed hosts in its environment report them."""
+    modules = entry_point_modules(wheel)
+    if not modules:
+        raise ArenaError(f"{wheel.name} declares no [project.entry-points.arena] plugin module")
+    bots: list[dict[str, Any]] = []
+    for module in modules:
+        host = HostProcess(module, ["--catalog"], Confinement(), sandbox, environment)
+        try:
+            report = host.receive(time.perf_counter() + 30, "listing the plugin")
+        except SeatFault as fault:
+            raise ArenaError(f"{module}: listing its bots failed: {fault}") from None
+        finally:
+            host.close()
+        if report.get("problems"):
+            raise ArenaError(f"{module}: {'; '.join(map(str, report['problems']))}")
+        if report.get("games"):
+            raise ArenaError(f"{module} registers games; a submitted package may register bots "
+                             "only (games are installed by the organiser)")
+        bots += [{**bot, "module": module} for bot in report.get("bots", [])]
+    names = [bot["name"] for bot in bots]
+    if not bots:
+        raise ArenaError(f"{wheel.name} registers no bot")
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        raise ArenaError(f"{wheel.name} registers two bots named {twice[0]!r}")
+    return bots
+
+
+def _refuse_taken_names(submission: Submission, store: Path, found: Registry) -> None:
+    for bot in submission.bots:
+        installed = found.bots.get(bot["name"])
+        if installed is not None and (installed.info is None or not installed.info.version):
+            raise ArenaError(f"bot name {bot['name']!r} is taken by the installed "
+                             f"{installed.plugin}")
+        for stored in read_entries(store):
+            if stored.name == bot["name"] and stored.package != submission.package:
+                raise ArenaError(f"bot name {bot['name']!r} is taken by the stored package "
+                                 f"{stored.package} {stored.version}")
+
+
+def _with_candidate(found: Registry, submission: Submission) -> Registry:
+    """``found`` plus the submitted bots, as the check plays them."""
+    trial = Registry(games=dict(found.games), bots=dict(found.bots), sandboxed=True)
+    for bot in submission.bots:
+        info = BotInfo(
+            name=bot["name"], games=None if bot.get("games") is None else tuple(bot["games"]),
+            params=None if bot.get("params") is None else tuple(bot["params"]),
+            observes=bool(bot.get("observes", True)),
+            plugin=f"{submission.package} {submission.version} (submitted)",
+            module=bot["module"], version=submission.version,
+            environment=str(submission.folder / "env"),
+        )
+        trial.bots[bot["name"]] = Entry(None, info.plugin, info.module, info)
+    return trial
+
+
+def _report(submission: Submission) -> dict[str, Any]:
+    return {
+        "package": submission.package, "version": submission.version,
+        "bots": submission.bots, "seconds": submission.seconds,
+        "games": [{"game": game.game, "ok": game.ok, "failures": game.failures,
+                   "seats": [asdict(seat) for seat in game.seats]}
+                  for game in submission.reports],
+    }
+
+
+def _first_fault(submission: Submission) -> str:
+    for game in submission.reports:
+        for failure in game.failures:
+            return f"{game.game}: {failure}"
+        for seat in game.seats:
+            if seat.status != "ok":
+                return f"{game.game}: {seat.status}: {_last_line(seat.error or '')}"
+    return "unknown"
+
+
+def _last_line(text: str) -> str:
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    return lines[-1] if lines else "no output"
+
+
+__all__ = ["Submission", "add_to", "submit"]

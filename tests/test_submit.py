@@ -1,0 +1,230 @@
+"""``arena submit`` and the bot store, for real: wheels built here, an environment per bot,
+two bots that need incompatible versions of one library meeting in one tournament."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ARENA = str(Path(sys.executable).parent / "arena")
+
+LIBRARY = """[build-system]
+requires = ["setuptools>=68"]
+build-backend = "setuptools.build_meta"
+
+[project]
+name = "zoolib"
+version = "{version}"
+
+[tool.setuptools]
+packages = ["zoolib"]
+"""
+
+BOT_PROJECT = """[build-system]
+requires = ["setuptools>=68"]
+build-backend = "setuptools.build_meta"
+
+[project]
+name = "{package}"
+version = "{version}"
+dependencies = ["lostvalley-arena", {requires}]
+
+[project.entry-points.arena]
+{bot} = "{module}.plugin"
+
+[tool.setuptools]
+packages = ["{module}"]
+"""
+
+BOT_PLUGIN = """import arena
+from arena.bot import Bot
+{imports}
+
+class Pinned(Bot):
+    name = "{bot}"
+
+    def act(self, observation, legal_actions):
+{body}
+        return legal_actions[0]
+
+
+@arena.hookimpl
+def arena_register_bots(register):
+    register(Pinned)
+"""
+
+
+def write_bot(root: Path, bot: str, *, version: str = "0.1.0", requires: str = "",
+              imports: str = "", body: str = "        pass") -> Path:
+    module = "bot_" + bot.replace("-", "_")
+    folder = root / f"{bot}-{version}"
+    (folder / module).mkdir(parents=True)
+    (folder / "pyproject.toml").write_text(BOT_PROJECT.format(
+        package=f"arena-bot-{bot}", version=version, requires=requires, bot=bot, module=module))
+    (folder / module / "__init__.py").write_text("")
+    (folder / module / "plugin.py").write_text(BOT_PLUGIN.format(bot=bot, imports=imports,
+                                                                 body=body))
+    return folder
+
+
+def arena(*args: str, store: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "COLUMNS": "200", "ARENA_STORE": str(store)}
+    env.pop("RAY_ADDRESS", None)
+    return subprocess.run([ARENA, *args], capture_output=True, text=True, env=env, timeout=600,
+                          check=False)
+
+
+@pytest.fixture(scope="module")
+def wheels(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Two versions of a tiny library, built here: no registry needed."""
+    root = tmp_path_factory.mktemp("libraries")
+    out = root / "wheels"
+    for version in ("1.0", "2.0"):
+        source = root / f"zoolib-{version}"
+        (source / "zoolib").mkdir(parents=True)
+        (source / "pyproject.toml").write_text(LIBRARY.format(version=version))
+        (source / "zoolib" / "__init__.py").write_text(f'VERSION = "{version}"\n')
+        subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps",
+                        "--no-build-isolation", "-w", str(out), str(source)], check=True)
+    return out
+
+
+@pytest.fixture(scope="module")
+def stocked(tmp_path_factory: pytest.TempPathFactory, wheels: Path) -> tuple[Path, Path]:
+    """A store holding two bots pinned to zoolib 1.0 and 2.0: (store, bot sources)."""
+    root = tmp_path_factory.mktemp("bots")
+    store = root / "store"
+    for bot, version in (("old-timer", "1.0"), ("new-wave", "2.0")):
+        source = write_bot(root, bot, requires=f'"zoolib=={version}"', imports="import zoolib",
+                           body=f'        assert zoolib.VERSION == "{version}", zoolib.VERSION')
+        done = arena("submit", str(source), "--find-links", str(wheels), "--no-index",
+                     "--sandbox", "required", store=store)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert "Admitted" in done.stdout
+    return store, root
+
+
+def test_two_bots_pinning_incompatible_versions_of_a_library_play_one_tournament(
+    stocked: tuple[Path, Path], tmp_path: Path
+) -> None:
+    store, _ = stocked
+    config = tmp_path / "pinned.toml"
+    config.write_text(
+        '[tournament]\nname = "pinned"\ngame = "tiny-race"\nplayers = 2\nrounds = 2\n\n'
+        '[[bots]]\nname = "old-timer"\n[[bots]]\nname = "new-wave"\n[[bots]]\nname = "random"\n'
+        '\n[limits]\nsandbox = "required"\n'
+    )
+    done = arena("run", str(config), "--out", str(tmp_path / "run"), "--workers", "2",
+                 store=store)
+    assert done.returncode == 0, done.stdout + done.stderr
+    records = [json.loads(line) for line in (tmp_path / "run" / "matches.jsonl").open()]
+    assert len(records) == 12
+    assert all(set(record["statuses"]) == {"ok"} for record in records)
+    labels = {label for record in records for label in record["seats"]}
+    assert labels == {"old-timer@0.1.0", "new-wave@0.1.0", "random"}  # the version it played
+    assert "old-timer@0.1.0" in done.stdout
+
+
+def test_the_arena_and_its_workers_never_import_a_stored_bot(stocked: tuple[Path, Path]) -> None:
+    store, _ = stocked
+    env = {**os.environ, "ARENA_STORE": str(store)}
+    probe = ("import sys; from arena.config import registry_for; from arena.records import "
+             "Limits; found = registry_for(Limits()); print(found.bot_info('old-timer')); "
+             "import zoolib")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          env=env, check=False)
+    assert "version='0.1.0'" in done.stdout
+    assert "No module named 'zoolib'" in done.stderr  # neither the bot nor its library here
+
+
+def test_stored_bots_are_listed_and_versions_kept_then_removed(
+    stocked: tuple[Path, Path], wheels: Path
+) -> None:
+    store, root = stocked
+    newer = write_bot(root, "old-timer", version="0.2.0", requires='"zoolib==1.0"')
+    done = arena("submit", str(newer), "--find-links", str(wheels), "--no-index", store=store)
+    assert done.returncode == 0, done.stdout + done.stderr
+    listing = arena("bots", store=store)
+    assert listing.returncode == 0, listing.stderr
+    assert "Stored bots" in listing.stdout and "0.1.0, 0.2.0" in listing.stdout
+    assert "new-wave" in listing.stdout and "passed" in listing.stdout
+    removed = arena("store", "remove", "old-timer@0.2.0", store=store)
+    assert removed.returncode == 0 and "removed old-timer@0.2.0" in removed.stdout
+    assert "0.2.0" not in arena("bots", store=store).stdout
+
+
+def refused(*args: str, store: Path) -> str:
+    done = arena("submit", *args, store=store)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    return lines[0]
+
+
+def test_mistakes_are_one_line_and_exit_2(stocked: tuple[Path, Path], tmp_path: Path) -> None:
+    store, root = stocked
+    (tmp_path / "empty").mkdir()
+    assert "not a Python package" in refused(str(tmp_path / "empty"), store=store)
+    taken = write_bot(tmp_path, "random")
+    assert "bot name 'random' is taken by the installed" in refused(str(taken), store=store)
+    again = root / "old-timer-0.1.0"
+    assert "is in the bot store already" in refused(str(again), "--no-index", store=store)
+
+
+def test_a_package_that_registers_no_bot_is_refused(tmp_path: Path) -> None:
+    source = write_bot(tmp_path, "hollow")
+    plugin = source / "bot_hollow" / "plugin.py"
+    plugin.write_text(plugin.read_text().replace("    register(Pinned)", "    pass"))
+    assert "registers no bot" in refused(str(source), store=tmp_path / "store")
+
+
+def test_a_wheel_for_another_python_is_refused(tmp_path: Path) -> None:
+    source = write_bot(tmp_path, "ancient")
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps",
+                    "--no-build-isolation", "-w", str(tmp_path), str(source)], check=True)
+    built = next(tmp_path.glob("*.whl"))
+    foreign = tmp_path / built.name.replace("py3-none-any", "cp27-cp27mu-manylinux1_x86_64")
+    with zipfile.ZipFile(built) as original, zipfile.ZipFile(foreign, "w") as copy:
+        for item in original.infolist():
+            copy.writestr(item, original.read(item.filename))
+    assert "not for this Python" in refused(str(foreign), store=tmp_path / "store")
+
+
+def test_a_bot_that_fails_its_check_is_refused_and_its_report_kept(tmp_path: Path) -> None:
+    source = write_bot(tmp_path, "stumbler", body='        raise RuntimeError("stumbled")')
+    store = tmp_path / "store"
+    message = refused(str(source), "--no-index", "--sandbox", "fallback", store=store)
+    assert "the check failed" in message and "RuntimeError: stumbled" in message
+    report = next((store / ".rejected").glob("*/report.json"))
+    assert "stumbled" in report.read_text()
+    assert not (store / "arena-bot-stumbler").exists()
+
+
+def test_a_machine_without_the_environment_builds_it_from_the_wheel(
+    stocked: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch, wheels: Path
+) -> None:
+    """As a Ray node that has the store's folder but not the bot's environment would."""
+    import shutil
+
+    from helpers import spec
+
+    from arena.botstore import read_entries
+    from arena.match import play_match
+    from arena.records import Limits, SeatSpec
+
+    store, _ = stocked
+    stored = next(bot for bot in read_entries(store) if bot.name == "new-wave")
+    shutil.rmtree(stored.environment)
+    monkeypatch.setenv("PIP_FIND_LINKS", str(wheels))  # the library's only source here
+    monkeypatch.setenv("PIP_NO_INDEX", "1")
+    seat = SeatSpec("new-wave", "new-wave", {}, stored.module, str(stored.environment))
+    result = play_match(spec(seat, "random", limits=Limits(sandbox="required")))
+    assert result.statuses == ("ok", "ok")
+    assert (stored.environment / "bin" / "python").exists()
