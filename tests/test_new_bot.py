@@ -45,6 +45,13 @@ def test_an_existing_folder_is_never_overwritten(tmp_path: Path) -> None:
     assert [p.name for p in (tmp_path / "cautious").iterdir()] == ["notes.txt"]
 
 
+def test_the_name_of_an_installed_bot_is_refused(tmp_path: Path) -> None:
+    result = new_bot(tmp_path, "random")
+    assert result.exit_code == 2
+    assert "a bot named 'random' is installed already (arena-bot-random" in result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_an_unknown_game_is_one_line_with_the_closest_name(tmp_path: Path) -> None:
     result = new_bot(tmp_path, "cautious", "--game", "explorers")
     assert result.exit_code == 2
