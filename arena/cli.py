@@ -87,17 +87,92 @@ def games() -> None:
     _problems(console, found)
 
 
+STORE_OPTION = click.option(
+    "--store", type=click.Path(path_type=Path),
+    help="The bot store folder [env ARENA_STORE; else ~/.local/share/lostvalley-arena/store].",
+)
+
+
+def _use_store(store: Path | None) -> Path:
+    """The bot store this command uses (``--store`` is passed on as ``ARENA_STORE``)."""
+    from arena.botstore import STORE_VARIABLE, default_store, require_store
+
+    if store is not None:
+        os.environ[STORE_VARIABLE] = str(store.resolve())
+    return require_store(default_store())
+
+
 @main.command()
-def bots() -> None:
-    """List the installed bots and the games each plays (found by sandboxed hosts)."""
+@STORE_OPTION
+def bots(store: Path | None) -> None:
+    """List the installed bots and the stored ones, and the games each plays (found by
+    sandboxed hosts and the store's records: no bot code runs)."""
+    from arena.botstore import read_entries
+
+    folder = _use_store(store)
     found = _discovered()
     table = Table("bot", "games", "plugin", title="Installed bots")
     for name in sorted(found.bots):
         info = found.bot_info(name)
-        table.add_row(name, ", ".join(info.games) if info.games else "all", info.plugin)
+        if not info.version:
+            table.add_row(name, ", ".join(info.games) if info.games else "all", info.plugin)
     console = _console()
     console.print(table)
+    stored = read_entries(folder)
+    if stored:
+        shelf = Table("bot", "versions", "games", "submitted", "check",
+                      title=f"Stored bots ({folder})")
+        for name in sorted({bot.name for bot in stored}):
+            versions = [bot for bot in stored if bot.name == name]
+            newest = versions[-1]
+            shelf.add_row(name, ", ".join(bot.version for bot in versions),
+                          ", ".join(newest.games) if newest.games else "all",
+                          newest.submitted.replace("T", " ").removesuffix("+00:00"), "passed")
+        console.print(shelf)
     _problems(console, found)
+
+
+@main.command()
+@click.argument("path", type=click.Path(path_type=Path))
+@STORE_OPTION
+@click.option("--find-links", "find_links", multiple=True,
+              help="Also look for the bot's dependencies here (a folder of wheels).")
+@click.option("--no-index", is_flag=True, help="Do not use the package index for dependencies.")
+@click.option("--sandbox", type=click.Choice(SANDBOX_MODES), default="auto", show_default=True)
+def submit(
+    path: Path, store: Path | None, find_links: tuple[str, ...], no_index: bool, sandbox: str
+) -> None:
+    """Check the bot package at PATH (folder, wheel or sdist) and admit it to the bot store."""
+    from arena.submit import submit as submit_package
+
+    folder = _use_store(store)
+    pip_options = [f"--find-links={link}" for link in find_links]
+    if no_index:
+        pip_options.append("--no-index")
+    console = _console()
+    console.print(f"Submitting {path} to the bot store {folder} ...")
+    done = submit_package(path, folder, _discovered(), pip_options=pip_options, sandbox=sandbox)
+    steps = ", ".join(f"{step} {seconds:.1f}s" for step, seconds in done.seconds.items())
+    names = ", ".join(bot["name"] for bot in done.bots)
+    console.print(f"[green]Admitted[/] {done.package} {done.version}: {names} ({steps}); "
+                  f"the check passed in {len(done.reports)} game(s).")
+
+
+@main.group("store")
+def store_group() -> None:
+    """Manage the bot store."""
+
+
+@store_group.command("remove")
+@click.argument("spec", metavar="NAME[@VERSION]")
+@STORE_OPTION
+def store_remove(spec: str, store: Path | None) -> None:
+    """Take a stored bot out of the store: every version, or NAME@VERSION only."""
+    from arena.botstore import remove
+
+    removed = remove(_use_store(store), spec)
+    for bot in removed:
+        click.echo(f"removed {bot.name}@{bot.version} ({bot.package})")
 
 
 @main.command("check")
@@ -398,6 +473,36 @@ def _trust_views(
     if rated is not None and plot is not None:
         history.plot(rated, plot, saved.title)
         click.echo(f"wrote {plot}", err=fmt == "json")
+
+
+@main.command("replay")
+@click.argument("run_dir", type=click.Path(path_type=Path))
+@click.argument("match_id")
+@click.option("--print", "as_text", is_flag=True,
+              help="Write the whole transcript as text instead (for a pipe or a bug report).")
+@click.option("--boards", is_flag=True, help="With --print: the board before every decision too.")
+def replay_command(run_dir: Path, match_id: str, as_text: bool, boards: bool) -> None:
+    """Step through match MATCH_ID of the run in RUN_DIR, checked against its record.
+
+    Keys: l, space or right arrow: forward; h or left arrow: back; a digit N: the next
+    decision of seat N; g/G: first/last position; q: quit. Exits 1 if the replay does not
+    reproduce the recorded result."""
+    from arena import watch
+    from arena.replay import load
+
+    replayed, warnings = load(run_dir, match_id)
+    for warning in warnings:
+        click.echo(f"arena: warning: {warning}", err=True)
+    console = _console()
+    if as_text or not console.is_terminal:
+        watch.print_transcript(replayed, console, boards)
+    else:
+        with watch.keys() as read_key:
+            watch.step_through(replayed, console, read_key)
+    if replayed.problems:
+        click.echo(f"arena: match {match_id} does not replay to its record: "
+                   f"{'; '.join(replayed.problems)}", err=True)
+        sys.exit(1)
 
 
 def _installed_games() -> Registry | None:
