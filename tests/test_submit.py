@@ -228,3 +228,36 @@ def test_a_machine_without_the_environment_builds_it_from_the_wheel(
     result = play_match(spec(seat, "random", limits=Limits(sandbox="required")))
     assert result.statuses == ("ok", "ok")
     assert (stored.environment / "bin" / "python").exists()
+
+
+def test_an_sdist_is_built_and_admitted(tmp_path: Path) -> None:
+    source = write_bot(tmp_path, "packed")
+    subprocess.run([sys.executable, "-c", "from setuptools import build_meta; "
+                    f"build_meta.build_sdist({str(tmp_path / 'dist')!r})"],
+                   cwd=source, check=True, capture_output=True)
+    sdist = next((tmp_path / "dist").glob("*.tar.gz"))
+    done = arena("submit", str(sdist), "--no-index", "--sandbox", "fallback",
+                 store=tmp_path / "store")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Admitted arena_bot_packed 0.1.0: packed" in done.stdout
+
+
+def test_a_config_names_a_stored_version(
+    stocked: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from arena.config import load
+    from arena.errors import ArenaError
+
+    store, _ = stocked
+    monkeypatch.setenv("ARENA_STORE", str(store))
+    path = tmp_path / "versions.toml"
+    path.write_text('[tournament]\ngame = "tiny-race"\nplayers = 2\n\n'
+                    '[[bots]]\nname = "new-wave@0.1.0"\n[[bots]]\nname = "new-wave"\n'
+                    'label = "newest"\n')
+    config = load(path)
+    pinned, newest = config.bots
+    assert pinned.label == "new-wave@0.1.0" and newest.label == "newest"
+    assert pinned.environment.endswith("0.1.0/env") and pinned.bot == "new-wave@0.1.0"
+    path.write_text(path.read_text().replace("new-wave@0.1.0", "new-wave@9.9"))
+    with pytest.raises(ArenaError, match=r"unknown bot 'new-wave@9\.9'"):
+        load(path)
