@@ -4,7 +4,9 @@ Matches go out in batches sized to about ``batch_seconds`` of work (the size
 adapts to the measured match time), with a bounded number of batches in
 flight (one queued behind each running one when the workers have the
 cluster's CPUs to themselves, else exactly ``workers``), and come back as
-they finish (``ray.wait``), not in submission order. If a worker dies, the
+they finish (``ray.wait``), not in submission order. The matches are taken
+from the plan as they go out (a look-ahead of a few batches), so a plan of
+millions is never held in memory. If a worker dies, the
 matches of its batch that were not recorded go out again one by one; a match
 that fails ``max_attempts`` times is reported to ``on_failure`` instead, and
 so, at once and without a retry, is one that cannot be set up (the game
@@ -14,12 +16,13 @@ rejects its options) or whose engine raises. A match id is handed to
 
 from __future__ import annotations
 
+import itertools
 import logging
 import math
 import os
 import socket
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 import ray
@@ -146,12 +149,15 @@ class Dispatcher:
         batch_seconds: float = 0.25,
         max_batch: int = 64,
         max_attempts: int = 3,
+        lookahead: int = 1024,
     ) -> None:
         self.workers = workers
         self.in_flight = in_flight or 2 * workers
         self.batch_seconds = batch_seconds
         self.max_batch = max_batch
         self.max_attempts = max_attempts
+        self.lookahead = max(lookahead, 2 * max_batch * self.in_flight)
+        """Matches taken from the plan ahead of the batches (sizing sees the end coming)."""
         self.seconds_per_match: float | None = None
         self.retried = 0
         """How many match attempts were lost to dead workers and sent again."""
@@ -162,15 +168,18 @@ class Dispatcher:
         on_result: Callable[[MatchResult], None],
         on_failure: Callable[[Failed], None],
     ) -> None:
-        queue: deque[MatchSpec] = deque(specs)
+        plan = iter(specs)
+        queue: deque[MatchSpec] = deque()
         solo: deque[MatchSpec] = deque()  # survivors of a dead worker, sent one by one
         attempts: dict[str, int] = {}
-        recorded: set[str] = set()
+        recorded: set[str] = set()  # only ids sent more than once can come back twice
         running: dict[ray.ObjectRef[list[MatchResult | Failed]], list[MatchSpec]] = {}
+        self._refill(queue, plan)
         while queue or solo or running:
             while (queue or solo) and len(running) < self.in_flight:
                 batch = [solo.popleft()] if solo else self._take(queue, len(running))
                 running[_remote_batch.remote(batch)] = batch
+                self._refill(queue, plan)
             ready, _ = ray.wait(list(running), num_returns=1, timeout=0.5)
             for ref in ready:
                 batch = running.pop(ref)
@@ -179,7 +188,13 @@ class Dispatcher:
                 except RayError as exc:
                     self._lost(batch, exc, attempts, recorded, solo, on_failure)
                     continue
-                self._deliver(outcomes, recorded, on_result, on_failure)
+                self._deliver(outcomes, attempts, recorded, on_result, on_failure)
+
+    def _refill(self, queue: deque[MatchSpec], plan: Iterator[MatchSpec]) -> None:
+        """Take matches from the plan until the look-ahead is full or the plan ends."""
+        missing = self.lookahead - len(queue)
+        if missing > 0:
+            queue.extend(itertools.islice(plan, missing))
 
     def _take(self, queue: deque[MatchSpec], busy: int) -> list[MatchSpec]:
         """The next batch: about ``batch_seconds`` of work, but never starving a worker."""
@@ -194,14 +209,16 @@ class Dispatcher:
     def _deliver(
         self,
         outcomes: list[MatchResult | Failed],
+        attempts: dict[str, int],
         recorded: set[str],
         on_result: Callable[[MatchResult], None],
         on_failure: Callable[[Failed], None],
     ) -> None:
         for outcome in outcomes:
-            if outcome.id in recorded:
-                continue
-            recorded.add(outcome.id)
+            if attempts and outcome.id in attempts:
+                if outcome.id in recorded:
+                    continue
+                recorded.add(outcome.id)
             if isinstance(outcome, Failed):
                 on_failure(outcome)
                 continue

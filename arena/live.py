@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from types import TracebackType
@@ -32,7 +33,8 @@ from rich.table import Table
 from rich.text import Text
 
 from arena.leaderboard import fault_summary, leaderboard_table
-from arena.ratings import DRAW_PROBABILITY, Ratings, Standing, canonical_order, rate
+from arena.ledger import Ledger
+from arena.ratings import DRAW_PROBABILITY, Ratings, Standing, canonical_order
 from arena.records import MatchResult
 
 ETA_MATCHES = 5
@@ -40,6 +42,11 @@ ETA_MATCHES = 5
 ETA_SECONDS = 2.0
 """Seconds since the first match landed before a time left is shown: until then the
 rate mostly measures the workers starting up."""
+RATING_SHARE = 0.25
+"""The share of the driver's time the provisional table may spend rating: TrueSkill takes
+about 0.2 ms a match, so rating every match at once would cap a run near 5,000 matches/s."""
+RATING_ALLOWANCE = 0.05
+"""Seconds of rating allowed on top of the share (a small run's table is always current)."""
 
 
 def _duration(seconds: float | None) -> str:
@@ -239,6 +246,12 @@ class LiveBoard:
     order at each refresh would cost time proportional to the run (about half
     a millisecond per four-seat match), so the live table is rated
     incrementally in arrival order, and may differ slightly from the final.
+    It spends at most :data:`RATING_SHARE` of the time (plus
+    :data:`RATING_ALLOWANCE`) rating; matches beyond that wait in a backlog,
+    and the table says how many it has not rated yet. What is kept of each
+    match is its :class:`~arena.ledger.Ledger` record (a few dozen bytes) and,
+    for the fault summary, the results in which a seat faulted (without
+    their replays).
 
     ``previous`` are the results of a resumed run, counted as done and rated;
     ``already_done`` overrides their count when only the count is known.
@@ -264,13 +277,18 @@ class LiveBoard:
         self._draw_probability = draw_probability
         self._title = title
         self._clock = clock
-        self._results = [_without_history(result) for result in previous]
+        self._ledger = Ledger(self._labels)
+        self._faulty: list[MatchResult] = []
         self._ratings = Ratings(draw_probability, self._labels)
-        for result in canonical_order(self._results):
-            self._ratings.add(result)
+        self._unrated: deque[str] = deque()
+        """Match ids (in the ledger) the provisional table has not rated yet, oldest first."""
+        self._rating_seconds = 0.0
+        self._rating_since = time.perf_counter()
         # The live display's thread reads the ratings while add() updates them.
         self._lock = threading.Lock()
-        done = len(self._results) if already_done is None else already_done
+        for result in canonical_order(previous):
+            self._keep(result)
+        done = len(self._ledger) if already_done is None else already_done
         self._counts = _Counts(total=total, done=done, session_start_done=done)
         self._view: _PlainView | _LiveView = (
             _LiveView(console, self._counts, self._provisional_table, refresh_seconds, clock)
@@ -293,15 +311,14 @@ class LiveBoard:
         self._view.stop(self._clock())
         width = self._console.width
         self._console.print(leaderboard_table(self.standings(), self._title, width=width))
-        summary = fault_summary(self._results)
+        summary = fault_summary(self._faulty)
         if summary is not None:
             self._console.print(summary)
 
     def add(self, result: MatchResult) -> None:
         """Count and rate one finished match, and update the view."""
-        self._results.append(_without_history(result))
-        with self._lock:
-            self._ratings.add(result)
+        self._keep(result)
+        self._rate_some()
         now = self._clock()
         self._counts.landed(now)
         self._view.advance(now)
@@ -316,15 +333,41 @@ class LiveBoard:
 
     def standings(self) -> list[Standing]:
         """The final standings of every result so far, in canonical order."""
-        return rate(self._results, self._draw_probability, self._labels)
+        return self._ledger.rate(self._draw_probability)
+
+    def _keep(self, result: MatchResult) -> None:
+        if result.id in self._ledger:
+            return
+        self._ledger.add(result)
+        self._unrated.append(result.id)
+        if any(status != "ok" for status in result.statuses):
+            self._faulty.append(_without_history(result))
+
+    def _rate_some(self) -> None:
+        """Rate the oldest unrated matches while the provisional table is within its share
+        of the time."""
+        unrated = self._unrated
+        if not unrated:
+            return
+        started = time.perf_counter()
+        allowed = RATING_SHARE * (started - self._rating_since) + RATING_ALLOWANCE
+        if self._rating_seconds >= allowed:
+            return
+        with self._lock:
+            while unrated and time.perf_counter() - started < allowed - self._rating_seconds:
+                self._ratings.add(self._ledger.result(unrated.popleft()))
+        self._rating_seconds += time.perf_counter() - started
 
     def _provisional_table(self) -> Table:
         with self._lock:
             standings = self._ratings.standings()
+            waiting = len(self._unrated)
         caption = "provisional: rated in arrival order"
+        if waiting:
+            caption += f"; {waiting:,} match(es) not rated yet"
         return leaderboard_table(standings, self._title, caption, width=self._console.width)
 
 
 def _without_history(result: MatchResult) -> MatchResult:
-    # Ratings never read the replay, and a long run holds many of them.
-    return replace(result, history=())
+    # The fault summary never reads the replay or the times, and a long run holds many.
+    return replace(result, history=(), think_seconds=(), max_move_seconds=(), outputs=())

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Collection, Iterator, Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Protocol
@@ -38,6 +38,33 @@ class RecordingFailed(ArenaError):
     """Writing to the results folder failed mid-run (a full disk, a lost mount)."""
 
 
+class Pending(Collection[MatchSpec]):
+    """The matches of a plan that are not recorded yet, in canonical order, made from the
+    plan each time they are walked (a plan of millions is never held in memory)."""
+
+    def __init__(self, config: TournamentConfig, recorded: Collection[str]) -> None:
+        self._config = config
+        self._recorded = recorded
+        self._count = config.total_matches() - len(recorded)
+
+    def __iter__(self) -> Iterator[MatchSpec]:
+        if self._count <= 0:
+            return
+        for spec in self._config.matches():
+            if spec.id not in self._recorded:
+                yield spec
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __contains__(self, spec: object) -> bool:
+        return isinstance(spec, MatchSpec) and any(spec == mine for mine in self)
+
+    def clear(self) -> None:
+        """Leave nothing to play."""
+        self._count = 0
+
+
 @dataclass(slots=True)
 class RunPlan:
     """A run ready to start: its folder, what is already done, what is left."""
@@ -45,7 +72,8 @@ class RunPlan:
     config: TournamentConfig
     store: RunStore
     done: list[MatchResult]
-    pending: list[MatchSpec]
+    """The recorded matches of the plan, without their replays."""
+    pending: Collection[MatchSpec]
     warnings: list[str] = field(default_factory=list)
     fresh: bool = True
     """No config saved in the folder yet, or one saved without its rating settings (a run
@@ -82,7 +110,8 @@ def plan(
     ``draw_probability`` is the game's; a resumed run keeps the one it was
     started with. Writes nothing (but cuts a torn last line off
     ``matches.jsonl`` when resuming), so a run that fails to start leaves no
-    half-made folder behind. The schedule is walked once."""
+    half-made folder behind. The schedule is not walked: :class:`Pending` makes what is
+    left as the dispatcher takes it."""
     check_writable(directory)
     store = RunStore(directory)
     saved = store.saved_config()
@@ -97,15 +126,9 @@ def plan(
             f"config (see {directory / 'config.json'}) or choose another folder with --out"
         )
     loaded = store.done()
-    recorded = {result.id: result for result in loaded.results}
-    done: list[MatchResult] = []
-    pending: list[MatchSpec] = []
-    for spec in config.matches():
-        result = recorded.get(spec.id)
-        if result is None:
-            pending.append(spec)
-        else:
-            done.append(result)
+    planned = {spec.id for spec in config.matches()} if loaded.results else set()
+    done = [replace(result, history=()) for result in loaded.results if result.id in planned]
+    pending = Pending(config, {result.id for result in done})
     saved_probability = _probability(_ratings(saved).get("draw_probability"))
     chosen = saved_probability or draw_probability or DRAW_PROBABILITY
     return RunPlan(

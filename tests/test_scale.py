@@ -8,12 +8,25 @@ change to how the plan is generated or consumed cannot change a tournament.
 from __future__ import annotations
 
 import hashlib
+import io
 import json
+import random
+from collections.abc import Iterator
 
+import pytest
+from helpers import finished, spec
+from rich.console import Console
+
+from arena.cluster import Dispatcher
+from arena.config import TournamentConfig
+from arena.ledger import Ledger
+from arena.live import LiveBoard
 from arena.match import play_match
 from arena.ratings import rate
-from arena.records import Limits, MatchSpec, SeatSpec
+from arena.records import Limits, MatchResult, MatchSpec, SeatSpec
+from arena.runner import Pending
 from arena.schedule import count_matches, round_robin
+from arena.store import record
 
 QUICK = (
     SeatSpec("random", "random"),
@@ -69,17 +82,17 @@ def test_a_larger_plan_keeps_its_ids_and_seeds_deep_into_it() -> None:
                 ("b19", "b16", "b17", "b18")),
     }
     count = 0
-    for index, spec in enumerate(plan):
+    for index, match in enumerate(plan):
         count += 1
         if index in pinned:
             match_id, seed, bot_seeds, labels = pinned[index]
-            assert (spec.id, spec.seed, spec.bot_seeds) == (match_id, seed, bot_seeds)
-            assert tuple(seat.label for seat in spec.seats) == labels
+            assert (match.id, match.seed, match.bot_seeds) == (match_id, seed, bot_seeds)
+            assert tuple(seat.label for seat in match.seats) == labels
     assert count == 58140
 
 
 def test_the_quick_tournament_plays_and_rates_as_it_did() -> None:
-    results = [play_match(spec) for spec in quick_plan()]
+    results = [play_match(match) for match in quick_plan()]
     pinned = {
         0: ((0.0, 2.0, 0.0), (2, 0, 1), 124, "b092fa5dddcfb059"),
         7: ((1.0, 1.0, 2.0), (2, 1, 0), 278, "168ca9845a5d571e"),
@@ -117,3 +130,83 @@ def test_the_plan_is_made_as_it_is_asked_for() -> None:
                        seating="permutations", limits=Limits())
     assert [spec.id for _, spec in zip(range(2), plan, strict=False)] == [
         "r001-t000001-s001", "r001-t000001-s002"]
+
+
+def synthetic_results(count: int) -> list[MatchResult]:
+    """Results with ties, faults and a void match, ids shuffled out of canonical order."""
+    rng = random.Random(5)
+    labels = ["a", "b", "c", "d", "e"]
+    results = []
+    for index in range(count):
+        seats = rng.sample(labels, 3)
+        ranking = [rng.randrange(3) for _ in seats]
+        statuses = ["ok"] * 3
+        if index % 17 == 0:
+            statuses[rng.randrange(3)] = "timeout"
+        if index == 40:
+            statuses = ["crash"] * 3
+        results.append(finished(f"r001-t{index:06d}-s001", seats, ranking, statuses,
+                                [rng.uniform(-5, 5) for _ in seats]))
+    rng.shuffle(results)
+    return results
+
+
+def test_the_ledger_rates_exactly_as_the_results_do() -> None:
+    results = synthetic_results(300)
+    ledger = Ledger(["a", "b", "c", "d", "e", "never-played"])
+    for result in results:
+        ledger.add(result)
+    ledger.add(results[0])  # an id is kept once
+    assert len(ledger) == 300
+    assert ledger.rate(0.05) == rate(results, 0.05, ["a", "b", "c", "d", "e", "never-played"])
+
+
+def test_the_live_board_keeps_records_not_results_and_ends_with_the_canonical_table() -> None:
+    results = synthetic_results(300)
+    console = Console(file=io.StringIO(), width=120)
+    with LiveBoard(console, 300, ["a", "b", "c", "d", "e"], 0.05) as board:
+        for result in results:
+            board.add(result)
+    assert board.standings() == rate(results, 0.05, ["a", "b", "c", "d", "e"])
+    assert "Faults:" in console.file.getvalue()  # type: ignore[attr-defined]
+
+
+def test_a_stored_line_is_the_records_json() -> None:
+    result = synthetic_results(1)[0]
+    assert json.dumps(record(result)) == json.dumps(result.to_json())
+    fields = {name for name in MatchResult.__dataclass_fields__ if name != "outputs"}
+    assert set(record(result)) == fields
+
+
+def test_what_is_left_of_a_plan_is_walked_not_held() -> None:
+    config = TournamentConfig(
+        name="big", game="g", players=4, rounds=1, seed=1, seating="permutations",
+        options={}, bots=tuple(SeatSpec(f"b{i}", "random") for i in range(60)), limits=Limits())
+    pending = Pending(config, {"r001-t000001-s001", "r001-t000001-s003"})
+    assert len(pending) == 11_703_240 - 2
+    first = [spec.id for _, spec in zip(range(3), pending, strict=False)]
+    assert first == ["r001-t000001-s002", "r001-t000001-s004", "r001-t000001-s005"]
+    pending.clear()
+    assert not pending and list(pending) == []
+
+
+@pytest.mark.usefixtures("ray_cluster")
+def test_the_dispatcher_takes_the_plan_as_it_goes() -> None:
+    taken: list[str] = []
+    seen_at_first: list[int] = []
+
+    def plan() -> Iterator[MatchSpec]:
+        for index in range(120):
+            taken.append(f"m{index}")
+            yield spec("random", "random", game="explorers-of-the-lost-valley", seed=index,
+                       match_id=f"r001-t{index + 1:06d}-s001", limits=Limits(isolation="inprocess"))
+
+    def landed(result: MatchResult) -> None:
+        seen_at_first.append(len(taken))
+        results.append(result)
+
+    results: list[MatchResult] = []
+    Dispatcher(1, max_batch=4, lookahead=8).run(plan(), landed, lambda failure: None)
+    assert seen_at_first[0] <= 2 * 4 * 2 + 4
+    assert sorted(result.id for result in results) == [
+        f"r001-t{index + 1:06d}-s001" for index in range(120)]

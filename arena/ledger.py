@@ -1,0 +1,110 @@
+"""What a running tournament keeps of each finished match: what rating it needs, packed.
+
+A million-match run cannot keep a million :class:`MatchResult` objects in the
+driver (about a kilobyte each even without their replays). The ledger keeps,
+per match id, one ``bytes`` record of the seats (as label numbers), the
+places, the statuses and the scores: about 40 bytes for three seats, so a
+million matches take about 200 MB with their ids and the index. The replays,
+times and errors stay in ``matches.jsonl``.
+
+:meth:`Ledger.rate` gives the table :func:`arena.ratings.rate` gives for the
+same results: the same TrueSkill updates in the same canonical (match-id)
+order, from the same numbers (scores are kept as 64-bit floats).
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Iterable, Iterator
+
+from arena.ratings import DRAW_PROBABILITY, Ratings, Standing
+from arena.records import MatchResult
+
+
+class Ledger:
+    """The rating facts of every match added, by match id; the first record of an id is
+    kept (a driver hands each id over once)."""
+
+    def __init__(self, labels: Iterable[str] = ()) -> None:
+        self.labels: list[str] = []
+        self._label_numbers: dict[str, int] = {}
+        self._statuses: list[str] = ["ok"]
+        self._status_numbers: dict[str, int] = {"ok": 0}
+        self._records: dict[str, bytes] = {}
+        for label in labels:
+            self._number(label, self.labels, self._label_numbers)
+
+    def __len__(self) -> int:
+        return len(self._records)
+
+    def __contains__(self, match_id: object) -> bool:
+        return match_id in self._records
+
+    def add(self, result: MatchResult) -> None:
+        """Keep ``result``'s rating facts, unless its id is kept already."""
+        if result.id in self._records:
+            return
+        seats = len(result.seats)
+        if not len(result.scores) == len(result.ranking) == len(result.statuses) == seats:
+            raise ValueError(
+                f"match {result.id!r}: scores, ranking and statuses need one per seat")
+        labels = [self._number(label, self.labels, self._label_numbers)
+                  for label in result.seats]
+        statuses = [self._number(status, self._statuses, self._status_numbers)
+                    for status in result.statuses]
+        self._records[result.id] = _layout(seats).pack(
+            seats, *labels, *result.ranking, *statuses, *result.scores)
+
+    def result(self, match_id: str) -> MatchResult:
+        """The kept facts of ``match_id`` as a result (no replay, times or errors)."""
+        record = self._records[match_id]
+        seats = record[0]
+        values = _layout(seats).unpack(record)
+        labels = values[1:1 + seats]
+        ranking = values[1 + seats:1 + 2 * seats]
+        statuses = values[1 + 2 * seats:1 + 3 * seats]
+        scores = values[1 + 3 * seats:]
+        return MatchResult(
+            id=match_id, game="", seed=0,
+            seats=tuple(self.labels[number] for number in labels),
+            scores=tuple(scores), ranking=tuple(ranking),
+            statuses=tuple(self._statuses[number] for number in statuses),
+            actions=0, seconds=0.0, think_seconds=(), max_move_seconds=(), errors=(),
+            history=(),
+        )
+
+    def ids(self) -> list[str]:
+        """Every kept match id, in canonical (sorted) order."""
+        return sorted(self._records)
+
+    def canonical(self) -> Iterator[MatchResult]:
+        """The kept results in canonical order."""
+        return (self.result(match_id) for match_id in self.ids())
+
+    def rate(self, draw_probability: float = DRAW_PROBABILITY) -> list[Standing]:
+        """The final table, as :func:`arena.ratings.rate` gives it for these results (every
+        label the ledger was made with gets a row)."""
+        ratings = Ratings(draw_probability, self.labels)
+        for result in self.canonical():
+            ratings.add(result)
+        return ratings.standings()
+
+    @staticmethod
+    def _number(name: str, names: list[str], numbers: dict[str, int]) -> int:
+        number = numbers.get(name)
+        if number is None:
+            number = numbers[name] = len(names)
+            names.append(name)
+        return number
+
+
+_LAYOUTS: dict[int, struct.Struct] = {}
+
+
+def _layout(seats: int) -> struct.Struct:
+    """A record of ``seats`` seats: their count, label numbers, places, status numbers and
+    scores (float64, so ratings see exactly the recorded numbers)."""
+    layout = _LAYOUTS.get(seats)
+    if layout is None:
+        layout = _LAYOUTS[seats] = struct.Struct(f"<B{seats}I{seats}H{seats}B{seats}d")
+    return layout

@@ -1,0 +1,174 @@
+"""Benchmark: the driver's own cost per finished match, with synthetic results and no workers.
+
+What ``arena run`` does with each match that comes back, stage by stage, on
+results shaped like real ones (3 seats, a replay of about 120 actions):
+
+- *receive*: unpickle a batch of results as ``ray.get`` does;
+- *dispatch*: the dispatcher's bookkeeping (:meth:`Dispatcher._deliver`);
+- *store*: one JSON line appended and flushed to ``matches.jsonl``;
+- *view*: :class:`arena.live.LiveBoard` (ledger, provisional rating within its
+  share of the time, progress), on a terminal (``--terminal``) or plain.
+
+It reports matches/s for the whole path and per stage, against the same path
+as it was before issue 11 (``dataclasses.asdict`` for the line, every match
+rated at once and kept whole), side by side in one run, and the final
+canonical rating separately (TrueSkill, about 0.2 ms a match).
+
+    python benchmarks/bench_driver.py [--matches N] [--repeats R] [--terminal]
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import pickle
+import random
+import resource
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+from rich.console import Console
+
+from arena.cluster import Dispatcher, Failed
+from arena.live import LiveBoard
+from arena.ratings import Ratings, rate
+from arena.records import MatchResult
+from arena.store import RunStore
+
+LABELS = ("random", "greedy", "greedy-bold", "greedy-careful")
+
+
+def synthetic(count: int, seed: int = 1) -> list[MatchResult]:
+    """``count`` results of 3-seat matches among :data:`LABELS`, ids in plan order."""
+    rng = random.Random(seed)
+    results = []
+    for index in range(count):
+        seats = tuple(rng.sample(LABELS, 3))
+        ranking = tuple(rng.sample(range(3), 3))
+        results.append(MatchResult(
+            id=f"r001-t{index // 6 + 1:06d}-s{index % 6 + 1:03d}",
+            game="explorers-of-the-lost-valley",
+            seed=rng.getrandbits(63),
+            seats=seats,
+            scores=tuple(float(2 - place) for place in ranking),
+            ranking=ranking,
+            statuses=("ok", "ok", "ok"),
+            actions=120,
+            seconds=0.004,
+            think_seconds=(0.0012, 0.0009, 0.0011),
+            max_move_seconds=(0.00004, 0.00003, 0.00005),
+            errors=(None, None, None),
+            history=tuple(rng.randrange(60) for _ in range(120)),
+        ))
+    return results
+
+
+def batches(results: list[MatchResult], size: int = 64) -> list[bytes]:
+    """The results as Ray would carry them: pickled lists of ``size``."""
+    return [pickle.dumps(results[i:i + size]) for i in range(0, len(results), size)]
+
+
+def console(terminal: bool) -> Console:
+    return Console(file=io.StringIO(), force_terminal=terminal, width=100)
+
+
+def now_path(payload: list[bytes], total: int, folder: Path, terminal: bool) -> float:
+    """The whole driver path as it is now: seconds for every match."""
+    dispatcher = Dispatcher(1)
+    board = LiveBoard(console(terminal), total, LABELS, 0.01, "bench")
+    started = time.perf_counter()
+    with RunStore(folder) as store, board:
+        def record(result: MatchResult) -> None:
+            store.append(result)
+            board.add(result)
+
+        for blob in payload:
+            dispatcher._deliver(pickle.loads(blob), {}, set(), record, _ignore)
+        finished = time.perf_counter()
+    return finished - started
+
+
+def before_path(payload: list[bytes], folder: Path) -> float:
+    """The same path as before issue 11: ``asdict`` lines, every match rated at once, every
+    result kept (without its replay) for the final table."""
+    ratings = Ratings(0.01, LABELS)
+    kept: list[MatchResult] = []
+    recorded: set[str] = set()
+    folder.mkdir()
+    started = time.perf_counter()
+    with (folder / "matches.jsonl").open("a", encoding="utf-8") as lines:
+        for blob in payload:
+            for result in pickle.loads(blob):
+                if result.id in recorded:
+                    continue
+                recorded.add(result.id)
+                lines.write(json.dumps(result.to_json(), separators=(",", ":")) + "\n")
+                lines.flush()
+                kept.append(replace(result, history=()))
+                ratings.add(result)
+    return time.perf_counter() - started
+
+
+def stage(name: str, count: int, work: Callable[[], object]) -> float:
+    started = time.perf_counter()
+    work()
+    seconds = time.perf_counter() - started
+    print(f"  {name:<28} {count / seconds:>12,.0f} matches/s  {1e6 * seconds / count:7.1f} µs",
+          file=sys.__stdout__)
+    return seconds
+
+
+def each(step: Callable[[MatchResult], None], results: list[MatchResult]) -> None:
+    for result in results:
+        step(result)
+
+
+def _ignore(failure: Failed) -> None:
+    """Synthetic results never fail."""
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=20_000)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--terminal", action="store_true", help="a rich live display")
+    args = parser.parse_args()
+    results = synthetic(args.matches)
+    payload = batches(results)
+    best_now, best_before = float("inf"), float("inf")
+    with tempfile.TemporaryDirectory() as scratch:
+        for repeat in range(args.repeats):
+            now = now_path(payload, args.matches, Path(scratch) / f"now{repeat}", args.terminal)
+            before = before_path(payload, Path(scratch) / f"before{repeat}.d")
+            best_now, best_before = min(best_now, now), min(best_before, before)
+            print(f"  run {repeat + 1}: now {args.matches / now:,.0f}, before "
+                  f"{args.matches / before:,.0f} matches/s")
+        print(f"stages, {args.matches:,} matches:")
+        stage("receive (unpickle)", args.matches, lambda: [pickle.loads(b) for b in payload])
+        folder = Path(scratch) / "stage"
+        with RunStore(folder) as store:
+            stage("store (JSON line, flush)", args.matches,
+                  lambda: each(store.append, results))
+        board = LiveBoard(console(args.terminal), args.matches, LABELS, 0.01, "bench")
+        with board:
+            stage("view (ledger, live rating)", args.matches, lambda: each(board.add, results))
+            final = stage("final table (canonical)", args.matches, board.standings)
+        assert board.standings() == rate(results, 0.01, LABELS)
+    view = "terminal" if args.terminal else "plain"
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"driver path, {args.matches:,} synthetic matches, {view} view, best of {args.repeats}:")
+    print(f"  now   : {args.matches / best_now:>10,.0f} matches/s  (target >= 20,000)")
+    print(f"  before: {args.matches / best_before:>10,.0f} matches/s")
+    print(f"  ratio now/before: {best_before / best_now:.1f}")
+    print(f"  final canonical rating: {final:.2f} s ({args.matches / final:,.0f} matches/s)")
+    print(f"  peak resident memory: {peak:.0f} MB")
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()
