@@ -505,6 +505,60 @@ def replay_command(run_dir: Path, match_id: str, as_text: bool, boards: bool) ->
         sys.exit(1)
 
 
+@main.command("play")
+@click.argument("game")
+@click.option("--against", required=True, metavar="BOT[,BOT...]",
+              help="The bots you play against, one per seat.")
+@click.option("--seat", type=int, default=0, show_default=True,
+              help="Your seat, from 0 (0 moves first).")
+@click.option("--seed", type=int, help="The chance seed [a new one, shown].")
+@click.option("--options", help="The game's options: JSON or TOML, e.g. 'coins = 1'.")
+@click.option("--save", type=click.Path(path_type=Path),
+              help="Save the finished match in this run folder (for arena replay).")
+@click.option("--trusted", is_flag=True,
+              help="Run the bots in this process instead of sandboxed (trusted bots only).")
+def play_command(game: str, against: str, seat: int, seed: int | None, options: str | None,
+                 save: Path | None, trusted: bool) -> None:
+    """Play GAME in the terminal against bots (sandboxed, as in a tournament)."""
+    from arena import play as playing
+
+    limits = Limits(isolation="inprocess" if trusted else "process")
+    bots = [name.strip() for name in against.split(",") if name.strip()]
+    if not bots:
+        raise ArenaError("--against: name at least one bot")
+    chosen = playing.parse_options(options)
+    found = registry_for(limits)
+    match_id = playing.check_save_folder(save, game, chosen) if save else "play"
+    seed = playing.new_seed() if seed is None else seed
+    table = playing.set_table(found, game, bots, seat=seat, seed=seed, options=chosen,
+                              limits=limits, match_id=match_id)
+    console = _console()
+    labels = [spec.label for spec in table.spec.seats]
+    terminal = playing.Terminal(console, labels, table.person)
+    where = "in this process (trusted)" if trusted else _isolation_line(limits)
+    terminal.say(f"{table.game.title}: you are seat {seat}; seed {seed}"
+                 f"{f', options {chosen}' if chosen else ''}")
+    terminal.say("seats: " + ", ".join(f"{index} {label}" for index, label in enumerate(labels)))
+    terminal.say(f"bots {where}")
+    try:
+        result, state = playing.play(table, terminal.ask, terminal.told)
+    except playing.Quit:
+        terminal.say("You left the match; nothing was saved.")
+        return
+    except KeyboardInterrupt:
+        terminal.say("\nInterrupted; nothing was saved.")
+        sys.exit(INTERRUPTED)
+    terminal.finish(state, result)
+    if save is not None:
+        playing.save(save, table, result)
+        console.print(f"Saved as match {result.id} in {save}: arena replay {save} {result.id}",
+                      markup=False, highlight=False, soft_wrap=True)
+
+
+def _isolation_line(limits: Limits) -> str:
+    return f"sandboxed: {protections(limits.sandbox)[0]}"
+
+
 def _installed_games() -> Registry | None:
     """The installed games, if discovery works here; the saved config needs none of them."""
     try:

@@ -21,7 +21,7 @@ import math
 import operator
 import random
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
@@ -52,7 +52,10 @@ def faulty_last(game_ranking: Sequence[int], statuses: Sequence[str]) -> tuple[i
 class Referee:
     """Runs one match; holds the per-seat clocks, statuses, fallbacks and outputs."""
 
-    def __init__(self, spec: MatchSpec) -> None:
+    def __init__(
+        self, spec: MatchSpec, opener: Callable[[MatchSpec, int], Seat] = open_seat
+    ) -> None:
+        """``opener`` starts each seat (``arena play`` opens its person's seat its own way)."""
         self.spec = spec
         count = len(spec.seats)
         self.move_seconds = spec.limits.move_seconds
@@ -69,7 +72,7 @@ class Referee:
         self.seats: list[Seat | None] = [None] * count
         for index in range(count):
             try:
-                self.seats[index] = seat = open_seat(spec, index)
+                self.seats[index] = seat = opener(spec, index)
                 self.startup[index] = seat.startup
             except SeatFault as fault:  # a bot that cannot even start forfeits its seat
                 self.outputs[index] = fault.output

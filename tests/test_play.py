@@ -1,0 +1,150 @@
+"""``arena play``: a person against sandboxed bots, through a real pseudo-terminal, in every
+game; options, seats and saving checked (issue 10)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from arena.cli import main
+from arena.play import parse_options
+
+ARENA = str(Path(sys.executable).with_name("arena"))
+PROMPT = r"Your move, seat \d \(1-(\d+), q quits\): "
+FINISHED = r"You finished in place (\d) of (\d)"
+
+# (game, bots, seed, the scripted person's pick: the first, second or last action): cases
+# that end after few decisions of the person (found by playing seeds in-process, the person
+# picking the same way), so each match takes seconds.
+MATCHES = [
+    ("explorers-of-the-lost-valley", "random", 0, "last"),
+    ("lost-valley-of-the-dinosaurs", "random,random,random", 111, "last"),
+    ("lost-explorers", "random,random,random", 37, "last"),
+]
+PICKS = {"first": lambda count: 1, "second": lambda count: 2, "last": lambda count: count}
+
+
+def spawn(*arguments: str) -> object:
+    pexpect = pytest.importorskip("pexpect")
+    env = {**os.environ, "COLUMNS": "120"}
+    return pexpect.spawn(ARENA, list(arguments), dimensions=(60, 120), timeout=60,
+                         encoding="utf-8", env=env)
+
+
+@pytest.mark.parametrize(("game", "bots", "seed", "pick"), MATCHES)
+def test_a_person_plays_a_whole_match_of_each_game_in_a_terminal(
+    game: str, bots: str, seed: int, pick: str, tmp_path: Path
+) -> None:
+    import pexpect
+
+    save = tmp_path / "played"
+    child = spawn("play", game, "--against", bots, "--seed", str(seed), "--save", str(save))
+    decisions = 0
+    try:
+        child.expect(f"you are seat 0; seed {seed}")
+        child.expect("bots sandboxed")
+        child.expect(PROMPT)
+        # A wrong entry asks again; it never ends the match.
+        for wrong in ("abc", "0", "999", ""):
+            child.sendline(wrong)
+            child.expect("is not one of the actions: enter a number from 1 to")
+            child.expect(PROMPT)
+        while True:
+            count = int(child.match.group(1))
+            child.sendline(str(PICKS[pick](count)))
+            decisions += 1
+            if child.expect([PROMPT, FINISHED]) == 1:
+                break
+        place = int(child.match.group(1))
+        child.expect(f"Saved as match play-0001 in {re.escape(str(save))}")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    assert child.exitstatus == 0
+    record = json.loads((save / "matches.jsonl").read_text())
+    assert record["seats"] == ["you", *(f"random-{n}" if n > 1 else "random"
+                                        for n in range(1, bots.count(",") + 2))]
+    assert set(record["statuses"]) == {"ok"}
+    assert record["ranking"][0] + 1 == place and decisions >= 1
+    replayed = CliRunner().invoke(main, ["replay", str(save), "play-0001", "--print"])
+    assert replayed.exit_code == 0, replayed.output
+    assert replayed.stdout.splitlines()[-1] == (
+        "checked: the replay reproduces the recorded scores and ranking")
+
+
+def test_the_person_sees_chance_and_the_bots_moves_and_can_leave(tmp_path: Path) -> None:
+    import pexpect
+
+    save = tmp_path / "left"
+    child = spawn("play", "explorers-of-the-lost-valley", "--against", "random,random",
+                  "--seat", "1", "--seed", "0", "--save", str(save))
+    try:
+        child.expect("seats: 0 random, 1 you, 2 random-2")
+        child.expect("chance: seat \\d goes first")
+        child.expect(PROMPT)
+        child.sendline("q")
+        child.expect("You left the match; nothing was saved.")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    assert child.exitstatus == 0 and not (save / "matches.jsonl").exists()
+
+
+def test_options_come_as_json_or_toml() -> None:
+    assert parse_options('{"coins": 2, "board": ""}') == {"coins": 2, "board": ""}
+    assert parse_options("coins = 2") == {"coins": 2}
+    assert parse_options("{ coins = 2, board = 'x' }") == {"coins": 2, "board": "x"}
+    assert parse_options(None) == {}
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["chess", "--against", "random"], "unknown game 'chess'"),
+        (["lost-explorers", "--against", "randon"], "did you mean 'random'"),
+        (["lost-explorers", "--against", "random", "--seat", "2"], "--seat 2: choose a seat"),
+        (["lost-explorers", "--against", "random,random,random,random"], "2 to 4 players"),
+        (["lost-valley-of-the-dinosaurs", "--against", "random", "--options", "coin = 2"],
+         "unknown option 'coin'"),
+        (["lost-valley-of-the-dinosaurs", "--against", "random", "--options", "coins = 0"],
+         "option 'coins' must be from 1"),
+        (["lost-explorers", "--against", "random", "--options", "{nope"], "neither a JSON"),
+    ],
+)
+def test_mistakes_in_what_the_person_asks_for_are_one_line(arguments: list[str],
+                                                           message: str) -> None:
+    shown = CliRunner().invoke(main, ["play", *arguments], input="")
+    assert shown.exit_code == 2, shown.output
+    assert shown.output.startswith("arena: error: ") and message in shown.output
+    assert len(shown.output.splitlines()) == 1
+
+
+def test_a_save_folder_of_another_game_is_refused_before_the_match(tmp_path: Path) -> None:
+    folder = tmp_path / "other"
+    folder.mkdir()
+    (folder / "config.json").write_text(json.dumps({"game": "lost-explorers", "options": {}}))
+    shown = CliRunner().invoke(main, ["play", "lost-valley-of-the-dinosaurs", "--against",
+                                      "random", "--save", str(folder)], input="")
+    assert shown.exit_code == 2
+    assert "it holds matches of lost-explorers" in shown.output
+
+
+def test_trusted_bots_play_in_this_process_and_saved_matches_add_up(tmp_path: Path) -> None:
+    """--trusted: no sandbox; a second match saved to the same folder is appended."""
+    save = tmp_path / "races"
+    for seed in (1, 2):
+        shown = CliRunner().invoke(main, ["play", "tiny-race", "--against", "random", "--trusted",
+                                          "--seed", str(seed), "--save", str(save)],
+                                   input="1\n" * 50)
+        assert shown.exit_code == 0, shown.output
+        assert "bots in this process (trusted)" in shown.stdout
+        assert f"Saved as match play-000{seed}" in shown.stdout
+    board = CliRunner().invoke(main, ["leaderboard", str(save), "--format", "json"])
+    assert {row["bot"]: row["matches"] for row in json.loads(board.stdout)} == {"you": 2,
+                                                                               "random": 2}
