@@ -510,7 +510,7 @@ def replay_command(run_dir: Path, match_id: str, as_text: bool, boards: bool) ->
 @click.option("--against", required=True, metavar="BOT[,BOT...]",
               help="The bots you play against, one per seat.")
 @click.option("--seat", type=int, default=0, show_default=True,
-              help="Your seat, from 0 (0 moves first).")
+              help="Your seat, from 0, in the game's seat order.")
 @click.option("--seed", type=int, help="The chance seed [a new one, shown].")
 @click.option("--options", help="The game's options: JSON or TOML, e.g. 'coins = 1'.")
 @click.option("--save", type=click.Path(path_type=Path),

@@ -95,7 +95,8 @@ class Pair:
 
 @dataclass(frozen=True, slots=True)
 class SeatShare:
-    """How the seat at one position (0: first player) did over the rated matches."""
+    """How the seat at one position (0: the first of a record's seats) did over the rated
+    matches."""
 
     seat: int
     matches: int
@@ -181,8 +182,8 @@ def seats_table(shares: Sequence[SeatShare]) -> Table:
     even = f"{100 / len(shares):.1f}%" if shares else "-"
     table = Table(title="Wins by seat position", box=box.SIMPLE_HEAD, collapse_padding=True,
                   pad_edge=False,
-                  caption=f"seat 0 moves first; with no seat advantage each wins about {even} "
-                          f"(shared first places count for every seat in them)")
+                  caption=f"seats in the records' order; with no seat advantage each wins "
+                          f"about {even} (a shared first place counts for every seat in it)")
     for header in ("seat", "matches", "wins", "win %", "95% interval"):
         table.add_column(header, justify="right", no_wrap=True)
     for share in shares:

@@ -103,8 +103,7 @@ def set_table(
         raise ArenaError(f"{game_name} is for {game.min_players} to {game.max_players} "
                          f"players; you and {len(bots)} bot(s) make {players}")
     if not 0 <= seat < players:
-        raise ArenaError(f"--seat {seat}: choose a seat from 0 to {players - 1} "
-                         f"(0 moves first)")
+        raise ArenaError(f"--seat {seat}: choose a seat from 0 to {players - 1}")
     accepted = dict(getattr(game, "default_options", None) or {})
     for option in options:
         if accepted and option not in accepted:
