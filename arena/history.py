@@ -77,6 +77,8 @@ def chart(history: History, width: int = 80, height: int = 13) -> list[str]:
     then a legend of marks and of how far each rating moved over the last quarter."""
     points = len(history.matches) + 1
     values = [v for bot in history.bots for v in history.series[bot]]
+    if not values:
+        return ["no bots and no matches: nothing to chart"]
     low, high = _scale(min(values), max(values))
     axis = max(len(f"{low:.1f}"), len(f"{high:.1f}"))
     columns = max(10, min(points, width - axis - 2))
@@ -126,7 +128,8 @@ def plot(history: History, path: Path, title: str) -> None:
     axes.set_ylabel(f"conservative rating {_MU_3_SIGMA}")
     axes.set_title(plain(title))
     axes.grid(alpha=0.3)
-    axes.legend(loc="best", fontsize="small")
+    if history.bots:
+        axes.legend(loc="best", fontsize="small")
     try:
         figure.savefig(path)
     except OSError as exc:

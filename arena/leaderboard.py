@@ -154,8 +154,8 @@ def leaderboard_table(
     table fits; a bot label too long even then folds onto a second line, never
     cut to an ellipsis."""
     columns = _fitting(standings, width)
-    if caption is None and any(separated(p) is False for p in above_next(standings)):
-        caption = LEGEND
+    if any(separated(p) is False for p in above_next(standings)):
+        caption = LEGEND if caption is None else f"{caption}; {LEGEND}"
     table = Table(
         title=title, caption=caption, box=box.SIMPLE_HEAD, collapse_padding=True, pad_edge=False
     )

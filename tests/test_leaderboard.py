@@ -283,3 +283,10 @@ def test_a_table_whose_places_are_all_separated_has_no_legend() -> None:
     assert json.loads(to_json(standings))[0]["separated"] is True
     assert NOT_SEPARATED not in text_of(leaderboard_table(standings))
     assert LEGEND not in to_markdown(standings)
+
+
+def test_a_table_with_its_own_caption_keeps_it_and_adds_the_legend(
+    standings: list[Standing],
+) -> None:
+    text = " ".join(text_of(leaderboard_table(standings, caption="provisional: x")).split())
+    assert "provisional: x; P(>next): probability" in text
