@@ -425,7 +425,7 @@ def leaderboard(
     done = {result.id for result in loaded.results}
     failed = [f for f in read_failures(run_dir) if f["id"] not in done]
     console = _console()
-    if pairs or history or plot:
+    if pairs or history:
         _trust_views(console, loaded.results, standings, saved, fmt, (pairs, history, plot))
     else:
         output = render(standings, fmt, title=saved.title, width=console.width)
@@ -434,6 +434,8 @@ def leaderboard(
         else:
             console.print(output)
             _faults(console, loaded.results)
+        if plot is not None:
+            _trust_views(console, loaded.results, standings, saved, fmt, (False, False, plot))
     if failed:
         click.echo(f"arena: warning: {len(failed)} match(es) failed; see failures.jsonl", err=True)
 
@@ -446,7 +448,8 @@ def _trust_views(
     fmt: str,
     views: tuple[bool, bool, Path | None],
 ) -> None:
-    """``--pairs``, ``--history`` and ``--plot``: how far the leaderboard can be trusted."""
+    """``--pairs``, ``--history`` and ``--plot``: how far the leaderboard can be trusted.
+    ``--plot`` alone comes after the leaderboard; with the others, instead of it."""
     from arena import confidence, history
 
     pairs, series, plot = views
@@ -472,7 +475,8 @@ def _trust_views(
                 console.print(line, markup=False, highlight=False, overflow="fold")
     if rated is not None and plot is not None:
         history.plot(rated, plot, saved.title)
-        click.echo(f"wrote {plot}", err=fmt == "json")
+        # On stderr when stdout carries data a script reads.
+        click.echo(f"wrote {plot}", err=fmt != "table")
 
 
 @main.command("replay")

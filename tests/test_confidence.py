@@ -141,6 +141,8 @@ def test_arena_leaderboard_history_and_plot(tmp_path: Path, run: str) -> None:
         written = runner.invoke(main, ["leaderboard", run, "--plot", str(tmp_path / name)])
         assert written.exit_code == 0, written.output
         assert signature in (tmp_path / name).read_bytes()[:400]
+        assert "P(>next)" in written.stdout  # the table, then the picture
+        assert written.stdout.splitlines()[-1] == f"wrote {tmp_path / name}"
 
 
 @pytest.mark.parametrize(
