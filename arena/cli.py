@@ -310,6 +310,9 @@ def run(
             f"arena run {config_path} --out {directory} --resume"
         ) from None
     _footer(console, directory, outcome.failures, outcome.retried)
+    if len(outcome.nodes) > 1:
+        played = ", ".join(f"{node[:8]} {count}" for node, count in outcome.nodes)
+        console.print(f"Matches per node: {played}", highlight=False, soft_wrap=True)
 
 
 class _RunView(LiveBoard):
@@ -339,6 +342,11 @@ class _RunView(LiveBoard):
 
     def connected(self, connection: Connection, seconds: float) -> None:
         self._console.print(f"Ray ready in {seconds:.1f}s.", highlight=False)
+        if connection.ray_log is not None:  # a cluster we joined: say what it is
+            self._console.print(
+                f"Cluster: {connection.nodes} node(s), {connection.cpus} CPU(s); bot packages "
+                f"shipped to the nodes: {', '.join(connection.shipped) or 'none'}",
+                highlight=False, soft_wrap=True)
         plan = self._plan
         self._console.print(
             _header(self._config, plan.total, len(plan.done), connection.workers, self._directory),

@@ -21,9 +21,12 @@ import logging
 import math
 import os
 import socket
+import sys
+import tempfile
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 import ray
 from ray.exceptions import RayError
@@ -54,8 +57,17 @@ def play_batch(specs: list[MatchSpec]) -> list[MatchResult | Failed]:
     return outcomes
 
 
+_Played = tuple[str, list[MatchResult | Failed]]
+"""A batch's outcomes and the id of the node that played it."""
+
+
+def _play_batch_on_node(specs: list[MatchSpec]) -> _Played:
+    """:func:`play_batch`, and the id of the Ray node it ran on."""
+    return ray.get_runtime_context().get_node_id(), play_batch(specs)
+
+
 # Retries are ours (per match, with a limit), not Ray's (per batch, silent).
-_remote_batch = ray.remote(num_cpus=1, max_retries=0)(play_batch)
+_remote_batch = ray.remote(num_cpus=1, max_retries=0)(_play_batch_on_node)
 
 
 @dataclass(slots=True)
@@ -67,6 +79,12 @@ class Connection:
     """True if we started the local instance (and so shut it down afterwards)."""
     cpus: int = 0
     """The cluster's CPUs; 0 if unknown."""
+    nodes: int = 1
+    """The cluster's live nodes."""
+    shipped: tuple[str, ...] = ()
+    """The bot packages sent to the nodes with the run (a joined cluster only)."""
+    ray_log: RayLog | None = None
+    """Where Ray's own lines go while we are attached to a cluster (not the user's terminal)."""
 
     @property
     def in_flight(self) -> int:
@@ -75,8 +93,12 @@ class Connection:
         return 2 * self.workers if self.workers >= self.cpus else self.workers
 
     def close(self) -> None:
-        if self.owned and ray.is_initialized():
-            ray.shutdown()
+        try:
+            if self.owned and ray.is_initialized():
+                ray.shutdown()
+        finally:
+            if self.ray_log is not None:
+                self.ray_log.restore()
 
 
 def describe(workers: int | None = None, address: str | None = None) -> str:
@@ -90,8 +112,13 @@ def describe(workers: int | None = None, address: str | None = None) -> str:
     return f"a local Ray instance with {count} worker{'s' if count != 1 else ''}"
 
 
-def connect(workers: int | None = None, address: str | None = None) -> Connection:
-    """Attach to Ray: the running runtime, ``address``/``RAY_ADDRESS``, or a new local one."""
+def connect(
+    workers: int | None = None, address: str | None = None, ship: Sequence[Path] = ()
+) -> Connection:
+    """Attach to Ray: the running runtime, ``address``/``RAY_ADDRESS``, or a new local one.
+
+    ``ship``: bot packages (folders) to send to a cluster's nodes with the run; a local
+    instance's workers see this machine's packages already."""
     if workers is not None and workers < 1:
         raise ArenaError(f"--workers must be at least 1, not {workers}")
     if ray.is_initialized():
@@ -99,13 +126,7 @@ def connect(workers: int | None = None, address: str | None = None) -> Connectio
         return Connection(workers or cpus, owned=False, cpus=cpus)
     address = address or os.environ.get("RAY_ADDRESS") or None
     if address:
-        _reachable(address)
-        try:
-            ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False)
-        except (ConnectionError, RuntimeError, ValueError) as exc:
-            raise ArenaError(f"cannot join the Ray cluster at {address}: {exc}") from None
-        cpus = _cluster_cpus()
-        return Connection(workers or cpus, owned=True, cpus=cpus)
+        return join(address, workers, ship)
     count = workers or os.cpu_count() or 1
     # "local": a new instance of our own, even when a cluster started with `ray start`
     # runs on this machine (Ray would join that one, and refuse our num_cpus).
@@ -117,6 +138,99 @@ def connect(workers: int | None = None, address: str | None = None) -> Connectio
         log_to_driver=False,
     )
     return Connection(count, owned=True, cpus=count)
+
+
+def join(address: str, workers: int | None, ship: Sequence[Path]) -> Connection:
+    """Join the cluster at ``address`` with token authentication where a token is
+    available, shipping the ``ship`` packages to its nodes (Ray's ``py_modules``).
+
+    Ray's own log lines (a wall of retries on a refused token, a node that leaves) go to
+    a file instead of the terminal for as long as we are attached."""
+    _reachable(address)
+    token = _enable_token_auth()
+    runtime_env = {"py_modules": [str(path) for path in ship]} if ship else None
+    log = RayLog()
+    try:
+        ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False,
+                 runtime_env=runtime_env)
+    except Exception as exc:
+        captured = log.text()
+        log.restore()
+        raise ArenaError(_join_failure(address, exc, captured, token)) from None
+    cpus = _cluster_cpus()
+    listed: list[dict[str, object]] = ray.nodes()  # type: ignore[no-untyped-call]
+    nodes = sum(1 for node in listed if node.get("Alive"))
+    return Connection(workers or cpus, owned=True, cpus=cpus, nodes=nodes,
+                      shipped=tuple(path.name for path in ship), ray_log=log)
+
+
+TOKEN_HELP = ("copy the cluster's token (run 'ray get-auth-token' on its head) to "
+              "~/.ray/auth_token, or set RAY_AUTH_TOKEN")
+
+
+def token_available() -> bool:
+    """Whether a Ray token is at hand: ``RAY_AUTH_TOKEN``, the file named by
+    ``RAY_AUTH_TOKEN_PATH``, or Ray's token file ``~/.ray/auth_token``."""
+    if os.environ.get("RAY_AUTH_TOKEN", "").strip():
+        return True
+    path = os.environ.get("RAY_AUTH_TOKEN_PATH") or str(Path.home() / ".ray" / "auth_token")
+    return Path(path).is_file()
+
+
+def _enable_token_auth() -> bool:
+    """Use token authentication when joining, unless ``RAY_AUTH_MODE`` says otherwise.
+
+    A cluster started with ``ray start`` asks for Ray's token, but Ray's client sends it
+    only under ``RAY_AUTH_MODE=token``; a cluster without authentication ignores it."""
+    mode = os.environ.get("RAY_AUTH_MODE")
+    if mode is not None:
+        return mode.lower() == "token"
+    if not token_available():
+        return False
+    os.environ["RAY_AUTH_MODE"] = "token"
+    from ray._raylet import Config  # type: ignore[attr-defined] # Ray caches the mode: reread
+
+    Config.initialize("")
+    return True
+
+
+def _join_failure(address: str, exc: BaseException, log: str, token: bool) -> str:
+    """One line on why joining failed, from the exception and Ray's captured lines."""
+    text = f"{exc}\n{log}"
+    if "InvalidAuthToken" in text or "AuthenticationError" in type(exc).__name__:
+        if token:
+            return (f"cannot join the Ray cluster at {address}: it refused this machine's "
+                    f"token; {TOKEN_HELP}")
+        return (f"cannot join the Ray cluster at {address}: it requires token "
+                f"authentication and no token was found; {TOKEN_HELP}")
+    first = plain(str(exc)).strip().splitlines()[:1]
+    return f"cannot join the Ray cluster at {address}: {first[0] if first else type(exc).__name__}"
+
+
+class RayLog:
+    """Sends this process's standard error (where Ray's C++ core logs) to a temporary
+    file until :meth:`restore`; the file is removed then, unless ``keep``."""
+
+    def __init__(self) -> None:
+        sys.stderr.flush()
+        self._file = tempfile.NamedTemporaryFile(  # noqa: SIM115 (closed in restore)
+            prefix="arena-ray-", suffix=".log", delete=False)
+        self._saved: int | None = os.dup(2)
+        os.dup2(self._file.fileno(), 2)
+
+    def text(self) -> str:
+        return Path(self._file.name).read_text(errors="replace")
+
+    def restore(self, keep: bool = False) -> None:
+        if self._saved is None:
+            return
+        sys.stderr.flush()
+        os.dup2(self._saved, 2)
+        os.close(self._saved)
+        self._saved = None
+        self._file.close()
+        if not keep:
+            Path(self._file.name).unlink(missing_ok=True)
 
 
 def _reachable(address: str, timeout: float = 5.0) -> None:
@@ -161,6 +275,8 @@ class Dispatcher:
         self.seconds_per_match: float | None = None
         self.retried = 0
         """How many match attempts were lost to dead workers and sent again."""
+        self.nodes: dict[str, int] = {}
+        """Matches played (results and failures that came back) per Ray node id."""
 
     def run(
         self,
@@ -173,7 +289,7 @@ class Dispatcher:
         solo: deque[MatchSpec] = deque()  # survivors of a dead worker, sent one by one
         attempts: dict[str, int] = {}
         recorded: set[str] = set()  # only ids sent more than once can come back twice
-        running: dict[ray.ObjectRef[list[MatchResult | Failed]], list[MatchSpec]] = {}
+        running: dict[ray.ObjectRef[_Played], list[MatchSpec]] = {}
         self._refill(queue, plan)
         while queue or solo or running:
             while (queue or solo) and len(running) < self.in_flight:
@@ -184,10 +300,11 @@ class Dispatcher:
             for ref in ready:
                 batch = running.pop(ref)
                 try:
-                    outcomes = ray.get(ref)
+                    node, outcomes = ray.get(ref)
                 except RayError as exc:
                     self._lost(batch, exc, attempts, recorded, solo, on_failure)
                     continue
+                self.nodes[node] = self.nodes.get(node, 0) + len(outcomes)
                 self._deliver(outcomes, attempts, recorded, on_result, on_failure)
 
     def _refill(self, queue: deque[MatchSpec], plan: Iterator[MatchSpec]) -> None:

@@ -28,6 +28,7 @@ from arena.errors import ArenaError
 from arena.plugins import Registry
 from arena.ratings import DRAW_PROBABILITY
 from arena.records import MatchResult, MatchSpec
+from arena.seats.sandbox import module_location
 from arena.store import CONFIG, RunStore
 
 RATINGS = "ratings"
@@ -253,6 +254,8 @@ class Outcome:
     retried: int
     ray_seconds: float
     """How long starting or joining Ray took."""
+    nodes: tuple[tuple[str, int], ...] = ()
+    """Matches played per Ray node id, in the order the nodes first answered."""
 
 
 def play(
@@ -264,7 +267,7 @@ def play(
     :class:`RecordingFailed` if the folder cannot be written."""
     observer.connecting(describe(workers, address))
     started = time.monotonic()
-    connection = connect(workers, address)
+    connection = connect(workers, address, ship=bot_packages(run.config))
     ray_seconds = time.monotonic() - started
     failures: list[Failed] = []
 
@@ -278,7 +281,23 @@ def play(
             dispatcher = execute(run, connection, observer.add, failed)
     finally:
         connection.close()
-    return Outcome(tuple(failures), dispatcher.retried, ray_seconds)
+    return Outcome(tuple(failures), dispatcher.retried, ray_seconds,
+                   tuple(dispatcher.nodes.items()))
+
+
+def bot_packages(config: TournamentConfig) -> list[Path]:
+    """The folders of the bots' own packages, which a run on a cluster ships to its nodes:
+    the sandboxed bots of installed plugins, not the arena's own packages (every node has
+    them) and not stored bots (their environments are the bot store's)."""
+    if config.limits.isolation != "process":
+        return []
+    own = {module_location("arena"), module_location("engines")}
+    packages: list[Path] = []
+    for bot in config.bots:
+        where = module_location(bot.plugin) if bot.plugin and not bot.environment else None
+        if where is not None and where.is_dir() and where not in own and where not in packages:
+            packages.append(where)
+    return packages
 
 
 

@@ -1,0 +1,221 @@
+"""A real Ray cluster of separate processes: a head started with ``ray start --head`` and
+a second node joined with ``ray start --address``, both on this machine, then ``arena
+run CONFIG --address`` as a user types it.
+
+The cluster uses Ray's token authentication (as ``ray start`` does by default) with a
+token of its own, given as ``RAY_AUTH_TOKEN``. Its nodes are started without the test's
+bot package, which only the driver has (on its ``PYTHONPATH``, with an entry point): the
+run must ship it. The test stops only its own Ray processes (every process whose command
+line names its temporary folder, and their descendants), never ``ray stop``, which would
+stop every Ray on the machine.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+BIN = Path(sys.executable).parent
+RAY, ARENA = str(BIN / "ray"), str(BIN / "arena")
+
+BOT_PLUGIN = '''
+import arena
+from arena.bot import Bot
+
+
+class Shipped(Bot):
+    """Takes the highest legal action id: deterministic, and unlike the built-in bots."""
+
+    name = "shipped"
+
+    def act(self, observation, legal_actions):
+        return legal_actions[-1]
+
+
+@arena.hookimpl
+def arena_register_bots(register):
+    register(Shipped)
+'''
+
+CONFIG = """
+[tournament]
+name = "shipped"
+game = "explorers-of-the-lost-valley"
+players = 2
+rounds = 4
+seed = 5
+
+[[bots]]
+name = "shipped"
+[[bots]]
+name = "random"
+"""
+
+
+@dataclass
+class Cluster:
+    address: str
+    root: Path
+    env: dict[str, str]
+    """The environment a user of the cluster has: its token, no Ray address."""
+
+
+def _free_ports(count: int) -> list[int]:
+    sockets = [socket.socket() for _ in range(count)]
+    try:
+        for sock in sockets:
+            sock.bind(("127.0.0.1", 0))
+        return [sock.getsockname()[1] for sock in sockets]
+    finally:
+        for sock in sockets:
+            sock.close()
+
+
+def _node_ports() -> list[str]:
+    names = ["--metrics-export-port", "--dashboard-agent-listen-port",
+             "--dashboard-agent-grpc-port", "--runtime-env-agent-port", "--node-manager-port",
+             "--object-manager-port"]
+    return [arg for name, port in zip(names, _free_ports(len(names)), strict=True)
+            for arg in (name, str(port))]
+
+
+def _processes_of(root: Path) -> set[int]:
+    """Every process whose command line names ``root``, and all their descendants."""
+    parents: dict[int, int] = {}
+    mine: set[int] = set()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            command = (entry / "cmdline").read_bytes()
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        parents[int(entry.name)] = int(stat.rpartition(")")[2].split()[1])
+        if str(root).encode() in command:
+            mine.add(int(entry.name))
+    grown = True
+    while grown:
+        children = {pid for pid, parent in parents.items() if parent in mine} - mine
+        mine |= children
+        grown = bool(children)
+    return mine - {os.getpid()}
+
+
+def _stop(root: Path) -> None:
+    for _ in range(3):
+        pids = _processes_of(root)
+        if not pids:
+            return
+        for pid in pids:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        time.sleep(0.5)
+
+
+def _ray_start(args: list[str], env: dict[str, str]) -> None:
+    done = subprocess.run([RAY, "start", *args], env=env, capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[Cluster]:
+    # A short folder: Ray's socket paths inside it must stay under the kernel's limit.
+    root = Path(tempfile.mkdtemp(prefix="arena-rc-", dir="/tmp"))
+    home = root / "home"
+    home.mkdir()
+    env = {key: value for key, value in os.environ.items()
+           if not key.startswith("RAY_") and key != "PYTHONPATH"}
+    env.update(HOME=str(home), RAY_AUTH_TOKEN=secrets.token_hex(16),
+               RAY_USAGE_STATS_ENABLED="0")
+    port, dashboard = _free_ports(2)
+    try:
+        _ray_start(["--head", "--node-ip-address=127.0.0.1", f"--port={port}",
+                    f"--dashboard-port={dashboard}", "--include-dashboard=false",
+                    f"--temp-dir={root / 'ray'}", "--num-cpus=1", *_node_ports()], env)
+        # Ray's client sends the token only under RAY_AUTH_MODE=token: a node joins so.
+        _ray_start([f"--address=127.0.0.1:{port}", "--node-ip-address=127.0.0.1",
+                    "--num-cpus=1", *_node_ports()], {**env, "RAY_AUTH_MODE": "token"})
+        yield Cluster(f"127.0.0.1:{port}", root, env)
+    finally:
+        _stop(root)
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def _driver_with_the_bot(cluster: Cluster) -> tuple[dict[str, str], Path]:
+    """The driver's environment: the cluster's, plus a bot package only it has."""
+    packages = cluster.root / "driver-only"
+    (packages / "shipped_bot").mkdir(parents=True, exist_ok=True)
+    (packages / "shipped_bot" / "__init__.py").write_text("")
+    (packages / "shipped_bot" / "plugin.py").write_text(BOT_PLUGIN)
+    info = packages / "shipped_bot-0.1.dist-info"
+    info.mkdir(exist_ok=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: shipped-bot\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[arena]\nshipped = shipped_bot.plugin\n")
+    config = cluster.root / "shipped.toml"
+    config.write_text(CONFIG)
+    return {**cluster.env, "PYTHONPATH": str(packages)}, config
+
+
+def _arena(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([ARENA, *args], env={**env, "COLUMNS": "120"}, capture_output=True,
+                          text=True, timeout=300, check=False)
+
+
+def _played(out: Path) -> list[dict[str, Any]]:
+    """The recorded matches without their timings, in match-id order."""
+    timings = {"seconds", "think_seconds", "max_move_seconds"}
+    lines = [json.loads(line) for line in (out / "matches.jsonl").read_text().splitlines()]
+    return sorted(({k: v for k, v in line.items() if k not in timings} for line in lines),
+                  key=lambda line: str(line["id"]))
+
+
+def test_a_run_on_a_two_node_cluster_ships_its_bot_and_equals_a_local_run(
+    cluster: Cluster,
+) -> None:
+    env, config = _driver_with_the_bot(cluster)
+    joined = _arena(env, "run", str(config), "--address", cluster.address,
+                    "--out", str(cluster.root / "on-cluster"))
+    assert joined.returncode == 0, joined.stdout[-3000:] + joined.stderr[-3000:]
+    assert "Cluster: 2 node(s), 2 CPU(s)" in joined.stdout
+    assert "bot packages shipped to the nodes: shipped_bot" in joined.stdout
+    [per_node] = [line for line in joined.stdout.splitlines() if line.startswith("Matches per")]
+    counts = [int(part.split()[1]) for part in per_node.partition(": ")[2].split(", ")]
+    assert len(counts) == 2 and all(counts) and sum(counts) == 8  # both nodes played
+    assert joined.stderr == ""  # none of Ray's own log lines reach the user
+    on_cluster = _played(cluster.root / "on-cluster")
+    assert {tuple(match["statuses"]) for match in on_cluster} == {("ok", "ok")}
+
+    local = _arena(env, "run", str(config), "--workers", "2", "--out", str(cluster.root / "local"))
+    assert local.returncode == 0, local.stdout[-3000:] + local.stderr[-3000:]
+    assert _played(cluster.root / "local") == on_cluster
+
+
+def test_joining_without_the_token_says_what_is_missing_in_one_line(cluster: Cluster) -> None:
+    env, config = _driver_with_the_bot(cluster)
+    del env["RAY_AUTH_TOKEN"]  # and HOME holds no ~/.ray/auth_token
+    env["RAY_gcs_server_port_wait_time_s"] = "3"  # Ray's retries, 20 s by default
+    refused = _arena(env, "run", str(config), "--address", cluster.address,
+                     "--out", str(cluster.root / "refused"))
+    assert refused.returncode == 2
+    assert refused.stderr.splitlines() == [
+        f"arena: error: cannot join the Ray cluster at {cluster.address}: it requires token "
+        f"authentication and no token was found; copy the cluster's token (run 'ray "
+        f"get-auth-token' on its head) to ~/.ray/auth_token, or set RAY_AUTH_TOKEN"
+    ]
