@@ -14,7 +14,10 @@ order, from the same numbers (scores are kept as 64-bit floats).
 
 from __future__ import annotations
 
+import bisect
 import struct
+import time
+from collections import deque
 from collections.abc import Iterable, Iterator
 
 from arena.ratings import DRAW_PROBABILITY, Ratings, Standing
@@ -96,6 +99,84 @@ class Ledger:
             number = numbers[name] = len(names)
             names.append(name)
         return number
+
+
+class Rater:
+    """Rates a ledger's matches as they land, a little at a time (:meth:`advance`).
+
+    Given the plan's match ids in canonical order (``order``), it rates along
+    them, as far as every match is in the ledger (or has failed): those are
+    the final table's first updates, so the live table is exact for the
+    matches it has reached and :meth:`final` only rates what it has not.
+    Without an order it rates in arrival order, a provisional table, and
+    :meth:`final` rates everything again in canonical order.
+    """
+
+    def __init__(
+        self, ledger: Ledger, draw_probability: float, order: Iterable[str] | None = None
+    ) -> None:
+        self.ledger = ledger
+        self.draw_probability = draw_probability
+        self.ratings = Ratings(draw_probability, ledger.labels)
+        self.rated = 0
+        self.last: str | None = None
+        """The last match id rated along ``order``."""
+        self._order = iter(order) if order is not None else None
+        self._next = next(self._order, None) if self._order is not None else None
+        self._failed: set[str] = set()
+        self._arrivals: deque[str] | None = None if self._order is not None else deque()
+
+    @property
+    def canonical(self) -> bool:
+        """True when rating along the plan's order (the live table is exact)."""
+        return self._order is not None
+
+    @property
+    def waiting(self) -> int:
+        """Matches in the ledger not rated yet."""
+        return len(self.ledger) - self.rated
+
+    def landed(self, match_id: str) -> None:
+        """A match was added to the ledger."""
+        if self._arrivals is not None:
+            self._arrivals.append(match_id)
+
+    def failed(self, match_id: str) -> None:
+        """A match of the plan will not be in the ledger: the order passes it."""
+        self._failed.add(match_id)
+
+    def advance(self, deadline: float) -> None:
+        """Rate until ``deadline`` (``time.perf_counter``) or until nothing is ready."""
+        if self._arrivals is not None:
+            while self._arrivals and time.perf_counter() < deadline:
+                self._rate(self._arrivals.popleft())
+            return
+        while self._next is not None and time.perf_counter() < deadline:
+            match_id = self._next
+            if match_id in self.ledger:
+                self._rate(match_id)
+                self.last = match_id
+            elif match_id in self._failed:
+                self._failed.discard(match_id)
+            else:
+                return
+            self._next = next(self._order, None)  # type: ignore[arg-type]
+
+    def final(self) -> list[Standing]:
+        """The canonical table of everything in the ledger (as :func:`arena.ratings.rate`
+        gives it), reusing what was rated along the order."""
+        if self._order is None:
+            return self.ledger.rate(self.draw_probability)
+        ratings = self.ratings.copy()
+        ids = self.ledger.ids()
+        start = 0 if self.last is None else bisect.bisect_right(ids, self.last)
+        for match_id in ids[start:]:
+            ratings.add(self.ledger.result(match_id))
+        return ratings.standings()
+
+    def _rate(self, match_id: str) -> None:
+        self.ratings.add(self.ledger.result(match_id))
+        self.rated += 1
 
 
 _LAYOUTS: dict[int, struct.Struct] = {}

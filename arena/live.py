@@ -12,7 +12,6 @@ from __future__ import annotations
 import math
 import threading
 import time
-from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from types import TracebackType
@@ -33,8 +32,8 @@ from rich.table import Table
 from rich.text import Text
 
 from arena.leaderboard import fault_summary, leaderboard_table
-from arena.ledger import Ledger
-from arena.ratings import DRAW_PROBABILITY, Ratings, Standing, canonical_order
+from arena.ledger import Ledger, Rater
+from arena.ratings import DRAW_PROBABILITY, Standing, canonical_order
 from arena.records import MatchResult
 
 ETA_MATCHES = 5
@@ -42,9 +41,10 @@ ETA_MATCHES = 5
 ETA_SECONDS = 2.0
 """Seconds since the first match landed before a time left is shown: until then the
 rate mostly measures the workers starting up."""
-RATING_SHARE = 0.25
-"""The share of the driver's time the provisional table may spend rating: TrueSkill takes
-about 0.2 ms a match, so rating every match at once would cap a run near 5,000 matches/s."""
+RATING_SHARE = 0.1
+"""The share of the driver's time the live table may spend rating: TrueSkill takes about
+0.2 ms a match, so rating every match as it lands would cap a run near 5,000 matches/s, and
+on a machine whose cores all play matches the driver's time is taken from a worker."""
 RATING_ALLOWANCE = 0.05
 """Seconds of rating allowed on top of the share (a small run's table is always current)."""
 
@@ -242,16 +242,16 @@ class LiveBoard:
     ``log_seconds`` and when the run completes. On exit, in both modes, it
     prints the final table, rated in canonical order by :func:`rate`.
 
-    The live table is provisional: rating every match again in canonical
-    order at each refresh would cost time proportional to the run (about half
-    a millisecond per four-seat match), so the live table is rated
-    incrementally in arrival order, and may differ slightly from the final.
-    It spends at most :data:`RATING_SHARE` of the time (plus
-    :data:`RATING_ALLOWANCE`) rating; matches beyond that wait in a backlog,
-    and the table says how many it has not rated yet. What is kept of each
-    match is its :class:`~arena.ledger.Ledger` record (a few dozen bytes) and,
-    for the fault summary, the results in which a seat faulted (without
-    their replays).
+    Given the plan's match ids in canonical order (``order``), the live table
+    is rated along them as far as every match has landed: it is the final
+    table of those matches, and the final table at the end only rates the
+    rest. Without an order it is provisional, rated in arrival order. Either
+    way it spends at most :data:`RATING_SHARE` of the time (plus
+    :data:`RATING_ALLOWANCE`) rating (TrueSkill is the driver's largest
+    cost); matches beyond that wait, and the table says how many. What is
+    kept of each match is its :class:`~arena.ledger.Ledger` record (a few
+    dozen bytes) and, for the fault summary, the results in which a seat
+    faulted (without their replays).
 
     ``previous`` are the results of a resumed run, counted as done and rated;
     ``already_done`` overrides their count when only the count is known.
@@ -271,6 +271,7 @@ class LiveBoard:
         refresh_seconds: float = 0.5,
         log_seconds: float = 5.0,
         clock: Callable[[], float] = time.monotonic,
+        order: Iterable[str] | None = None,
     ) -> None:
         self._console = console
         self._labels = tuple(labels)
@@ -279,9 +280,7 @@ class LiveBoard:
         self._clock = clock
         self._ledger = Ledger(self._labels)
         self._faulty: list[MatchResult] = []
-        self._ratings = Ratings(draw_probability, self._labels)
-        self._unrated: deque[str] = deque()
-        """Match ids (in the ledger) the provisional table has not rated yet, oldest first."""
+        self._rater = Rater(self._ledger, draw_probability, order)
         self._rating_seconds = 0.0
         self._rating_since = time.perf_counter()
         # The live display's thread reads the ratings while add() updates them.
@@ -326,6 +325,10 @@ class LiveBoard:
     def add_failure(self, failure: object = None) -> None:
         """Count a match that produced no result (it could not be set up, or was given up
         after retries)."""
+        match_id = getattr(failure, "id", None)
+        if isinstance(match_id, str):
+            self._rater.failed(match_id)
+            self._rate_some()
         now = self._clock()
         self._counts.landed(now)
         self._counts.failures += 1
@@ -333,36 +336,37 @@ class LiveBoard:
 
     def standings(self) -> list[Standing]:
         """The final standings of every result so far, in canonical order."""
-        return self._ledger.rate(self._draw_probability)
+        with self._lock:
+            return self._rater.final()
 
     def _keep(self, result: MatchResult) -> None:
         if result.id in self._ledger:
             return
         self._ledger.add(result)
-        self._unrated.append(result.id)
+        self._rater.landed(result.id)
         if any(status != "ok" for status in result.statuses):
             self._faulty.append(_without_history(result))
 
     def _rate_some(self) -> None:
-        """Rate the oldest unrated matches while the provisional table is within its share
-        of the time."""
-        unrated = self._unrated
-        if not unrated:
+        """Rate what is ready while the live table is within its share of the time."""
+        if not self._rater.waiting:
             return
         started = time.perf_counter()
         allowed = RATING_SHARE * (started - self._rating_since) + RATING_ALLOWANCE
         if self._rating_seconds >= allowed:
             return
         with self._lock:
-            while unrated and time.perf_counter() - started < allowed - self._rating_seconds:
-                self._ratings.add(self._ledger.result(unrated.popleft()))
+            self._rater.advance(started + allowed - self._rating_seconds)
         self._rating_seconds += time.perf_counter() - started
 
     def _provisional_table(self) -> Table:
         with self._lock:
-            standings = self._ratings.standings()
-            waiting = len(self._unrated)
-        caption = "provisional: rated in arrival order"
+            standings = self._rater.ratings.standings()
+            waiting, last = self._rater.waiting, self._rater.last
+        if self._rater.canonical:
+            caption = f"rated in match order through {last}" if last else "none rated yet"
+        else:
+            caption = "provisional: rated in arrival order"
         if waiting:
             caption += f"; {waiting:,} match(es) not rated yet"
         return leaderboard_table(standings, self._title, caption, width=self._console.width)

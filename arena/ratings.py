@@ -27,9 +27,10 @@ environment is never read nor changed.
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -173,6 +174,12 @@ class Ratings:
         # TrueSkill needs two teams; a one-seat match can only be counted.
         if len(tallies) >= 2:
             self._update(result, tallies)
+
+    def copy(self) -> Ratings:
+        """An independent copy: matches added to it leave this one as it is."""
+        twin = copy.copy(self)
+        twin._tallies = {label: replace(tally) for label, tally in self._tallies.items()}
+        return twin
 
     def standings(self) -> list[Standing]:
         """The table so far, best first: by mu - 3*sigma, then mu, then label."""

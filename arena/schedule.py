@@ -67,6 +67,19 @@ def count_matches(pool: int, players: int, rounds: int, seating: str) -> int:
     return rounds * tables * per_table
 
 
+def canonical_ids(pool: int, players: int, rounds: int, seating: str) -> Iterator[str]:
+    """The match ids of :func:`round_robin`'s plan in canonical (string) order, made as
+    they are asked for. That is the plan's order, except that with more than 999 rounds
+    the round numbers sort as strings ("r1000-" after "r100-")."""
+    tables = math.comb(pool, players)
+    digits = table_digits(tables)
+    per_table = math.factorial(players) if seating == "permutations" else players
+    for round_ in sorted(range(rounds), key=lambda number: f"{number + 1:03d}-"):
+        for table in range(tables):
+            for seat_order in range(per_table):
+                yield match_id(round_, table, seat_order, digits)
+
+
 def round_robin(
     *,
     game: str,

@@ -6,13 +6,17 @@ results shaped like real ones (3 seats, a replay of about 120 actions):
 - *receive*: unpickle a batch of results as ``ray.get`` does;
 - *dispatch*: the dispatcher's bookkeeping (:meth:`Dispatcher._deliver`);
 - *store*: one JSON line appended and flushed to ``matches.jsonl``;
-- *view*: :class:`arena.live.LiveBoard` (ledger, provisional rating within its
-  share of the time, progress), on a terminal (``--terminal``) or plain.
+- *view*: :class:`arena.live.LiveBoard` (ledger, rating along the plan's order
+  within its share of the time, progress), on a terminal (``--terminal``) or plain.
 
 It reports matches/s for the whole path and per stage, against the same path
 as it was before issue 11 (``dataclasses.asdict`` for the line, every match
 rated at once and kept whole), side by side in one run, and the final
-canonical rating separately (TrueSkill, about 0.2 ms a match).
+canonical rating separately: what the live table has not rated yet (TrueSkill,
+about 0.2 ms a match).
+
+Times are CPU seconds of the driver's process (its display thread included): on a
+shared machine, wall time would measure the neighbours.
 
     python benchmarks/bench_driver.py [--matches N] [--repeats R] [--terminal]
 """
@@ -77,11 +81,11 @@ def console(terminal: bool) -> Console:
     return Console(file=io.StringIO(), force_terminal=terminal, width=100)
 
 
-def now_path(payload: list[bytes], total: int, folder: Path, terminal: bool) -> float:
+def now_path(payload: list[bytes], order: list[str], folder: Path, terminal: bool) -> float:
     """The whole driver path as it is now: seconds for every match."""
     dispatcher = Dispatcher(1)
-    board = LiveBoard(console(terminal), total, LABELS, 0.01, "bench")
-    started = time.perf_counter()
+    board = LiveBoard(console(terminal), len(order), LABELS, 0.01, "bench", order=order)
+    started = time.process_time()
     with RunStore(folder) as store, board:
         def record(result: MatchResult) -> None:
             store.append(result)
@@ -89,7 +93,7 @@ def now_path(payload: list[bytes], total: int, folder: Path, terminal: bool) -> 
 
         for blob in payload:
             dispatcher._deliver(pickle.loads(blob), {}, set(), record, _ignore)
-        finished = time.perf_counter()
+        finished = time.process_time()
     return finished - started
 
 
@@ -100,7 +104,7 @@ def before_path(payload: list[bytes], folder: Path) -> float:
     kept: list[MatchResult] = []
     recorded: set[str] = set()
     folder.mkdir()
-    started = time.perf_counter()
+    started = time.process_time()
     with (folder / "matches.jsonl").open("a", encoding="utf-8") as lines:
         for blob in payload:
             for result in pickle.loads(blob):
@@ -111,13 +115,13 @@ def before_path(payload: list[bytes], folder: Path) -> float:
                 lines.flush()
                 kept.append(replace(result, history=()))
                 ratings.add(result)
-    return time.perf_counter() - started
+    return time.process_time() - started
 
 
 def stage(name: str, count: int, work: Callable[[], object]) -> float:
-    started = time.perf_counter()
+    started = time.process_time()
     work()
-    seconds = time.perf_counter() - started
+    seconds = time.process_time() - started
     print(f"  {name:<28} {count / seconds:>12,.0f} matches/s  {1e6 * seconds / count:7.1f} µs",
           file=sys.__stdout__)
     return seconds
@@ -140,10 +144,11 @@ def main() -> None:
     args = parser.parse_args()
     results = synthetic(args.matches)
     payload = batches(results)
+    order = [result.id for result in results]
     best_now, best_before = float("inf"), float("inf")
     with tempfile.TemporaryDirectory() as scratch:
         for repeat in range(args.repeats):
-            now = now_path(payload, args.matches, Path(scratch) / f"now{repeat}", args.terminal)
+            now = now_path(payload, order, Path(scratch) / f"now{repeat}", args.terminal)
             before = before_path(payload, Path(scratch) / f"before{repeat}.d")
             best_now, best_before = min(best_now, now), min(best_before, before)
             print(f"  run {repeat + 1}: now {args.matches / now:,.0f}, before "
@@ -154,7 +159,8 @@ def main() -> None:
         with RunStore(folder) as store:
             stage("store (JSON line, flush)", args.matches,
                   lambda: each(store.append, results))
-        board = LiveBoard(console(args.terminal), args.matches, LABELS, 0.01, "bench")
+        board = LiveBoard(console(args.terminal), args.matches, LABELS, 0.01, "bench",
+                          order=order)
         with board:
             stage("view (ledger, live rating)", args.matches, lambda: each(board.add, results))
             final = stage("final table (canonical)", args.matches, board.standings)

@@ -19,13 +19,13 @@ from rich.console import Console
 
 from arena.cluster import Dispatcher
 from arena.config import TournamentConfig
-from arena.ledger import Ledger
+from arena.ledger import Ledger, Rater
 from arena.live import LiveBoard
 from arena.match import play_match
 from arena.ratings import rate
 from arena.records import Limits, MatchResult, MatchSpec, SeatSpec
 from arena.runner import Pending
-from arena.schedule import count_matches, round_robin
+from arena.schedule import canonical_ids, count_matches, round_robin
 from arena.store import record
 
 QUICK = (
@@ -210,3 +210,46 @@ def test_the_dispatcher_takes_the_plan_as_it_goes() -> None:
     assert seen_at_first[0] <= 2 * 4 * 2 + 4
     assert sorted(result.id for result in results) == [
         f"r001-t{index + 1:06d}-s001" for index in range(120)]
+
+
+def test_canonical_ids_are_the_plans_ids_in_string_order() -> None:
+    """With more than 999 rounds, "r1000-" sorts after "r100-": the canonical order is the
+    ids' string order, which the final table has always used."""
+    entries = [SeatSpec(name, "random") for name in "abc"]
+    plan = round_robin(game="g", options={}, entries=entries, players=3, rounds=1001, seed=1,
+                       seating="rotations", limits=Limits())
+    assert list(canonical_ids(3, 3, 1001, "rotations")) == sorted(spec.id for spec in plan)
+    assert list(canonical_ids(4, 3, 2, "permutations")) == [s.id for s in quick_plan()]
+
+
+def test_rated_along_the_plan_the_live_table_is_the_final_one_so_far() -> None:
+    results = sorted(synthetic_results(120), key=lambda result: result.id)
+    order = [result.id for result in results]
+    lost = results.pop(30)  # this one fails: the order passes it
+    arrivals = results[5:] + results[:5]  # the first five land last
+    ledger = Ledger(["a", "b", "c", "d", "e"])
+    rater = Rater(ledger, 0.05, order)
+    for index, result in enumerate(arrivals):
+        ledger.add(result)
+        rater.landed(result.id)
+        if index == 20:
+            rater.failed(lost.id)
+        rater.advance(float("inf"))
+        if index == 50:
+            assert rater.rated == 0  # blocked on the first match of the plan
+    assert rater.waiting == 0 and rater.last == order[-1]
+    assert rater.ratings.standings() == rate(results, 0.05, ["a", "b", "c", "d", "e"])
+    assert rater.final() == rate(results, 0.05, ["a", "b", "c", "d", "e"])
+
+
+def test_what_the_rater_has_not_reached_the_final_table_rates() -> None:
+    results = sorted(synthetic_results(100), key=lambda result: result.id)
+    ledger = Ledger()
+    rater = Rater(ledger, 0.05, [result.id for result in results])
+    for result in results[:60] + results[70:]:
+        ledger.add(result)
+        rater.landed(result.id)
+    rater.advance(float("inf"))
+    assert rater.last == results[59].id
+    assert rater.final() == rate(results[:60] + results[70:], 0.05)
+    assert rater.final() == rater.final()  # the live ratings are left as they were

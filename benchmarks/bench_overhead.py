@@ -1,0 +1,154 @@
+"""Benchmark: a tournament on N Ray workers against N processes running the in-process loop.
+
+The same matches are played two ways, alternating, best of ``--repeats``:
+
+- *pool*: N plain processes (``multiprocessing``), each playing its share of
+  the matches with :func:`arena.match.play_match`: what N cores can do with
+  no Ray and no driver;
+- *arena*: the arena's path on a fresh local Ray instance of N workers: the
+  dispatcher's batches, the results folder (a JSON line per match) and the
+  live board (ledger, provisional rating), as ``arena run`` does.
+
+Both sides are warmed up first (imports, bot hosts started). The ratio
+arena / pool is Ray's overhead plus the driver's; ``--profile`` prints where
+the driver's own time goes on the arena side. ``--isolation`` picks the
+seats (``process``, the default of a config, or ``inprocess``); ``--bots``
+plays random bots only or the 2 random + 2 greedy mix.
+
+    python benchmarks/bench_overhead.py [--workers 1,2] [--matches M] [--repeats R]
+        [--isolation process,inprocess] [--bots random,mixed] [--profile]
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import multiprocessing
+import pstats
+import tempfile
+import time
+from pathlib import Path
+
+import ray
+from rich.console import Console
+
+from arena.cluster import Dispatcher, connect
+from arena.live import LiveBoard
+from arena.match import play_match
+from arena.records import Limits, MatchResult, MatchSpec, SeatSpec
+from arena.schedule import round_robin
+from arena.store import RunStore
+
+GAME = "explorers-of-the-lost-valley"
+BOTS = {
+    "random": (SeatSpec("random", "random"), SeatSpec("random-2", "random"),
+               SeatSpec("random-3", "random"), SeatSpec("random-4", "random")),
+    "mixed": (SeatSpec("random", "random"), SeatSpec("random-2", "random"),
+              SeatSpec("greedy", "greedy"), SeatSpec("greedy-bold", "greedy", {"risk": 0.8})),
+}
+
+
+def matches(count: int, bots: str, isolation: str) -> list[MatchSpec]:
+    """The first ``count`` matches of a 4-bot, 3-seat round robin, repeated as needed."""
+    from arena.plugins import registry
+
+    module = registry().games[GAME].module if isolation == "process" else ""
+    plugins = {}
+    if isolation == "process":
+        from arena.catalog import sandboxed_registry
+
+        found = sandboxed_registry()
+        plugins = {name: found.bot_info(name).module for name in ("random", "greedy")}
+    entries = tuple(SeatSpec(seat.label, seat.bot, seat.params, plugins.get(seat.bot, ""))
+                    for seat in BOTS[bots])
+    plan = round_robin(game=GAME, options={}, entries=entries, players=3,
+                       rounds=1 + count // 24, seed=1, seating="permutations",
+                       limits=Limits(isolation=isolation))
+    return [_with_plugin(spec, module) for _, spec in zip(range(count), plan, strict=False)]
+
+
+def _with_plugin(spec: MatchSpec, module: str) -> MatchSpec:
+    from dataclasses import replace
+
+    return replace(spec, game_plugin=module) if module else spec
+
+
+def _play_share(specs: list[MatchSpec]) -> int:
+    for spec in specs:
+        play_match(spec)
+    return len(specs)
+
+
+def pool_rate(pool: multiprocessing.pool.Pool, workers: int, specs: list[MatchSpec]) -> float:
+    """Matches/s of ``workers`` processes, each playing every ``workers``-th match."""
+    shares = [specs[i::workers] for i in range(workers)]
+    started = time.perf_counter()
+    assert sum(pool.map(_play_share, shares)) == len(specs)
+    return len(specs) / (time.perf_counter() - started)
+
+
+def arena_rate(workers: int, specs: list[MatchSpec], warm: list[MatchSpec],
+               profile: bool) -> float:
+    """Matches/s of the arena's path on a fresh local Ray instance of ``workers``."""
+    connection = connect(workers=workers)
+    try:
+        Dispatcher(workers, in_flight=connection.in_flight).run(
+            warm, lambda result: None, lambda failed: None)
+        board = LiveBoard(Console(file=io.StringIO()), len(specs), [], 0.01, "bench")
+        profiler = cProfile.Profile() if profile else None
+        with tempfile.TemporaryDirectory() as scratch, RunStore(Path(scratch)) as store, board:
+            def record(result: MatchResult) -> None:
+                store.append(result)
+                board.add(result)
+
+            if profiler:
+                profiler.enable()
+            started = time.perf_counter()
+            Dispatcher(workers, in_flight=connection.in_flight).run(
+                specs, record, lambda failed: None)
+            seconds = time.perf_counter() - started
+            if profiler:
+                profiler.disable()
+        if profiler:
+            pstats.Stats(profiler).sort_stats("tottime").print_stats(12)
+        return len(specs) / seconds
+    finally:
+        ray.shutdown()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--workers", default="1,2")
+    parser.add_argument("--matches", type=int, default=1000)
+    parser.add_argument("--repeats", type=int, default=2)
+    parser.add_argument("--isolation", default="process,inprocess")
+    parser.add_argument("--bots", default="random,mixed")
+    parser.add_argument("--profile", action="store_true")
+    args = parser.parse_args()
+    rows = []
+    for isolation in args.isolation.split(","):
+        for bots in args.bots.split(","):
+            specs = matches(args.matches, bots, isolation)
+            for workers in (int(part) for part in args.workers.split(",")):
+                warm = specs[: 4 * workers]
+                best_pool = best_arena = 0.0
+                with multiprocessing.get_context("spawn").Pool(workers) as pool:
+                    pool.map(_play_share, [warm[i::workers] for i in range(workers)])
+                    for _ in range(args.repeats):
+                        best_pool = max(best_pool, pool_rate(pool, workers, specs))
+                        best_arena = max(best_arena,
+                                         arena_rate(workers, specs, warm, args.profile))
+                ratio = best_arena / best_pool
+                print(f"{isolation:>9} {bots:>6} N={workers}: pool {best_pool:8.1f}, "
+                      f"arena {best_arena:8.1f} matches/s, arena/pool {ratio:.2f}", flush=True)
+                rows.append((isolation, bots, workers, best_pool, best_arena, ratio))
+    print(f"\n{args.matches} matches of {GAME}, 3 seats, best of {args.repeats} alternating")
+    print("| seats | bots | N | pool matches/s | arena matches/s | arena / pool |")
+    print("|---|---|---|---|---|---|")
+    for isolation, bots, workers, pool, arena, ratio in rows:
+        print(f"| {isolation} | {bots} | {workers} | {pool:,.0f} | {arena:,.0f} | {ratio:.2f} |")
+
+
+if __name__ == "__main__":
+    main()
