@@ -136,3 +136,43 @@ def require_store(store: Path) -> Path:
     if store.exists() and not store.is_dir():
         raise ArenaError(f"bot store {store} is a file, not a folder")
     return store
+
+
+SHIPPED_PREFIX = "arena_stored_"
+"""The name of the folder in which a run on a cluster ships a stored bot's wheel."""
+
+
+def _shipped_name(environment: str) -> str:
+    version_folder = Path(environment).parent
+    text = f"{version_folder.parent.name}_{version_folder.name}"
+    return SHIPPED_PREFIX + "".join(c if c.isalnum() else "_" for c in text)
+
+
+def shipping_folder(environment: str, staging: Path) -> Path:
+    """A folder under ``staging`` holding the wheel of the stored bot whose environment is
+    ``environment``, for a run to ship to its nodes (Ray's ``py_modules``)."""
+    target = staging / _shipped_name(environment)
+    if not target.exists():
+        target.mkdir(parents=True)
+        for wheel in Path(environment).parent.glob("*.whl"):
+            shutil.copy2(wheel, target / wheel.name)
+    return target
+
+
+def shipped_wheel(environment: str, search: list[str]) -> Path | None:
+    """On a node, the wheel a run shipped for the stored bot of ``environment``, found on
+    the ``search`` path (``sys.path``, where Ray puts shipped folders); None if absent."""
+    name = _shipped_name(environment)
+    for entry in search:
+        wheels = sorted((Path(entry or ".") / name).glob("*.whl"))
+        if wheels:
+            return wheels[0]
+    return None
+
+
+def node_environment(environment: str) -> Path:
+    """Where a node caches a stored bot's environment that it built from a shipped wheel."""
+    cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    version_folder = Path(environment).parent
+    return (Path(cache) / "lostvalley-arena" / "environments" / version_folder.parent.name
+            / version_folder.name / "env")

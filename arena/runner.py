@@ -14,7 +14,11 @@ machine where the game is not installed.
 
 from __future__ import annotations
 
+import atexit
+import functools
 import os
+import shutil
+import tempfile
 import time
 from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass, field, replace
@@ -22,6 +26,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Protocol
 
+from arena.botstore import shipping_folder
 from arena.cluster import Connection, Dispatcher, Failed, connect, describe
 from arena.config import TournamentConfig
 from arena.errors import ArenaError
@@ -288,16 +293,28 @@ def play(
 def bot_packages(config: TournamentConfig) -> list[Path]:
     """The folders of the bots' own packages, which a run on a cluster ships to its nodes:
     the sandboxed bots of installed plugins, not the arena's own packages (every node has
-    them) and not stored bots (their environments are the bot store's)."""
+    them); for a stored bot, a folder holding its wheel, from which a node that lacks the
+    bot's environment builds it (once, in its cache)."""
     if config.limits.isolation != "process":
         return []
     own = {module_location("arena"), module_location("engines")}
     packages: list[Path] = []
     for bot in config.bots:
-        where = module_location(bot.plugin) if bot.plugin and not bot.environment else None
+        if bot.environment:
+            where: Path | None = shipping_folder(bot.environment, _shipping_staging())
+        else:
+            where = module_location(bot.plugin) if bot.plugin else None
         if where is not None and where.is_dir() and where not in own and where not in packages:
             packages.append(where)
     return packages
+
+
+@functools.cache
+def _shipping_staging() -> Path:
+    """A folder of this process for the stored bots' wheels a run ships; removed at exit."""
+    staging = Path(tempfile.mkdtemp(prefix="arena-ship-"))
+    atexit.register(shutil.rmtree, staging, True)
+    return staging
 
 
 

@@ -261,3 +261,39 @@ def test_a_config_names_a_stored_version(
     path.write_text(path.read_text().replace("new-wave@0.1.0", "new-wave@9.9"))
     with pytest.raises(ArenaError, match=r"unknown bot 'new-wave@9\.9'"):
         load(path)
+
+
+def test_a_cluster_node_builds_a_shipped_stored_bot_into_its_cache(
+    stocked: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, wheels: Path
+) -> None:
+    """A run ships each stored bot's wheel (``runner.bot_packages``); a node without the
+    store finds it on its path, builds the environment once in its cache and plays."""
+    from helpers import spec
+
+    from arena.botstore import read_entries
+    from arena.config import load
+    from arena.match import play_match
+    from arena.records import Limits, SeatSpec
+    from arena.runner import bot_packages
+
+    store, _ = stocked
+    monkeypatch.setenv("ARENA_STORE", str(store))
+    path = tmp_path / "shipping.toml"
+    path.write_text('[tournament]\ngame = "tiny-race"\nplayers = 2\n\n'
+                    '[[bots]]\nname = "old-timer@0.1.0"\n[[bots]]\nname = "random"\n')
+    shipped = [folder for folder in bot_packages(load(path)) if "stored" in folder.name]
+    assert [folder.name for folder in shipped] == ["arena_stored_arena_bot_old_timer_0_1_0"]
+    assert [wheel.name for wheel in shipped[0].glob("*.whl")] == [
+        "arena_bot_old_timer-0.1.0-py3-none-any.whl"]
+
+    stored = next(bot for bot in read_entries(store) if bot.name == "old-timer")
+    elsewhere = tmp_path / "not-here" / "arena_bot_old_timer" / "0.1.0" / "env"  # no store
+    monkeypatch.setattr(sys, "path", [str(shipped[0].parent), *sys.path])
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("PIP_FIND_LINKS", str(wheels))
+    monkeypatch.setenv("PIP_NO_INDEX", "1")
+    seat = SeatSpec("old-timer", "old-timer", {}, stored.module, str(elsewhere))
+    result = play_match(spec(seat, "random", limits=Limits(sandbox="required")))
+    assert result.statuses == ("ok", "ok")
+    assert (tmp_path / "cache" / "lostvalley-arena" / "environments" / "arena_bot_old_timer"
+            / "0.1.0" / "env" / "bin" / "python").exists()

@@ -22,6 +22,7 @@ import select
 import shutil
 import signal
 import subprocess
+import sys
 import threading
 import time
 from collections.abc import Mapping, Sequence
@@ -321,10 +322,18 @@ def _environment(environment: str) -> Path | None:
     path = Path(environment)
     if (path / "bin" / "python").exists():
         return path
+    from arena.botstore import node_environment, shipped_wheel
+
     wheels = sorted(path.parent.glob("*.whl"))
-    if not wheels:
-        raise BotCrashed(f"the bot's environment {environment} and its wheel are missing on "
-                         f"{os.uname()[1]}")
+    if not wheels:  # not the store's folder: a wheel the run shipped, built into a node cache
+        shipped = shipped_wheel(environment, sys.path)
+        if shipped is None:
+            raise BotCrashed(f"the bot's environment {environment} and its wheel are missing "
+                             f"on {os.uname()[1]}")
+        wheels, path = [shipped], node_environment(environment)
+        if (path / "bin" / "python").exists():
+            return path
+        path.parent.mkdir(parents=True, exist_ok=True)
     from arena.errors import ArenaError
     from arena.submit import make_environment
 
