@@ -144,6 +144,26 @@ class Referee:
             self.bank[player] -= over
         return self.bank[player] >= 0
 
+    def result(self, state: State, history: Sequence[int], started: float) -> MatchResult:
+        """How the match played on ``state`` ended, begun at ``started`` (perf_counter)."""
+        spec = self.spec
+        return MatchResult(
+            id=spec.id,
+            game=spec.game,
+            seed=spec.seed,
+            seats=tuple(seat.label for seat in spec.seats),
+            scores=tuple(float(score) for score in state.scores()),
+            ranking=faulty_last(state.ranking(), self.statuses),
+            statuses=tuple(self.statuses),
+            actions=len(history),
+            seconds=time.perf_counter() - started,
+            think_seconds=tuple(self.think),
+            max_move_seconds=tuple(self.longest),
+            errors=tuple(self.errors),
+            history=tuple(history),
+            outputs=tuple(self.outputs),
+        )
+
     def close(self, state: State | None) -> None:
         """Tell every live seat how the match ended (None: it did not) and release it."""
         outcome: dict[str, Any] | None = None
@@ -211,22 +231,7 @@ def refereed(spec: MatchSpec, found: Registry | None = None) -> tuple[MatchResul
         raise EngineError(f"match {spec.id}: engine raised {type(exc).__name__}: {exc}") from exc
     finally:
         referee.close(finished)
-    return MatchResult(
-        id=spec.id,
-        game=spec.game,
-        seed=spec.seed,
-        seats=tuple(seat.label for seat in spec.seats),
-        scores=tuple(float(score) for score in state.scores()),
-        ranking=faulty_last(state.ranking(), referee.statuses),
-        statuses=tuple(referee.statuses),
-        actions=len(history),
-        seconds=time.perf_counter() - started,
-        think_seconds=tuple(referee.think),
-        max_move_seconds=tuple(referee.longest),
-        errors=tuple(referee.errors),
-        history=tuple(history),
-        outputs=tuple(referee.outputs),
-    ), referee
+    return referee.result(state, history, started), referee
 
 
 def replay(spec: MatchSpec, history: Sequence[int], found: Registry | None = None) -> State:

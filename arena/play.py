@@ -29,7 +29,7 @@ from rich.text import Text
 
 from arena.errors import ArenaError, unknown_name
 from arena.game import CHANCE, Game, InvalidOptions, State, drive
-from arena.match import Referee, faulty_last
+from arena.match import Referee
 from arena.plugins import Registry
 from arena.records import Limits, MatchResult, MatchSpec, SeatSpec, plain
 from arena.schedule import derive_seed
@@ -242,22 +242,7 @@ def play(
         finished = state
     finally:
         referee.close(finished)
-    return MatchResult(
-        id=spec.id,
-        game=spec.game,
-        seed=spec.seed,
-        seats=tuple(seat.label for seat in spec.seats),
-        scores=tuple(float(score) for score in state.scores()),
-        ranking=faulty_last(state.ranking(), referee.statuses),
-        statuses=tuple(referee.statuses),
-        actions=len(history),
-        seconds=time.perf_counter() - started,
-        think_seconds=tuple(referee.think),
-        max_move_seconds=tuple(referee.longest),
-        errors=tuple(referee.errors),
-        history=tuple(history),
-        outputs=tuple(referee.outputs),
-    ), state
+    return referee.result(state, history, started), state
 
 
 def _config(table: Table, directory: Path) -> dict[str, Any]:
