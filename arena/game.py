@@ -73,6 +73,13 @@ class State(ABC):
     def observation(self, seat: int) -> dict[str, Any]:
         """A JSON-able dict of everything ``seat`` may see now."""
 
+    def observation_tensor(self, seat: int) -> list[float]:
+        """What ``seat`` may see as a flat list of numbers, for learning agents (see
+        :mod:`arena.adapters.pettingzoo`): its length is fixed per game and player count,
+        and each game documents its layout. Optional: a game without one raises
+        ``NotImplementedError`` here."""
+        raise NotImplementedError(f"{type(self).__name__} has no observation_tensor")
+
     @abstractmethod
     def action_to_string(self, action: int) -> str:
         """A stable, human-readable name for ``action`` in this state."""

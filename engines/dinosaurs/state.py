@@ -11,7 +11,7 @@ from typing import Any
 
 from arena.game import CHANCE, TERMINAL, State, competition_ranking
 from engines.dinosaurs import actions as A
-from engines.dinosaurs import observation, render
+from engines.dinosaurs import observation, render, tensor
 from engines.dinosaurs.describe import describe_action
 from engines.dinosaurs.legal import DECISIONS
 from engines.dinosaurs.phases import DRAW, FIRST_PLAYER, MOVE_PICK, MOVE_ROLL, NAMES, OVER
@@ -74,6 +74,9 @@ class DinosaursState(Rules, State):
 
     def observation(self, seat: int) -> dict[str, Any]:
         return observation.build(self, seat)
+
+    def observation_tensor(self, seat: int) -> list[float]:
+        return tensor.encode(observation.build(self, seat))
 
     def action_to_string(self, action: int) -> str:
         return describe_action(self, action)

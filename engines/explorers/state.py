@@ -11,7 +11,7 @@ from typing import Any
 
 from arena.game import State, competition_ranking
 from engines.explorers import actions as A
-from engines.explorers import observation, phases, render
+from engines.explorers import observation, phases, render, tensor
 from engines.explorers.describe import describe_action
 from engines.explorers.phases import (
     AMMUNITION_CHOICE,
@@ -124,6 +124,9 @@ class ExplorersState(Rules, State):
 
     def observation(self, seat: int) -> dict[str, Any]:
         return observation.build(self, seat)
+
+    def observation_tensor(self, seat: int) -> list[float]:
+        return tensor.encode(observation.build(self, seat))
 
     def action_to_string(self, action: int) -> str:
         return describe_action(self, action)

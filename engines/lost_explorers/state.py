@@ -13,7 +13,7 @@ from typing import Any
 
 from arena.game import CHANCE, TERMINAL, State, competition_ranking
 from engines.lost_explorers import actions as A
-from engines.lost_explorers import observation, render
+from engines.lost_explorers import observation, render, tensor
 from engines.lost_explorers import phases as P
 from engines.lost_explorers.components import LOCATIONS, VEHICLES, Components
 from engines.lost_explorers.describe import describe_action
@@ -161,6 +161,9 @@ class LostExplorersState(Rules, State):
 
     def observation(self, seat: int) -> dict[str, Any]:
         return observation.build(self, seat)
+
+    def observation_tensor(self, seat: int) -> list[float]:
+        return tensor.encode(observation.build(self, seat))
 
     def action_to_string(self, action: int) -> str:
         return describe_action(self, action)

@@ -1,0 +1,1 @@
+"""Bridges between the arena's games and other ecosystems (optional extras)."""

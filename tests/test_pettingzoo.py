@@ -1,0 +1,106 @@
+"""The games as PettingZoo AEC environments (``arena.adapters.pettingzoo``): PettingZoo's own
+API and seed tests for every shipped game and player count, the ranking as rewards, and a
+policy entering a tournament as a bot."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo")  # an optional extra; the test extra installs it
+
+from pettingzoo.test import api_test, seed_test
+
+from arena.adapters.pettingzoo import ArenaEnv, PolicyBot, env, game_named, reward_of_place
+from arena.game import drive
+
+# PettingZoo's advice for plain-array observations; masked dict observations (as in its
+# own classic games) always draw it.
+pytestmark = [pytest.mark.filterwarnings("ignore:Observation is not a NumPy array"),
+              pytest.mark.filterwarnings("ignore:Observation space for each agent probably")]
+
+GAMES = ("explorers-of-the-lost-valley", "lost-explorers", "lost-valley-of-the-dinosaurs")
+TABLES = [(game, players) for game in GAMES for players in (2, 3, 4)]
+LENGTHS = {"explorers-of-the-lost-valley": (185, 214, 243), "lost-explorers": (182, 224, 266),
+           "lost-valley-of-the-dinosaurs": (1116, 1271, 1426)}
+"""The tensor lengths each game's README documents, for 2, 3 and 4 players."""
+
+
+@pytest.mark.parametrize(("game", "players"), TABLES)
+def test_pettingzoos_api_test_passes(game: str, players: int) -> None:
+    api_test(env(game, players), num_cycles=60)
+
+
+@pytest.mark.parametrize(("game", "players"), TABLES)
+def test_pettingzoos_seed_test_passes(game: str, players: int) -> None:
+    seed_test(lambda: env(game, players), num_cycles=30)
+
+
+@pytest.mark.parametrize(("game", "players"), TABLES)
+def test_the_observation_has_the_documented_length(game: str, players: int) -> None:
+    arena_env = env(game, players)
+    arena_env.reset(seed=1)
+    tensor = arena_env.observe("player_0")["observation"]
+    assert tensor.shape == (LENGTHS[game][players - 2],)
+    assert arena_env.observation_spaces["player_0"]["observation"].shape == tensor.shape
+
+
+def play_out(arena_env: ArenaEnv, seed: int) -> dict[str, float]:
+    """A uniformly random agent plays every seat to the end; the rewards it got."""
+    arena_env.reset(seed=seed)
+    rng = random.Random(seed)
+    totals = dict.fromkeys(arena_env.agents, 0.0)
+    for agent in arena_env.agent_iter():
+        observation, reward, termination, truncation, _ = arena_env.last()
+        totals[agent] += reward
+        if termination or truncation:
+            arena_env.step(None)
+            continue
+        arena_env.step(rng.choice(np.flatnonzero(observation["action_mask"]).tolist()))
+    return totals
+
+
+def test_the_final_ranking_becomes_the_rewards() -> None:
+    game = env("explorers-of-the-lost-valley", 3)
+    totals = play_out(game, seed=4)
+    ranking = game.state.ranking()
+    assert totals == {f"player_{seat}": reward_of_place(place, 3)
+                      for seat, place in enumerate(ranking)}
+    assert [reward_of_place(place, 3) for place in (0, 1, 2)] == [1.0, 0.0, -1.0]
+
+
+def test_one_seed_gives_one_game_and_chance_never_reaches_an_agent() -> None:
+    first, second = env("lost-explorers", 2), env("lost-explorers", 2)
+    assert play_out(first, seed=9) == play_out(second, seed=9)
+    assert first.state.observation(0) == second.state.observation(0)
+
+
+def first_allowed(observation: Mapping[str, Any]) -> int:
+    """A stand-in for a trained policy: the first action the mask allows."""
+    return int(np.flatnonzero(observation["action_mask"])[0])
+
+
+class FirstAllowed(PolicyBot):
+    name = "first-allowed"
+
+    def policy(self, observation: Mapping[str, Any]) -> int:
+        return first_allowed(observation)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_policy_plays_as_a_bot_through_the_environments_encoding(game: str) -> None:
+    engine = game_named(game)
+    state = engine.new_initial_state(2)
+    bots = [FirstAllowed(game=game, seat=seat, num_players=2, seed=seat) for seat in (0, 1)]
+
+    def decide(state: Any, seat: int) -> int:
+        action = bots[seat].act(state.observation(seat), state.legal_actions())
+        assert action == min(state.legal_actions())  # the mask the bot saw was the true one
+        return action
+
+    drive(state, decide, random.Random(1), max_actions=100_000)
+    assert state.is_terminal()
