@@ -6,6 +6,7 @@ stderr and exit with status 2, without a traceback.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -25,6 +26,7 @@ from arena.live import LiveBoard
 from arena.plugins import Registry
 from arena.ratings import Standing, rate
 from arena.records import Limits, MatchResult
+from arena.schedule import canonical_ids
 from arena.seats.sandbox import SANDBOX_MODES, protections
 from arena.store import MATCHES, read_failures, read_results
 
@@ -272,16 +274,20 @@ def run(
     # ray is imported only by the command that needs it: listing bots stays quick.
     from arena import runner
 
-    config = load(config_path)
-    found = registry_for(config.limits)
-    directory = out or Path("results") / config.name
-    plan = runner.plan(
-        config,
-        directory,
-        resume=resume,
-        draw_probability=runner.game_draw_probability(found, config.game),
-    )
     console = _console()
+    # On a terminal, say what happens from the first second (bots are found by sandboxed
+    # hosts, which takes a moment); the line goes once the plan is ready.
+    reading = console.status(f"Reading {config_path}: finding the installed bots ...")
+    with reading if console.is_terminal else contextlib.nullcontext():
+        config = load(config_path)
+        found = registry_for(config.limits)
+        directory = out or Path("results") / config.name
+        plan = runner.plan(
+            config,
+            directory,
+            resume=resume,
+            draw_probability=runner.game_draw_probability(found, config.game),
+        )
     for warning in plan.warnings:
         console.print(f"[yellow]warning:[/] {warning}", soft_wrap=True)
     labels = [bot.label for bot in config.bots]
@@ -334,24 +340,31 @@ class _RunView(LiveBoard):
             draw_probability=plan.draw_probability,
             title=title,
             previous=plan.done,
+            order=canonical_ids(len(config.bots), config.players, config.rounds, config.seating),
         )
         self._config, self._plan, self._directory = config, plan, directory
 
     def connecting(self, target: str) -> None:
+        plan = self._plan
+        self._console.print(
+            _header(self._config, plan.total, len(plan.done), self._directory), soft_wrap=True)
         self._console.print(f"Starting Ray: {target} ...", highlight=False)
+        from arena.cluster import running_instance
+
+        running = running_instance() if target.startswith("a local") else None
+        if running:
+            self._console.print(
+                f"  (a Ray instance started with 'ray start' runs here at {running}: "
+                f"--address {running} uses it and skips this start)", highlight=False)
 
     def connected(self, connection: Connection, seconds: float) -> None:
-        self._console.print(f"Ray ready in {seconds:.1f}s.", highlight=False)
+        workers = f"{connection.workers} worker{'s' if connection.workers != 1 else ''}"
+        self._console.print(f"Ray ready in {seconds:.1f}s: {workers}.", highlight=False)
         if connection.ray_log is not None:  # a cluster we joined: say what it is
             self._console.print(
                 f"Cluster: {connection.nodes} node(s), {connection.cpus} CPU(s); bot packages "
                 f"shipped to the nodes: {', '.join(connection.shipped) or 'none'}",
                 highlight=False, soft_wrap=True)
-        plan = self._plan
-        self._console.print(
-            _header(self._config, plan.total, len(plan.done), connection.workers, self._directory),
-            soft_wrap=True,
-        )
         self._console.print(_isolation(self._config), highlight=False)
 
 
@@ -361,11 +374,11 @@ def _faults(console: Console, results: list[MatchResult]) -> None:
         console.print(summary)
 
 
-def _header(config: TournamentConfig, total: int, done: int, workers: int, out: Path) -> str:
-    resumed = f", {done} already done" if done else ""
+def _header(config: TournamentConfig, total: int, done: int, out: Path) -> str:
+    resumed = f", {done:,} already done" if done else ""
     return (
         f"[bold]{config.name}[/]: {config.game}, {config.players} players, "
-        f"{len(config.bots)} bots, {total} matches{resumed}; {workers} worker(s) -> {out}"
+        f"{len(config.bots)} bots, {total:,} matches{resumed} -> {out}"
     )
 
 

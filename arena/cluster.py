@@ -233,6 +233,19 @@ class RayLog:
             Path(self._file.name).unlink(missing_ok=True)
 
 
+def running_instance() -> str | None:
+    """The address of the Ray instance last started with ``ray start`` on this machine, if
+    it answers: ``arena run`` offers it (``--address``) instead of starting its own."""
+    temp = os.environ.get("RAY_TMPDIR") or tempfile.gettempdir()
+    try:
+        address = (Path(temp) / "ray" / "ray_current_cluster").read_text().strip()
+        host, _, port = address.rpartition(":")
+        socket.create_connection((host, int(port)), timeout=0.5).close()
+    except (OSError, ValueError):
+        return None
+    return address
+
+
 def _reachable(address: str, timeout: float = 5.0) -> None:
     """Fail fast on a ``host:port`` nobody answers at; Ray itself retries for minutes."""
     host, _, port = address.rpartition(":")

@@ -45,6 +45,12 @@ RATING_SHARE = 0.1
 """The share of the driver's time the live table may spend rating: TrueSkill takes about
 0.2 ms a match, so rating every match as it lands would cap a run near 5,000 matches/s, and
 on a machine whose cores all play matches the driver's time is taken from a worker."""
+CALIBRATE_ABOVE = 10_000
+"""A run of at least this many matches (this session) says how long it expects to take."""
+CALIBRATION_SECONDS = 5.0
+"""How long the pace is measured (from the first match) before that is said."""
+SAY_RATING_ABOVE = 5_000
+"""Matches left to rate at the end (about a second of TrueSkill) above which that is said."""
 RATING_ALLOWANCE = 0.05
 """Seconds of rating allowed on top of the share (a small run's table is always current)."""
 
@@ -283,6 +289,9 @@ class LiveBoard:
         self._rater = Rater(self._ledger, draw_probability, order)
         self._rating_seconds = 0.0
         self._rating_since = time.perf_counter()
+        self._calibrated = False
+        self.first_match_seconds: float | None = None
+        """Seconds from entering (the workers ready) to this session's first match."""
         # The live display's thread reads the ratings while add() updates them.
         self._lock = threading.Lock()
         for result in canonical_order(previous):
@@ -308,6 +317,10 @@ class LiveBoard:
     ) -> None:
         # Also after an interruption: the table of what finished is worth seeing.
         self._view.stop(self._clock())
+        if self._rater.waiting >= SAY_RATING_ABOVE:
+            self._console.print(
+                f"Rating the {self._rater.waiting:,} matches the live table has not reached, "
+                f"in match order ...", highlight=False)
         width = self._console.width
         self._console.print(leaderboard_table(self.standings(), self._title, width=width))
         summary = fault_summary(self._faulty)
@@ -319,8 +332,33 @@ class LiveBoard:
         self._keep(result)
         self._rate_some()
         now = self._clock()
+        first = self._counts.first_at is None
         self._counts.landed(now)
+        if first:
+            self.first_match_seconds = now - self._counts.session_start_time
+            self._console.print(
+                f"First match finished {self.first_match_seconds:.1f}s after the workers were "
+                f"ready.", highlight=False)
+        elif not self._calibrated:
+            self._calibrate(now)
         self._view.advance(now)
+
+    def _calibrate(self, now: float) -> None:
+        """Once, for a long run: the expected duration, from the pace of its first seconds."""
+        counts = self._counts
+        left = counts.total - counts.done
+        if counts.total - counts.session_start_done < CALIBRATE_ABOVE or counts.first_at is None:
+            self._calibrated = True
+            return
+        eta = counts.eta(now)
+        if eta is None or now - counts.first_at < CALIBRATION_SECONDS:
+            return
+        self._calibrated = True
+        played = counts.done - counts.first_done
+        self._console.print(
+            f"Calibrated on {played:,} matches in {now - counts.first_at:.0f}s "
+            f"({played / (now - counts.first_at):,.0f} matches/s): expect about "
+            f"{_duration(eta)} for the {left:,} left.", highlight=False)
 
     def add_failure(self, failure: object = None) -> None:
         """Count a match that produced no result (it could not be set up, or was given up

@@ -73,8 +73,8 @@ def test_a_run_saves_what_its_ratings_need_and_says_when_ray_is_ready(
     result = arena("run", str(config), "--out", str(out))
     assert result.exit_code == 0, result.output
     output = result.output
+    assert output.index("12 matches") < output.index("Starting Ray: the Ray runtime")
     assert output.index("Starting Ray: the Ray runtime") < output.index("Ray ready in ")
-    assert output.index("Ray ready in ") < output.index("12 matches")
     saved = json.loads((out / "config.json").read_text())
     assert saved["ratings"] == {"draw_probability": 0.01}  # tiny-race declares the default
     installed = json_board(out)
