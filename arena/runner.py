@@ -79,7 +79,7 @@ class RunPlan:
     store: RunStore
     done: list[MatchResult]
     """The recorded matches of the plan, without their replays."""
-    pending: Collection[MatchSpec]
+    pending: Pending | list[MatchSpec]
     warnings: list[str] = field(default_factory=list)
     fresh: bool = True
     """No config saved in the folder yet, or one saved without its rating settings (a run
