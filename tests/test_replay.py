@@ -165,3 +165,24 @@ def test_a_replay_with_no_config_uses_the_default_options(runs: dict[str, Path],
     replay, warnings = load(folder, "r001-t000001-s001")
     assert replay.problems == []
     assert any("default options" in warning for warning in warnings)
+
+
+def test_matches_with_faulty_seats_replay_to_their_records(tmp_path: Path) -> None:
+    """A faulty seat is ranked last whatever its score ("A faulty seat is ranked last"): the
+    check ranks the replay the referee's way. The sample's crasher outscores random in
+    r001-t000002-s002 and still places second."""
+    sample = Path(__file__).parent / "data" / "tiny-run.jsonl"
+    folder = tmp_path / "tiny"
+    folder.mkdir()
+    (folder / "matches.jsonl").write_text(sample.read_text())
+    (folder / "config.json").write_text(json.dumps({"game": "tiny-race", "options": {}}))
+    ids = [json.loads(line)["id"] for line in sample.read_text().splitlines()]
+    faulty = 0
+    for match_id in ids:
+        replay, _ = load(folder, match_id)
+        assert replay.problems == [], match_id
+        faulty += any(status != "ok" for status in replay.record.statuses)
+    assert faulty >= 2
+    shown = CliRunner().invoke(main, ["replay", str(folder), "r001-t000002-s002", "--print"])
+    assert "  seat 0: crasher (error: RuntimeError: boom)" in shown.stdout.splitlines()
+    assert shown.exit_code == 0
