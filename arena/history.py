@@ -8,6 +8,7 @@ is before the first match: every bot starts at 0.
 
 from __future__ import annotations
 
+import bisect
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -24,40 +25,67 @@ MARKERS = "123456789abcdefghijklmnopqrstuvwxyz"
 """The marks of the terminal chart, by final place: place 1 is ``1``, place 10 is ``a``."""
 
 
+POINTS = 1000
+"""At most this many points after the start: a run of more matches is sampled evenly (every
+match is still rated), so a million-match run charts as fast as its table is rated."""
+
+
 @dataclass(frozen=True, slots=True)
 class History:
-    """The conservative rating of every bot after each match, bots best first."""
+    """The conservative rating of every bot at evenly spaced points of a run, bots best
+    first. Point 0 is before the first match; the last point is after the last match."""
 
     bots: tuple[str, ...]
     """Labels in the final table's order."""
+    after: tuple[int, ...]
+    """Per point, how many matches had been rated: ``0, ..., total``."""
     matches: tuple[str, ...]
-    """Match ids in rating order; point ``i + 1`` of a series is after ``matches[i]``."""
+    """Per point after the first, the id of the last match rated (rating order)."""
     series: dict[str, list[float]]
-    """Per bot, ``len(matches) + 1`` values."""
+    """Per bot, one value per point."""
+
+    @property
+    def total(self) -> int:
+        """The matches rated."""
+        return self.after[-1]
 
     def last_quarter_change(self, bot: str) -> float:
         """How far ``bot``'s rating moved over the last quarter of the matches."""
-        values = self.series[bot]
-        return values[-1] - values[(3 * (len(values) - 1)) // 4]
+        start = bisect.bisect_right(self.after, (3 * self.total) // 4) - 1
+        return self.series[bot][-1] - self.series[bot][start]
+
+    def value_near(self, bot: str, matches: float) -> float:
+        """``bot``'s rating at the last point at or before ``matches`` matches."""
+        return self.series[bot][max(0, bisect.bisect_right(self.after, matches) - 1)]
 
     def to_json(self) -> dict[str, object]:
-        return {"matches": list(self.matches), "bots": {bot: self.series[bot] for bot in self.bots}}
+        return {"after": list(self.after), "matches": list(self.matches),
+                "bots": {bot: self.series[bot] for bot in self.bots}}
 
 
 def rating_history(
-    results: Iterable[MatchResult], draw_probability: float, labels: Iterable[str] = ()
+    results: Iterable[MatchResult], draw_probability: float, labels: Iterable[str] = (),
+    points: int = POINTS,
 ) -> History:
-    """The conservative ratings after each match, as :func:`arena.ratings.rate` computes them."""
+    """The conservative ratings as :func:`arena.ratings.rate` computes them, after every
+    match of a run of up to ``points`` matches, else at ``points`` evenly spaced matches."""
     ordered = canonical_order(results)
     names = list(dict.fromkeys([*labels, *(label for r in ordered for label in r.seats)]))
     ratings = Ratings(draw_probability, names)
     series: dict[str, list[float]] = {name: [0.0] for name in names}
-    for result in ordered:
+    total = len(ordered)
+    marks = {math.ceil(k * total / points) for k in range(1, points + 1)} if total > points \
+        else set(range(1, total + 1))
+    after, ids = [0], []
+    for count, result in enumerate(ordered, start=1):
         ratings.add(result)
-        for row in ratings.standings():
-            series[row.bot].append(row.conservative)
+        if count in marks:
+            after.append(count)
+            ids.append(result.id)
+            for row in ratings.standings():
+                series[row.bot].append(row.conservative)
     final = [row.bot for row in ratings.standings()]
-    return History(tuple(final), tuple(r.id for r in ordered), series)
+    return History(tuple(final), tuple(after), tuple(ids), series)
 
 
 _TICK, _AXIS = "\N{BOX DRAWINGS LIGHT VERTICAL AND LEFT}", "\N{BOX DRAWINGS LIGHT VERTICAL}"
@@ -75,18 +103,17 @@ def chart(history: History, width: int = 80, height: int = 13) -> list[str]:
     """The series as lines of text at most ``width`` cells wide: a y axis of ratings, an x
     axis of matches, each bot drawn with its mark from :data:`MARKERS` (the best on top),
     then a legend of marks and of how far each rating moved over the last quarter."""
-    points = len(history.matches) + 1
     values = [v for bot in history.bots for v in history.series[bot]]
     if not values:
         return ["no bots and no matches: nothing to chart"]
     low, high = _scale(min(values), max(values))
     axis = max(len(f"{low:.1f}"), len(f"{high:.1f}"))
-    columns = max(10, min(points, width - axis - 2))
+    columns = max(10, min(len(history.after), width - axis - 2))
     grid = [[" "] * columns for _ in range(height)]
     for place in reversed(range(len(history.bots))):
-        series = history.series[history.bots[place]]
+        bot = history.bots[place]
         for column in range(columns):
-            value = series[round(column * (points - 1) / max(1, columns - 1))]
+            value = history.value_near(bot, column * history.total / max(1, columns - 1))
             row = round((high - value) / (high - low) * (height - 1))
             grid[row][column] = MARKERS[place] if place < len(MARKERS) else "*"
     lines = []
@@ -95,7 +122,7 @@ def chart(history: History, width: int = 80, height: int = 13) -> list[str]:
         tick = _TICK if label else _AXIS
         lines.append(f"{label:>{axis}} {tick}{''.join(cells)}")
     lines.append(" " * axis + " " + _CORNER + _RULE * columns)
-    end = f"{points - 1} matches"
+    end = f"{history.total} matches"
     lines.append(" " * (axis + 2) + "0" + end.rjust(columns - 1))
     lines.append("")
     lines += [
@@ -121,9 +148,8 @@ def plot(history: History, path: Path, title: str) -> None:
             "--plot needs matplotlib: pip install 'lostvalley-arena[plot]'"
         ) from None
     figure, axes = pyplot.subplots(figsize=(9, 5), layout="constrained")
-    steps = range(len(history.matches) + 1)
     for bot in history.bots:
-        axes.plot(steps, history.series[bot], label=plain(bot), linewidth=1.5)
+        axes.plot(history.after, history.series[bot], label=plain(bot), linewidth=1.5)
     axes.set_xlabel("matches rated (in match-id order)")
     axes.set_ylabel(f"conservative rating {_MU_3_SIGMA}")
     axes.set_title(plain(title))

@@ -95,6 +95,23 @@ def test_the_history_ends_at_the_leaderboard_and_starts_at_zero() -> None:
     assert history.last_quarter_change(table[0].bot) == series[-1] - series[6]
 
 
+def test_a_long_run_is_charted_at_evenly_spaced_points_ending_at_the_table() -> None:
+    matches = [finished(f"m{n:03d}", ["a", "b"] if n % 3 else ["b", "a"], [0, 1])
+               for n in range(100)]
+    history = rating_history(matches, 0.1, points=8)
+    table = rate(matches, 0.1)
+    assert history.after == (0, 13, 25, 38, 50, 63, 75, 88, 100)
+    assert history.matches == tuple(f"m{n - 1:03d}" for n in history.after[1:])
+    assert {bot: values[-1] for bot, values in history.series.items()} == {
+        row.bot: row.conservative for row in table
+    }
+    every = rating_history(matches, 0.1)
+    for bot in history.bots:
+        assert [every.series[bot][n] for n in history.after] == history.series[bot]
+        # The last quarter starts at the last point at or before match 75.
+        assert history.last_quarter_change(bot) == every.last_quarter_change(bot)
+
+
 @pytest.mark.parametrize("width", [80, 120])
 def test_the_terminal_chart_fits_and_marks_every_bot(width: int) -> None:
     matches = [finished(f"m{n:03d}", ["strong", "weak"], [0, 1]) for n in range(200)]
@@ -137,6 +154,7 @@ def test_arena_leaderboard_history_and_plot(tmp_path: Path, run: str) -> None:
     assert {row["bot"]: row["conservative"] for row in table} == {
         bot: values[-1] for bot, values in series["bots"].items()
     }
+    assert series["after"] == list(range(len(series["matches"]) + 1))
     for name, signature in (("h.png", b"\x89PNG"), ("h.svg", b"<svg")):
         written = runner.invoke(main, ["leaderboard", run, "--plot", str(tmp_path / name)])
         assert written.exit_code == 0, written.output
