@@ -1,0 +1,89 @@
+"""The ``mcts`` bot: Monte Carlo tree search from the bot's own observation.
+
+For each decision the bot rebuilds states consistent with its observation
+with ``Game.state_from_observation`` (never the referee's state: it receives
+none) and searches them with determinized UCT (:mod:`arena_bot_mcts.search`):
+chance nodes sampled, rollouts guided by the game's evaluation
+(:mod:`arena_bot_mcts.evaluate`) for ``rollout_depth`` decisions and then
+scored by it.
+
+Params (all optional):
+
+- ``iterations`` (int, default 100 when ``seconds`` is not given):
+  simulations per decision;
+- ``seconds`` (float): a time limit per decision instead (or as well: the
+  first limit reached stops). The bot gets no clock from the referee, so keep
+  it well under the tournament's ``move_seconds`` (half is a safe share: the
+  search overruns it by up to one simulation, the bot first rebuilds its
+  states, and a sandboxed seat's observation travels as JSON inside the
+  referee's clock). A search by ``seconds`` depends on the machine's speed,
+  so it is not reproducible from a seed; one by ``iterations`` alone is;
+- ``exploration`` (float, default 0.7): UCB1's constant, values being in [0, 1];
+- ``rollout`` (``"guided"``, the default: at each rollout decision the move
+  the evaluation likes best for the seat on move among five drawn at random,
+  a random move one time in ten; ``"evaluate"``: uniformly random rollout
+  moves, then the evaluation; ``"random"``: uniformly random rollouts to the
+  end of the game, no evaluation);
+- ``rollout_depth`` (int, default 4, 6 in Dinosaurs): decisions a rollout
+  plays before the evaluation scores it; 0 scores the new node at once;
+- ``determinizations`` (int, default 8): states sampled from the observation
+  per decision, searched in turn.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from arena.bot import Bot
+from arena.game import Game
+from arena_bot_mcts.evaluate import evaluation
+from arena_bot_mcts.search import Budget, Search
+from engines.dinosaurs.game import DinosaursGame
+from engines.explorers.game import ExplorersGame
+from engines.lost_explorers.game import LostExplorersGame
+
+GAMES: dict[str, type[Game]] = {
+    game.name: game for game in (ExplorersGame, LostExplorersGame, DinosaursGame)}
+"""The games the bot plays: every shipped game (each implements state_from_observation)."""
+
+ROLLOUT_DEPTH = {"explorers-of-the-lost-valley": 4, "lost-explorers": 4,
+                 "lost-valley-of-the-dinosaurs": 6}
+"""Default decisions per rollout before the evaluation, per game (Dinosaurs' decisions are
+single steps, so more of them make a move)."""
+
+
+ROLLOUTS = ("guided", "evaluate", "random")
+
+
+class MCTSBot(Bot):
+    """Determinized Monte Carlo tree search with UCT; see the module's docstring."""
+
+    name = "mcts"
+    games = tuple(GAMES)
+
+    def __init__(self, *, game: str, seat: int, num_players: int, seed: int,
+                 iterations: int | None = None, seconds: float | None = None,
+                 exploration: float = 0.7, rollout_depth: int | None = None,
+                 rollout: str = "guided", determinizations: int = 8) -> None:
+        super().__init__(game=game, seat=seat, num_players=num_players, seed=seed)
+        if game not in GAMES:
+            raise ValueError(f"mcts: game {game!r} is not one of {sorted(GAMES)}")
+        if rollout not in ROLLOUTS:
+            raise ValueError(f"mcts: rollout must be one of {ROLLOUTS}, got {rollout!r}")
+        if iterations is None and seconds is None:
+            iterations = 100
+        depth = ROLLOUT_DEPTH.get(game, 12) if rollout_depth is None else int(rollout_depth)
+        if depth < 0:
+            raise ValueError(f"mcts: rollout_depth must be 0 or more, got {rollout_depth!r}")
+        self.search = Search(
+            GAMES[game](), budget=Budget(iterations, seconds), rng=random.Random(seed),
+            exploration=float(exploration), rollout_depth=depth,
+            evaluate=evaluation(game) if rollout != "random" else None,
+            guided=rollout == "guided", determinizations=int(determinizations))
+
+    def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        return self.search.choose(observation, legal_actions)
