@@ -10,7 +10,7 @@ import contextlib
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +22,7 @@ from rich.table import Table
 from arena.config import TournamentConfig, load, registry_for
 from arena.errors import ArenaError
 from arena.leaderboard import FORMATS, fault_summary, render
+from arena.ledger import rate_run, read_run
 from arena.live import LiveBoard
 from arena.plugins import Registry
 from arena.ratings import Standing, rate
@@ -436,27 +437,32 @@ def leaderboard(
     path = run_dir / MATCHES
     if not path.is_file():
         raise ArenaError(f"no results in {run_dir}: {path} does not exist")
-    loaded = read_results(path)
-    for warning in loaded.warnings:
-        click.echo(f"arena: warning: {warning}", err=True)
     saved = saved_settings(run_dir, _installed_games)
-    for warning in saved.warnings:
+    if pairs or history or plot is not None:  # these views read every result whole
+        loaded = read_results(path)
+        results, faulty, warnings = loaded.results, loaded.results, loaded.warnings
+        standings = rate(results, saved.draw_probability, saved.labels)
+        done: Container[str] = {result.id for result in results}
+    else:  # a million-match run: read a line at a time, rate from the checkpoint on
+        records = read_run(path, saved.labels)
+        results, faulty, warnings = [], records.faulty, records.warnings
+        standings, _ = rate_run(records.ledger, saved.draw_probability, run_dir)
+        done = records.ledger
+    for warning in [*warnings, *saved.warnings]:
         click.echo(f"arena: warning: {warning}", err=True)
-    standings = rate(loaded.results, saved.draw_probability, saved.labels)
-    done = {result.id for result in loaded.results}
     failed = [f for f in read_failures(run_dir) if f["id"] not in done]
     console = _console()
     if pairs or history:
-        _trust_views(console, loaded.results, standings, saved, fmt, (pairs, history, plot))
+        _trust_views(console, results, standings, saved, fmt, (pairs, history, plot))
     else:
         output = render(standings, fmt, title=saved.title, width=console.width)
         if isinstance(output, str):
             click.echo(output.rstrip("\n"))
         else:
             console.print(output)
-            _faults(console, loaded.results)
+            _faults(console, faulty)
         if plot is not None:
-            _trust_views(console, loaded.results, standings, saved, fmt, (False, False, plot))
+            _trust_views(console, results, standings, saved, fmt, (False, False, plot))
     if failed:
         click.echo(f"arena: warning: {len(failed)} match(es) failed; see failures.jsonl", err=True)
 

@@ -15,13 +15,18 @@ order, from the same numbers (scores are kept as 64-bit floats).
 from __future__ import annotations
 
 import bisect
+import hashlib
+import json
 import struct
 import time
 from collections import deque
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
 
 from arena.ratings import DRAW_PROBABILITY, Ratings, Standing
 from arena.records import MatchResult
+from arena.store import scan_results
 
 
 class Ledger:
@@ -31,7 +36,7 @@ class Ledger:
     def __init__(self, labels: Iterable[str] = ()) -> None:
         self.labels: list[str] = []
         self._label_numbers: dict[str, int] = {}
-        self._statuses: list[str] = ["ok"]
+        self.statuses: list[str] = ["ok"]
         self._status_numbers: dict[str, int] = {"ok": 0}
         self._records: dict[str, bytes] = {}
         for label in labels:
@@ -53,7 +58,7 @@ class Ledger:
                 f"match {result.id!r}: scores, ranking and statuses need one per seat")
         labels = [self._number(label, self.labels, self._label_numbers)
                   for label in result.seats]
-        statuses = [self._number(status, self._statuses, self._status_numbers)
+        statuses = [self._number(status, self.statuses, self._status_numbers)
                     for status in result.statuses]
         self._records[result.id] = _layout(seats).pack(
             seats, *labels, *result.ranking, *statuses, *result.scores)
@@ -71,10 +76,14 @@ class Ledger:
             id=match_id, game="", seed=0,
             seats=tuple(self.labels[number] for number in labels),
             scores=tuple(scores), ranking=tuple(ranking),
-            statuses=tuple(self._statuses[number] for number in statuses),
+            statuses=tuple(self.statuses[number] for number in statuses),
             actions=0, seconds=0.0, think_seconds=(), max_move_seconds=(), errors=(),
             history=(),
         )
+
+    def record(self, match_id: str) -> bytes:
+        """The packed record of ``match_id`` (label and status numbers, not names)."""
+        return self._records[match_id]
 
     def ids(self) -> list[str]:
         """Every kept match id, in canonical (sorted) order."""
@@ -99,6 +108,95 @@ class Ledger:
             number = numbers[name] = len(names)
             names.append(name)
         return number
+
+
+CHECKPOINT = "ratings-checkpoint.json"
+"""The run folder's checkpoint of its canonical ratings (see :func:`rate_run`)."""
+
+
+@dataclass(slots=True)
+class RunRecords:
+    """What a run folder's ``matches.jsonl`` holds, as the leaderboard needs it."""
+
+    ledger: Ledger
+    faulty: list[MatchResult]
+    """The results in which a seat faulted (for the fault summary), without replays."""
+    warnings: list[str]
+
+
+def read_run(path: Path, labels: Iterable[str] = ()) -> RunRecords:
+    """The matches of the ``matches.jsonl`` at ``path``, read one at a time into a ledger."""
+    records = RunRecords(Ledger(labels), [], [])
+    for result in scan_results(path, records.warnings):
+        records.ledger.add(result)
+        if any(status != "ok" for status in result.statuses):
+            records.faulty.append(replace(result, history=(), think_seconds=(),
+                                          max_move_seconds=(), outputs=()))
+    return records
+
+
+def rate_run(
+    ledger: Ledger, draw_probability: float, folder: Path
+) -> tuple[list[Standing], int]:
+    """The final table of a run's ledger and how many matches it took from the folder's
+    checkpoint instead of rating them again.
+
+    TrueSkill rates about 5,000 matches a second, one after the other, so a
+    million-match run takes minutes to rate. The checkpoint (``CHECKPOINT`` in
+    the folder) holds the ratings after every match up to a match id, with the
+    count and a digest of those matches: when the ledger's matches up to that
+    id are exactly those, rating goes on from there; otherwise (a changed
+    file, another draw probability or other bots) it starts over. Afterwards
+    the checkpoint covers every match (written if the folder can be written).
+    """
+    ids = ledger.ids()
+    ratings, start = _from_checkpoint(ledger, ids, draw_probability, folder / CHECKPOINT)
+    for match_id in ids[start:]:
+        ratings.add(ledger.result(match_id))
+    if start < len(ids):
+        _save_checkpoint(ledger, ids, draw_probability, ratings, folder / CHECKPOINT)
+    return ratings.standings(), start
+
+
+def _digest(ledger: Ledger, ids: list[str]) -> str:
+    digest = hashlib.blake2b(digest_size=16)
+    for match_id in ids:
+        digest.update(match_id.encode())
+        digest.update(ledger.record(match_id))
+    return digest.hexdigest()
+
+
+def _from_checkpoint(
+    ledger: Ledger, ids: list[str], draw_probability: float, path: Path
+) -> tuple[Ratings, int]:
+    fresh = Ratings(draw_probability, ledger.labels)
+    try:
+        saved = json.loads(path.read_text(encoding="utf-8"))
+        through, count = str(saved["through"]), int(saved["count"])
+        if (saved["draw_probability"] != draw_probability or saved["labels"] != ledger.labels
+                or saved["statuses"] != ledger.statuses
+                or bisect.bisect_right(ids, through) != count
+                or saved["digest"] != _digest(ledger, ids[:count])):
+            return fresh, 0
+        return Ratings.restore(draw_probability, saved["ratings"]), count
+    except (OSError, ValueError, KeyError, TypeError):
+        return fresh, 0
+
+
+def _save_checkpoint(
+    ledger: Ledger, ids: list[str], draw_probability: float, ratings: Ratings, path: Path
+) -> None:
+    checkpoint = {
+        "through": ids[-1], "count": len(ids), "digest": _digest(ledger, ids),
+        "draw_probability": draw_probability, "labels": ledger.labels,
+        "statuses": ledger.statuses, "ratings": ratings.state(),
+    }
+    try:
+        temporary = path.with_suffix(".tmp")
+        temporary.write_text(json.dumps(checkpoint), encoding="utf-8")
+        temporary.replace(path)
+    except OSError:
+        pass  # a folder we may read but not write: the next reader rates again
 
 
 class Rater:

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
@@ -174,6 +174,32 @@ class Ratings:
         # TrueSkill needs two teams; a one-seat match can only be counted.
         if len(tallies) >= 2:
             self._update(result, tallies)
+
+    def state(self) -> dict[str, Any]:
+        """Where this stands, as JSON-able data :meth:`restore` continues from exactly (each
+        rating as TrueSkill holds it, precision and precision-adjusted mean: JSON keeps
+        every bit of a float)."""
+        return {
+            "fallbacks": self.fallbacks,
+            "tallies": {label: [tally.rating.pi, tally.rating.tau, tally.matches, tally.rated,
+                                tally.wins, tally.faults, tally.score_sum, tally.place_sum]
+                        for label, tally in self._tallies.items()},
+        }
+
+    @classmethod
+    def restore(cls, draw_probability: float, state: Mapping[str, Any]) -> Ratings:
+        """The ratings :meth:`state` described; raises ``KeyError``, ``TypeError`` or
+        ``ValueError`` for anything else."""
+        ratings = cls(draw_probability)
+        ratings.fallbacks = int(state["fallbacks"])
+        for label, values in state["tallies"].items():
+            pi, tau, matches, rated, wins, faults, score_sum, place_sum = values
+            rating = ratings._fast.create_rating()
+            rating.pi, rating.tau = float(pi), float(tau)
+            ratings._tallies[str(label)] = _Tally(
+                rating, int(matches), int(rated), int(wins), int(faults), float(score_sum),
+                int(place_sum))
+        return ratings
 
     def copy(self) -> Ratings:
         """An independent copy: matches added to it leave this one as it is."""

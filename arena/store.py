@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -36,22 +37,28 @@ class Loaded:
 def read_results(path: Path) -> Loaded:
     """Every readable match of a ``matches.jsonl``; bad lines become warnings."""
     loaded = Loaded()
+    loaded.results.extend(scan_results(path, loaded.warnings))
+    return loaded
+
+
+def scan_results(path: Path, warnings: list[str]) -> Iterator[MatchResult]:
+    """The readable matches of a ``matches.jsonl`` one at a time (a million-match file is
+    never held whole), the first of each id; bad lines are added to ``warnings``."""
     seen: set[str] = set()
     with path.open(encoding="utf-8", errors="replace") as lines:
         for number, line in enumerate(lines, start=1):
             if not line.strip():
                 continue
-            result = _parse(line, number, path, loaded.warnings)
+            result = _parse(line, number, path, warnings)
             if result is None:
                 continue
             if result.id in seen:
-                loaded.warnings.append(
+                warnings.append(
                     f"{path.name} line {number}: match {result.id} repeated; kept the first"
                 )
                 continue
             seen.add(result.id)
-            loaded.results.append(result)
-    return loaded
+            yield result
 
 
 def _parse(line: str, number: int, path: Path, warnings: list[str]) -> MatchResult | None:

@@ -12,6 +12,8 @@ import io
 import json
 import random
 from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from helpers import finished, spec
@@ -19,10 +21,10 @@ from rich.console import Console
 
 from arena.cluster import Dispatcher
 from arena.config import TournamentConfig
-from arena.ledger import Ledger, Rater
+from arena.ledger import Ledger, Rater, rate_run, read_run
 from arena.live import LiveBoard
 from arena.match import play_match
-from arena.ratings import rate
+from arena.ratings import Ratings, rate
 from arena.records import Limits, MatchResult, MatchSpec, SeatSpec
 from arena.runner import Pending
 from arena.schedule import canonical_ids, count_matches, round_robin
@@ -253,3 +255,57 @@ def test_what_the_rater_has_not_reached_the_final_table_rates() -> None:
     assert rater.last == results[59].id
     assert rater.final() == rate(results[:60] + results[70:], 0.05)
     assert rater.final() == rater.final()  # the live ratings are left as they were
+
+
+def test_ratings_continue_exactly_from_their_saved_state() -> None:
+    results = sorted(synthetic_results(200), key=lambda result: result.id)
+    whole = Ratings(0.05, ["a"])
+    half = Ratings(0.05, ["a"])
+    for result in results[:100]:
+        whole.add(result)
+        half.add(result)
+    restored = Ratings.restore(0.05, json.loads(json.dumps(half.state())))
+    for result in results[100:]:
+        whole.add(result)
+        restored.add(result)
+    assert restored.standings() == whole.standings()
+
+
+def test_the_leaderboard_of_a_run_goes_on_from_its_rating_checkpoint(tmp_path: Path) -> None:
+    results = sorted(synthetic_results(150), key=lambda result: result.id)
+    matches = tmp_path / "matches.jsonl"
+    matches.write_text("".join(json.dumps(record(result)) + "\n" for result in results[:100]))
+    first, reused = rate_run(read_run(matches, ["a"]).ledger, 0.05, tmp_path)
+    assert reused == 0 and first == rate(results[:100], 0.05, ["a"])
+    again, reused = rate_run(read_run(matches, ["a"]).ledger, 0.05, tmp_path)
+    assert reused == 100 and again == first
+    with matches.open("a") as lines:  # a resumed run appends the later matches
+        lines.writelines(json.dumps(record(result)) + "\n" for result in results[100:])
+    more, reused = rate_run(read_run(matches, ["a"]).ledger, 0.05, tmp_path)
+    assert reused == 100 and more == rate(results, 0.05, ["a"])
+    other, reused = rate_run(read_run(matches, ["a"]).ledger, 0.2, tmp_path)
+    assert reused == 0 and other == rate(results, 0.2, ["a"])
+
+
+def test_a_match_recorded_before_the_checkpoint_makes_it_start_over(tmp_path: Path) -> None:
+    results = sorted(synthetic_results(80), key=lambda result: result.id)
+    matches = tmp_path / "matches.jsonl"
+    matches.write_text("".join(json.dumps(record(result)) + "\n" for result in results[1:]))
+    rate_run(read_run(matches).ledger, 0.05, tmp_path)
+    with matches.open("a") as lines:  # say a match that had failed, played on --resume
+        lines.write(json.dumps(record(results[0])) + "\n")
+    standings, reused = rate_run(read_run(matches).ledger, 0.05, tmp_path)
+    assert reused == 0 and standings == rate(results, 0.05)
+
+
+def test_a_checkpoint_that_does_not_match_the_results_is_not_used(tmp_path: Path) -> None:
+    results = sorted(synthetic_results(60), key=lambda result: result.id)
+    matches = tmp_path / "matches.jsonl"
+    matches.write_text("".join(json.dumps(record(result)) + "\n" for result in results))
+    rate_run(read_run(matches).ledger, 0.05, tmp_path)
+    changed = replace(results[10], ranking=tuple(reversed(results[10].ranking)))
+    matches.write_text("".join(json.dumps(record(result)) + "\n"
+                               for result in [*results[:10], changed, *results[11:]]))
+    standings, reused = rate_run(read_run(matches).ledger, 0.05, tmp_path)
+    assert reused == 0
+    assert standings == rate([*results[:10], changed, *results[11:]], 0.05)
