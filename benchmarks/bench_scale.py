@@ -10,9 +10,12 @@ of its own so that its peak memory is its own:
   through what ``arena run`` does with each (stored as a JSON line, kept in
   the ledger, counted by the live board), then the peak resident memory of
   the process (Ray's own modules imported, as in the driver);
-- *rating*: the final canonical table over the N matches (TrueSkill in
-  match-id order, what ``arena leaderboard`` and the end of ``arena run``
-  compute).
+- *final*: the final table at the end of the run: what the live table (rated
+  along the plan within its share of the driver's time) had not reached;
+- *rating*, *re-read*: ``arena leaderboard``'s work on the finished run (read
+  ``matches.jsonl`` a line at a time, rate in match-id order), the first time
+  and again from the checkpoint the first left, and its peak memory (a
+  process of its own).
 
 Times are CPU seconds of the process (the machines are shared: wall time
 would measure the neighbours).
@@ -67,8 +70,9 @@ def synthetic(count: int) -> Iterator[object]:
             errors=(None, None, None), history=history)
 
 
-def measure(size: int, rating: bool) -> dict[str, float]:
-    """One size, in this process."""
+def measure(size: int, rating: bool, folder: Path) -> dict[str, float]:
+    """Plan and driver for one size, in this process; the run's folder is left in
+    ``folder`` for :func:`leaderboard`."""
     from rich.console import Console
 
     import arena.cluster  # noqa: F401  (Ray's modules, as the driver holds them)
@@ -88,7 +92,7 @@ def measure(size: int, rating: bool) -> dict[str, float]:
     labels = [f"bot-{i:03d}" for i in range(BOTS)]
     order = (f"r001-t{index // 6 + 1:06d}-s{index % 6 + 1:03d}" for index in range(size))
     board = LiveBoard(Console(file=io.StringIO()), size, labels, 0.01, "scale", order=order)
-    with tempfile.TemporaryDirectory() as scratch, RunStore(Path(scratch)) as store:
+    with RunStore(folder) as store:
         started = time.process_time()
         for result in synthetic(size):
             store.append(result)  # type: ignore[arg-type]
@@ -98,7 +102,24 @@ def measure(size: int, rating: bool) -> dict[str, float]:
     if rating:
         started = time.process_time()
         board.standings()
-        figures["rating_s"] = time.process_time() - started
+        figures["final_s"] = time.process_time() - started
+    return figures
+
+
+def leaderboard(folder: Path) -> dict[str, float]:
+    """``arena leaderboard``'s work on the run in ``folder``: read and rate it, then again
+    from the checkpoint the first reading left."""
+    from arena.ledger import rate_run, read_run
+
+    labels = [f"bot-{i:03d}" for i in range(BOTS)]
+    figures: dict[str, float] = {}
+    for name in ("rating_s", "reread_s"):
+        started = time.process_time()
+        records = read_run(folder / "matches.jsonl", labels)
+        rate_run(records.ledger, 0.01, folder)
+        figures[name] = time.process_time() - started
+        del records
+    figures["leaderboard_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return figures
 
 
@@ -107,22 +128,39 @@ def main() -> None:
     parser.add_argument("--sizes", default="1000,10000,100000,1000000")
     parser.add_argument("--no-rating", action="store_true")
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--folder", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--leaderboard", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
-        print(json.dumps(measure(args.one, not args.no_rating)))
+        print(json.dumps(measure(args.one, not args.no_rating, args.folder)))
         return
-    print(f"{'matches':>10} {'first match':>12} {'plan':>9} {'driver':>9} "
-          f"{'driver MB':>10} {'rating':>9}")
+    if args.leaderboard:
+        print(json.dumps(leaderboard(args.leaderboard)))
+        return
+    print(f"{'matches':>10} {'1st match':>10} {'plan':>8} {'driver':>8} {'driver MB':>10} "
+          f"{'final':>8} {'rating':>8} {'re-read':>8} {'board MB':>9}")
     for size in (int(part) for part in args.sizes.split(",")):
-        command = [sys.executable, __file__, "--one", str(size)]
-        if args.no_rating:
-            command.append("--no-rating")
-        output = subprocess.run(command, check=True, capture_output=True, text=True).stdout
-        figures = json.loads(output.strip().splitlines()[-1])
-        rating = f"{figures['rating_s']:8.1f}s" if "rating_s" in figures else "        -"
-        print(f"{size:>10,} {1000 * figures['first_match_s']:>10.1f}ms "
-              f"{figures['plan_s']:>8.2f}s {figures['driver_s']:>8.1f}s "
-              f"{figures['driver_mb']:>10.0f} {rating}", flush=True)
+        with tempfile.TemporaryDirectory() as scratch:
+            folder = Path(scratch) / "run"
+            command = [sys.executable, __file__, "--one", str(size), "--folder", str(folder)]
+            if args.no_rating:
+                command.append("--no-rating")
+            figures = _run(command)
+            if not args.no_rating:
+                figures.update(_run([sys.executable, __file__, "--leaderboard", str(folder)]))
+        line = (f"{size:>10,} {1000 * figures['first_match_s']:>8.1f}ms "
+                f"{figures['plan_s']:>7.2f}s {figures['driver_s']:>7.1f}s "
+                f"{figures['driver_mb']:>10.0f}")
+        if "final_s" in figures:
+            line += (f" {figures['final_s']:>7.1f}s {figures['rating_s']:>7.1f}s "
+                     f"{figures['reread_s']:>7.1f}s {figures['leaderboard_mb']:>9.0f}")
+        print(line, flush=True)
+
+
+def _run(command: list[str]) -> dict[str, float]:
+    output = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+    figures: dict[str, float] = json.loads(output.strip().splitlines()[-1])
+    return figures
 
 
 if __name__ == "__main__":
