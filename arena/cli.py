@@ -361,7 +361,7 @@ class _RunView(LiveBoard):
     def connected(self, connection: Connection, seconds: float) -> None:
         workers = f"{connection.workers} worker{'s' if connection.workers != 1 else ''}"
         self._console.print(f"Ray ready in {seconds:.1f}s: {workers}.", highlight=False)
-        if connection.ray_log is not None:  # a cluster we joined: say what it is
+        if connection.joined:
             self._console.print(
                 f"Cluster: {connection.nodes} node(s), {connection.cpus} CPU(s); bot packages "
                 f"shipped to the nodes: {', '.join(connection.shipped) or 'none'}",

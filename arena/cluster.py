@@ -87,6 +87,11 @@ class Connection:
     """Where Ray's own lines go while we are attached to a cluster (not the user's terminal)."""
 
     @property
+    def joined(self) -> bool:
+        """True if this is a cluster we joined (not a local instance of our own)."""
+        return self.ray_log is not None
+
+    @property
     def in_flight(self) -> int:
         """Batches to keep submitted: a queued one per worker hides the round trip, but
         only when that cannot make more than ``workers`` run at once."""

@@ -49,6 +49,20 @@ def test_the_observation_has_the_documented_length(game: str, players: int) -> N
     assert arena_env.observation_spaces["player_0"]["observation"].shape == tensor.shape
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_every_seat_gets_the_same_length_at_every_node_of_a_game(game: str) -> None:
+    state = game_named(game).new_initial_state(2)
+    lengths: set[int] = set()
+
+    def watch(state: Any) -> None:
+        lengths.update(len(state.observation_tensor(seat)) for seat in (0, 1))
+
+    rng = random.Random(3)
+    drive(state, lambda state, _: rng.choice(state.legal_actions()), rng, watch=watch)
+    watch(state)  # the end too
+    assert lengths == {LENGTHS[game][0]}
+
+
 def play_out(arena_env: ArenaEnv, seed: int) -> dict[str, float]:
     """A uniformly random agent plays every seat to the end; the rewards it got."""
     arena_env.reset(seed=seed)
