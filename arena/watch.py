@@ -94,9 +94,10 @@ def print_transcript(replay: Replay, console: Console, boards: bool = False) -> 
 
 
 def frame(replay: Replay, position: int) -> list[Text | str]:
-    """What the stepper shows at ``position``."""
+    """What the stepper shows at ``position``: the seats, the board, then where it stands
+    (last, so a board taller than the terminal pushes only the seats off the top)."""
     steps = replay.steps
-    parts: list[Text | str] = [*header(replay), ""]
+    parts: list[Text | str] = [*header(replay), "", board_text(replay.board(position)), ""]
     parts.append(f"position {position}/{len(steps)}")
     if position:
         step = steps[position - 1]
@@ -109,7 +110,7 @@ def frame(replay: Replay, position: int) -> list[Text | str]:
                      f"plays {plain(upcoming.text)}")
     else:
         parts += result_lines(replay)
-    parts += ["", board_text(replay.board(position)), "", HELP]
+    parts.append(HELP)
     return parts
 
 
