@@ -7,7 +7,7 @@ token of its own, given as ``RAY_AUTH_TOKEN``. Its nodes are started without the
 bot package, which only the driver has (on its ``PYTHONPATH``, with an entry point): the
 run must ship it. The test stops only its own Ray processes (every process whose command
 line names its temporary folder, and their descendants), never ``ray stop``, which would
-stop every Ray on the machine.
+stop every Ray on the machine. The last test joins a third node and kills it mid-run.
 """
 
 from __future__ import annotations
@@ -87,34 +87,55 @@ def _free_ports(count: int) -> list[int]:
 
 
 def _node_ports() -> list[str]:
+    """Ports of its own for each of a node's servers (the head's defaults are shared by
+    every Ray on the machine); ``--node-manager-port`` comes last."""
     names = ["--metrics-export-port", "--dashboard-agent-listen-port",
-             "--dashboard-agent-grpc-port", "--runtime-env-agent-port", "--node-manager-port",
-             "--object-manager-port"]
+             "--dashboard-agent-grpc-port", "--runtime-env-agent-port", "--object-manager-port",
+             "--node-manager-port"]
     return [arg for name, port in zip(names, _free_ports(len(names)), strict=True)
             for arg in (name, str(port))]
 
 
-def _processes_of(root: Path) -> set[int]:
-    """Every process whose command line names ``root``, and all their descendants."""
+def _join(cluster: Cluster) -> int:
+    """Join one more node of 1 CPU to ``cluster``; its node manager's port. (Ray's client
+    sends the cluster's token only under ``RAY_AUTH_MODE=token``: a node joins so.)"""
+    ports = _node_ports()
+    _ray_start([f"--address={cluster.address}", "--node-ip-address=127.0.0.1",
+                "--num-cpus=1", *ports], {**cluster.env, "RAY_AUTH_MODE": "token"})
+    return int(ports[-1])
+
+
+def _process_table() -> tuple[dict[int, int], dict[int, bytes]]:
+    """Every process's parent and command line."""
     parents: dict[int, int] = {}
-    mine: set[int] = set()
+    commands: dict[int, bytes] = {}
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
-            command = (entry / "cmdline").read_bytes()
+            commands[int(entry.name)] = (entry / "cmdline").read_bytes()
             stat = (entry / "stat").read_text()
         except OSError:
             continue
         parents[int(entry.name)] = int(stat.rpartition(")")[2].split()[1])
-        if str(root).encode() in command:
-            mine.add(int(entry.name))
+    return parents, commands
+
+
+def _with_descendants(roots: set[int], parents: dict[int, int]) -> set[int]:
+    found = set(roots)
     grown = True
     while grown:
-        children = {pid for pid, parent in parents.items() if parent in mine} - mine
-        mine |= children
+        children = {pid for pid, parent in parents.items() if parent in found} - found
+        found |= children
         grown = bool(children)
-    return mine - {os.getpid()}
+    return found
+
+
+def _processes_of(root: Path) -> set[int]:
+    """Every process whose command line names ``root``, and all their descendants."""
+    parents, commands = _process_table()
+    named = {pid for pid, command in commands.items() if str(root).encode() in command}
+    return _with_descendants(named, parents) - {os.getpid()}
 
 
 def _stop(root: Path) -> None:
@@ -149,10 +170,9 @@ def cluster() -> Iterator[Cluster]:
         _ray_start(["--head", "--node-ip-address=127.0.0.1", f"--port={port}",
                     f"--dashboard-port={dashboard}", "--include-dashboard=false",
                     f"--temp-dir={root / 'ray'}", "--num-cpus=1", *_node_ports()], env)
-        # Ray's client sends the token only under RAY_AUTH_MODE=token: a node joins so.
-        _ray_start([f"--address=127.0.0.1:{port}", "--node-ip-address=127.0.0.1",
-                    "--num-cpus=1", *_node_ports()], {**env, "RAY_AUTH_MODE": "token"})
-        yield Cluster(f"127.0.0.1:{port}", root, env)
+        joined = Cluster(f"127.0.0.1:{port}", root, env)
+        _join(joined)
+        yield joined
     finally:
         _stop(root)
         shutil.rmtree(root, ignore_errors=True)
@@ -219,3 +239,69 @@ def test_joining_without_the_token_says_what_is_missing_in_one_line(cluster: Clu
         f"authentication and no token was found; copy the cluster's token (run 'ray "
         f"get-auth-token' on its head) to ~/.ray/auth_token, or set RAY_AUTH_TOKEN"
     ]
+
+
+LONG_CONFIG = """
+[tournament]
+name = "long"
+game = "explorers-of-the-lost-valley"
+players = 3
+rounds = 4
+seed = 2
+
+[[bots]]
+name = "random"
+[[bots]]
+name = "greedy"
+[[bots]]
+name = "greedy"
+label = "greedy-bold"
+params = { risk = 0.8 }
+[[bots]]
+name = "random"
+label = "random-2"
+"""
+
+
+def _kill_node(manager_port: int) -> int:
+    """SIGKILL the raylet serving ``manager_port`` and everything under it (its workers and
+    their bot hosts); how many processes that was."""
+    parents, commands = _process_table()
+    flag = f"--node_manager_port={manager_port}".encode()
+    raylets = {pid for pid, command in commands.items()
+               if b"/raylet/raylet" in command and flag in command}
+    doomed = _with_descendants(raylets, parents) if raylets else set()
+    for pid in doomed:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+    return len(doomed)
+
+
+def test_a_node_that_leaves_mid_run_loses_no_match_and_repeats_none(cluster: Cluster) -> None:
+    manager_port = _join(cluster)  # a third node, to lose
+    config = cluster.root / "long.toml"
+    config.write_text(LONG_CONFIG)
+    out = cluster.root / "node-lost"
+    running = subprocess.Popen(
+        [ARENA, "run", str(config), "--address", cluster.address, "--out", str(out)],
+        env={**cluster.env, "COLUMNS": "120"}, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True)
+    try:
+        deadline = time.monotonic() + 120
+        matches = out / "matches.jsonl"
+        while time.monotonic() < deadline and (
+                not matches.exists() or len(matches.read_text().splitlines()) < 12):
+            time.sleep(0.2)
+        assert _kill_node(manager_port) >= 1
+        stdout, stderr = running.communicate(timeout=300)
+    finally:
+        if running.poll() is None:
+            running.kill()
+            running.communicate()
+    assert running.returncode == 0, stdout[-3000:] + stderr[-3000:]
+    assert "Cluster: 3 node(s), 3 CPU(s)" in stdout
+    assert stderr == ""  # Ray's lines on the lost node stay off the terminal
+    assert "were lost with a dead worker and played again" in stdout  # the node had work
+    ids = [json.loads(line)["id"] for line in matches.read_text().splitlines()]
+    assert len(ids) == 96 and len(set(ids)) == 96
+    assert not (out / "failures.jsonl").exists()
