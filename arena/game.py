@@ -26,6 +26,25 @@ TERMINAL = -4
 """``current_player()`` once the game is over."""
 
 
+class Static(dict[str, Any]):
+    """A read-only dict for a part of an observation that never changes in a match (a
+    card table, a board): the engine builds it once and puts the same object in every
+    observation, so it is neither rebuilt at each decision nor, for a sandboxed bot, sent
+    again (the bot host keeps it). JSON reads it as a dict; writing to it raises
+    ``TypeError``. Its lists are shared too: read them, never change them."""
+
+    __slots__ = ()
+
+    def _read_only(self, *args: object, **kwargs: object) -> Any:
+        raise TypeError("a static part of an observation is read-only")
+
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _read_only
+    __ior__ = _read_only
+
+    def __reduce__(self) -> tuple[type[Static], tuple[dict[str, Any]]]:
+        return Static, (dict(self),)
+
+
 class InvalidOptions(ValueError):
     """Raised by ``new_initial_state`` for a player count or option the game rejects."""
 
@@ -71,7 +90,8 @@ class State(ABC):
 
     @abstractmethod
     def observation(self, seat: int) -> dict[str, Any]:
-        """A JSON-able dict of everything ``seat`` may see now."""
+        """A JSON-able dict of everything ``seat`` may see now: a fresh dict, whose parts
+        that never change in the match may be one shared :class:`Static` each."""
 
     def observation_tensor(self, seat: int) -> list[float]:
         """What ``seat`` may see as a flat list of numbers, for learning agents (see

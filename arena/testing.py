@@ -24,7 +24,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arena.bot import supports
-from arena.game import CHANCE, TERMINAL, Game, NoEnd, State, competition_ranking, drive
+from arena.game import (
+    CHANCE,
+    TERMINAL,
+    Game,
+    NoEnd,
+    State,
+    Static,
+    competition_ranking,
+    drive,
+)
 
 
 def playout(
@@ -196,7 +205,10 @@ class _Checker:
 
 
 def _scribble(value: Any) -> None:
-    """Overwrite every list and dict inside ``value``, to catch shared state."""
+    """Overwrite every list and dict inside ``value``, to catch shared state (a
+    :class:`~arena.game.Static` part is shared on purpose, and read-only)."""
+    if isinstance(value, Static):
+        return
     if isinstance(value, dict):
         for key in list(value):
             _scribble(value[key])

@@ -14,13 +14,17 @@ import random
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
+from types import SimpleNamespace
+from typing import ClassVar
 
 import pytest
 from helpers import finished, spec
 from rich.console import Console
 
+from arena.catalog import sandboxed_registry
 from arena.cluster import Dispatcher
 from arena.config import TournamentConfig
+from arena.game import Static
 from arena.ledger import Ledger, Rater, rate_run, read_run
 from arena.live import LiveBoard
 from arena.match import play_match
@@ -28,7 +32,10 @@ from arena.ratings import Ratings, rate
 from arena.records import Limits, MatchResult, MatchSpec, SeatSpec
 from arena.runner import Pending
 from arena.schedule import canonical_ids, count_matches, round_robin
+from arena.seats.host import Host
+from arena.seats.process import ProcessSeat
 from arena.store import record
+from engines.explorers.game import ExplorersGame
 
 QUICK = (
     SeatSpec("random", "random"),
@@ -309,3 +316,54 @@ def test_a_checkpoint_that_does_not_match_the_results_is_not_used(tmp_path: Path
     standings, reused = rate_run(read_run(matches).ledger, 0.05, tmp_path)
     assert reused == 0
     assert standings == rate([*results[:10], changed, *results[11:]], 0.05)
+
+
+class Keeper:
+    """A bot that keeps every observation it is shown."""
+
+    seen: ClassVar[list[dict[str, object]]] = []
+
+    def __init__(self, **kwargs: object) -> None:
+        pass
+
+    def act(self, observation: dict[str, object], legal: tuple[int, ...]) -> int:
+        self.seen.append(observation)
+        return legal[0]
+
+
+def test_a_static_observation_part_crosses_to_a_bot_host_once_a_match() -> None:
+    """Protocol 2: the card table goes with the first decision, then is named ``same``."""
+    state = ExplorersGame().new_initial_state(3, {})
+    while state.current_player() < 0:
+        state.apply_action(state.chance_outcomes()[0][0])
+    first, second = state.observation(0), state.observation(1)
+    assert first["cards"] is second["cards"] and isinstance(first["cards"], Static)
+    seat = SimpleNamespace(_sent={})
+    one = ProcessSeat._without_repeats(seat, first, [1, 2])  # type: ignore[arg-type]
+    two = ProcessSeat._without_repeats(seat, second, [1, 2])  # type: ignore[arg-type]
+    assert one["static"] == ["cards"] and "same" not in one
+    assert two["same"] == ["cards"] and "cards" not in two["observation"]
+    answers: list[dict[str, object]] = []
+    host = Host(Keeper, answers.append)
+    host.handle({"type": "start", "game": "g", "seat": 0, "num_players": 3, "seed": 1})
+    for message in (one, two):
+        host.handle(json.loads(json.dumps(message)))
+    assert [answer["type"] for answer in answers] == ["ready", "action", "action"]
+    shown, again = Keeper.seen[-2:]
+    assert shown["cards"] is again["cards"] and isinstance(again["cards"], Static)
+    assert json.dumps(again, sort_keys=True) == json.dumps(second, sort_keys=True)
+
+
+@pytest.mark.parametrize("game", ["explorers-of-the-lost-valley", "lost-valley-of-the-dinosaurs"])
+def test_sandboxed_greedy_bots_play_as_they_do_in_process(game: str) -> None:
+    found = sandboxed_registry()
+    plugin = found.bot_info("greedy").module
+    entries = tuple(SeatSpec(f"g{i}", "greedy", {}, plugin) for i in range(3))
+    plan = round_robin(game=game, options={}, entries=entries, players=3, rounds=1, seed=3,
+                       seating="rotations", limits=Limits())
+    for match in plan:
+        sandboxed = play_match(replace(match, game_plugin=found.games[game].module))
+        trusted = play_match(replace(match, limits=Limits(isolation="inprocess"),
+                                     seats=tuple(replace(s, plugin="") for s in match.seats)))
+        assert sandboxed.statuses == ("ok",) * 3
+        assert (sandboxed.history, sandboxed.ranking) == (trusted.history, trusted.ranking)

@@ -24,6 +24,7 @@ import traceback
 from collections.abc import Callable
 from typing import Any
 
+from arena.game import Static
 from arena.seats.protocol import PROTOCOL, decode, encode
 
 ERROR_LINES = 12
@@ -140,6 +141,8 @@ class Host:
         self.bot_class = bot_class
         self.bot: Any = None
         self.send = send
+        self.static: dict[str, Any] = {}
+        """The static parts of this match's observations, by key (protocol 2)."""
 
     def handle(self, message: dict[str, Any]) -> None:
         kind = message.get("type")
@@ -148,6 +151,7 @@ class Host:
                 self.send({"type": "action", "action": self._act(message)})
             elif kind == "start":
                 self.bot = None
+                self.static = {}
                 self.bot = self.bot_class(
                     game=message["game"], seat=message["seat"],
                     num_players=message["num_players"], seed=message["seed"],
@@ -172,7 +176,12 @@ class Host:
     def _act(self, message: dict[str, Any]) -> Any:
         if self.bot is None:
             raise RuntimeError("act before start")
-        answer = self.bot.act(message["observation"], tuple(message["legal"]))
+        observation = message["observation"]
+        for key in message.get("static", ()):
+            observation[key] = self.static[key] = Static(observation[key])
+        for key in message.get("same", ()):
+            observation[key] = self.static[key]
+        answer = self.bot.act(observation, tuple(message["legal"]))
         if answer is None or isinstance(answer, (bool, int, float, str)):
             return answer
         try:  # an int-like answer (numpy.int64, say) counts as its value

@@ -29,8 +29,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from arena.game import Static
 from arena.seats import BotCrashed, BotIllegal, BotRaised, BotTimedOut, SeatFault
-from arena.seats.protocol import MAX_LINE, decode, encode
+from arena.seats.protocol import MAX_LINE, STATIC_PROTOCOL, decode, encode
 from arena.seats.sandbox import CLEAN_ENV, Confinement, host_command
 
 OUTPUT_BYTES = 64 * 1024
@@ -279,6 +280,9 @@ class ProcessSeat:
         self.host = host
         self.startup = time.perf_counter() - began
         self.observes = bool(host.hello.get("observes", True))
+        self._keeps_static = _protocol(host.hello) >= STATIC_PROTOCOL
+        self._sent: dict[str, Any] = {}
+        """The static parts of observations this match has sent the host, by key."""
         self.output = ""
         self.peak_kb = 0
         """The host's peak resident memory, as it reports it at the end of a match."""
@@ -290,10 +294,37 @@ class ProcessSeat:
         started: float,
         budget: float,
     ) -> object:
-        message = {"type": "act", "observation": observation, "legal": legal_actions}
+        if self._keeps_static:
+            message = self._without_repeats(observation, legal_actions)
+        else:
+            message = {"type": "act", "observation": observation, "legal": legal_actions}
         answer = self.host.request(message, "action", started + budget,
                                    f"a decision ({budget:.3f}s)")
         return answer.get("action")
+
+    def _without_repeats(
+        self, observation: Mapping[str, Any], legal_actions: Sequence[int]
+    ) -> dict[str, Any]:
+        """An ``act`` message that sends each static part (:class:`arena.game.Static`) once
+        a match: later it is named under ``same`` and the host puts back what it kept."""
+        sent = self._sent
+        shown: dict[str, Any] = {}
+        static: list[str] = []
+        same: list[str] = []
+        for key, value in observation.items():
+            if value.__class__ is Static:
+                if sent.get(key) is value:
+                    same.append(key)
+                    continue
+                sent[key] = value
+                static.append(key)
+            shown[key] = value
+        message = {"type": "act", "observation": shown, "legal": legal_actions}
+        if static:
+            message["static"] = static
+        if same:
+            message["same"] = same
+        return message
 
     def close(self, outcome: Mapping[str, Any] | None = None) -> str:
         """End the match for the host; returns the bot's output during it."""
@@ -312,6 +343,12 @@ class ProcessSeat:
         host.kill()
         self.output += host.output.take(wait=0.5)
         return self.output
+
+
+def _protocol(hello: Mapping[str, Any]) -> int:
+    """The protocol version a host said it speaks (1 if it said nothing readable)."""
+    version = hello.get("protocol", 1)
+    return version if isinstance(version, int) and not isinstance(version, bool) else 1
 
 
 def _environment(environment: str) -> Path | None:

@@ -13,7 +13,8 @@ and its stdout and stderr are captured by the arena as the bot's output
     arena -> host   {"type": "start", "game": G, "seat": S, "num_players": N, "seed": X,
                      "params": {...}}
     host  -> arena  {"type": "ready"}                      (the bot is constructed)
-    arena -> host   {"type": "act", "observation": {...}, "legal": [ids]}
+    arena -> host   {"type": "act", "observation": {...}, "legal": [ids],
+                     "static": [KEYS], "same": [KEYS]}          (both optional)
     host  -> arena  {"type": "action", "action": ID}
     arena -> host   {"type": "end", "scores": [..], "ranking": [..], "status": "ok"}
     host  -> arena  {"type": "done"}                       (ready for the next "start")
@@ -22,6 +23,14 @@ Any step may be answered with ``{"type": "error", "error": TEXT}`` instead
 (the bot raised: its seat ends ``error``). The arena closes IN when it has
 no more matches for the host, and the host exits. ``params`` in the hello
 lists the keyword params the bot's constructor accepts (``null``: any).
+
+Protocol 2 (a host that says ``"protocol": 2`` in its hello) adds ``static``
+and ``same`` to ``act``: ``static`` names the keys of this observation whose
+values never change during the match (a card table, a board), sent this once;
+``same`` names keys left out of this observation, whose values are the ones
+sent under ``static`` earlier in the match. The host keeps the static values
+from each ``start`` to the next and hands its bot the same object each time.
+A protocol-1 host is sent every observation whole.
 
 A host that answers late is killed (seat ``timeout``), one that exits is
 ``crash``, and one that answers something else (not JSON, another type, a
@@ -34,7 +43,10 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-PROTOCOL = 1
+PROTOCOL = 2
+"""The protocol the Python host speaks."""
+STATIC_PROTOCOL = 2
+"""The first protocol whose hosts keep static observation parts (``static``/``same``)."""
 MAX_LINE = 4 * 1024 * 1024
 """The longest answer line the arena reads, in bytes."""
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from arena.game import CHANCE, TERMINAL
+from arena.game import CHANCE, TERMINAL, Static
 from engines.dinosaurs import cards, phases
 from engines.dinosaurs.board import TERRAINS, Board
 from engines.dinosaurs.events import RESUME_NAMES
@@ -19,8 +19,21 @@ if TYPE_CHECKING:
     from engines.dinosaurs.table import Table
 
 
-def board_view(board: Board) -> dict[str, Any]:
-    """The board as JSON-able lists (a fresh copy each time)."""
+_BOARD_VIEWS: dict[int, tuple[Board, Static]] = {}
+
+
+def board_view(board: Board) -> Static:
+    """The board as JSON-able lists, built once per board and shared by every observation
+    (read-only: see :class:`arena.game.Static`); found by identity, not by hashing."""
+    kept = _BOARD_VIEWS.get(id(board))
+    if kept is None or kept[0] is not board:
+        if len(_BOARD_VIEWS) >= 4:  # a card or board file read anew for each match: keep a few
+            _BOARD_VIEWS.clear()
+        kept = _BOARD_VIEWS[id(board)] = (board, Static(_board_lists(board)))
+    return kept[1]
+
+
+def _board_lists(board: Board) -> dict[str, Any]:
     return {
         "names": list(board.names),
         "terrain": [TERRAINS[kind] for kind in board.terrain],

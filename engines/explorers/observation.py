@@ -6,6 +6,7 @@ import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from arena.game import Static
 from engines.explorers import phases
 from engines.explorers.cards import DINOSAUR, EFFECTS, SPECIES, CardSet
 from engines.explorers.table import SETUP_DISCARDS, Table
@@ -30,6 +31,22 @@ def card_columns(cards: CardSet) -> tuple[tuple[str, tuple[Any, ...]], ...]:
                "difficulty": cards.difficulty, "points": cards.points,
                "damage_success": cards.damage_success, "damage_failure": cards.damage_failure}
     return tuple(columns.items())
+
+
+_CARD_VIEWS: dict[int, tuple[CardSet, Static]] = {}
+
+
+def card_view(cards: CardSet) -> Static:
+    """The observation's ``cards``: the columns of :func:`card_columns` as lists, built once
+    per card set and shared by every observation (read-only: see :class:`arena.game.Static`).
+    Found by identity: hashing a card set at each decision would cost more than the lookup."""
+    kept = _CARD_VIEWS.get(id(cards))
+    if kept is None or kept[0] is not cards:
+        if len(_CARD_VIEWS) >= 4:  # a card or board file read anew for each match: keep a few
+            _CARD_VIEWS.clear()
+        kept = _CARD_VIEWS[id(cards)] = (
+            cards, Static({key: list(column) for key, column in card_columns(cards)}))
+    return kept[1]
 
 
 def cards_from_columns(columns: Mapping[str, Sequence[Any]]) -> CardSet:
@@ -107,5 +124,5 @@ def build(state: Table, seat: int) -> dict[str, Any]:
         "hound_card": state.revealed if state.revealed >= 0 else None,
         "history": [points[:] for points in state.history],
         "trophy_history": [seats[:] for seats in state.trophy_history],
-        "cards": {key: list(column) for key, column in card_columns(state.cards)},
+        "cards": card_view(state.cards),
     }

@@ -83,10 +83,20 @@ class Map:
 
 
 _MAPS: dict[tuple[Any, ...], Map] = {}
+_LAST: list[tuple[Mapping[str, Any], Map]] = []
+"""The board object seen last and its map: the engine (and a bot host) hand every decision
+of a match the same board object, so most decisions need not look it up."""
 
 
 def _board_map(board: Mapping[str, Any]) -> Map:
     """The distances of ``board``, worked out on first sight and kept (a few boards at most)."""
+    if _LAST and _LAST[0][0] is board:
+        return _LAST[0][1]
+    _LAST[:] = [(board, _board_map_of(board))]
+    return _LAST[0][1]
+
+
+def _board_map_of(board: Mapping[str, Any]) -> Map:
     key = (tuple(board["names"]), tuple(board["terrain"]),
            tuple(tuple(near) for near in board["neighbors"]))
     found = _MAPS.get(key)

@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engines.explorers import actions as A
-from engines.explorers.cards import SPECIES, TRAIL_BONUS
+from engines.explorers.cards import SPECIES, TRAIL_BONUS, CardSet
 from engines.explorers.observation import cards_from_columns
 from engines.explorers.scoring import adventure_points
 
@@ -31,11 +31,23 @@ def throw_chance(difficulty: int, bonus: int) -> float:
     return sum(ways for total, ways in A.TWO_DICE.items() if total + bonus >= difficulty) / 36
 
 
+_LAST: list[tuple[Mapping[str, Any], CardSet]] = []
+"""The card table seen last and its card set: the engine (and a bot host) hand every
+decision of a match the same ``cards`` object, so it is read once a match."""
+
+
+def card_set(columns: Mapping[str, Any]) -> CardSet:
+    """The card set of an observation's ``cards``."""
+    if not _LAST or _LAST[0][0] is not columns:
+        _LAST[:] = [(columns, cards_from_columns(columns))]
+    return _LAST[0][1]
+
+
 class Scorer:
     """The adventure's points for any holdings of dinosaurs, by the engine's own scoring."""
 
     def __init__(self, obs: Observation) -> None:
-        self.cards = cards_from_columns(obs["cards"])
+        self.cards = card_set(obs["cards"])
         players = obs["players"]
         self.advantages = [player["advantages"] for player in players]
         self.ammunition = [player["ammunition"] for player in players]
