@@ -10,6 +10,7 @@ import json
 import math
 import tomllib
 from collections.abc import Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,9 @@ from arena.plugins import Registry, require_registry
 from arena.records import Limits, MatchSpec, SeatSpec
 from arena.schedule import MAX_TABLES, SEATINGS, count_matches, round_robin
 from arena.seats.sandbox import SANDBOX_MODES, use_bubblewrap
+
+PROBES_AT_ONCE = 8
+"""Sandboxed bots started at once to check a config's entries."""
 
 ISOLATIONS = ("process", "inprocess")
 """Where bots run: each in a sandboxed host process (the default), or in the referee's
@@ -185,6 +189,8 @@ def _bots(
     seats = tuple(
         _bot(entry, index, found, game, players, limits) for index, entry in enumerate(entries)
     )
+    if limits.isolation == "process":
+        _probe(seats, [str(entry["name"]) for entry in entries], game, players, limits)
     labels = [seat.label for seat in seats]
     duplicates = sorted({label for label in labels if labels.count(label) > 1})
     if duplicates:
@@ -225,15 +231,27 @@ def _bot(
     for param in seat.params:
         if info.params is not None and param not in info.params:
             raise unknown_name("param", param, info.params, where=f"{where}: bot {name!r}")
-    if limits.isolation == "process":
-        from arena.catalog import probe
-
-        problem = probe(seat, game, players, limits)
-    else:
+    if limits.isolation != "process":  # sandboxed bots are probed together, see _probe
         problem = _construct(found.bot(name), seat, game, players)
-    if problem:
-        raise ArenaError(f"{where}: bot {name!r} rejects params {seat.params}: {problem}")
+        if problem:
+            raise ArenaError(f"{where}: bot {name!r} rejects params {seat.params}: {problem}")
     return seat
+
+
+def _probe(
+    seats: tuple[SeatSpec, ...], names: list[str], game: str, players: int, limits: Limits
+) -> None:
+    """Start each entry's bot once in a sandboxed host with its params, side by side (a start
+    mostly waits on a process: one after the other, 60 entries took half a minute); the
+    first entry, in the config's order, whose bot fails is reported."""
+    from arena.catalog import probe
+
+    with ThreadPoolExecutor(max_workers=min(PROBES_AT_ONCE, max(1, len(seats)))) as pool:
+        problems = list(pool.map(lambda seat: probe(seat, game, players, limits), seats))
+    for index, (seat, name, problem) in enumerate(zip(seats, names, problems, strict=True)):
+        if problem:
+            raise ArenaError(f"[[bots]] entry {index + 1}: bot {name!r} rejects params "
+                             f"{seat.params}: {problem}")
 
 
 def _label(label: str, where: str) -> str:
