@@ -356,7 +356,8 @@ class _RunView(LiveBoard):
         if running:
             self._console.print(
                 f"  (a Ray instance started with 'ray start' runs here at {running}: "
-                f"--address {running} uses it and skips this start)", highlight=False)
+                f"--address {running} uses it and skips this start)", highlight=False,
+                soft_wrap=True)
 
     def connected(self, connection: Connection, seconds: float) -> None:
         workers = f"{connection.workers} worker{'s' if connection.workers != 1 else ''}"
