@@ -367,3 +367,28 @@ def test_sandboxed_greedy_bots_play_as_they_do_in_process(game: str) -> None:
                                      seats=tuple(replace(s, plugin="") for s in match.seats)))
         assert sandboxed.statuses == ("ok",) * 3
         assert (sandboxed.history, sandboxed.ranking) == (trusted.history, trusted.ranking)
+
+
+def test_a_long_run_says_when_its_first_match_landed_and_how_long_it_expects() -> None:
+    results = synthetic_results(900)
+    ticks = iter(range(10**6))
+    console = Console(file=io.StringIO(), width=200)
+    with LiveBoard(console, 20_000, ["a", "b", "c", "d", "e"], 0.05,
+                   clock=lambda: next(ticks) / 100) as board:
+        for result in results:
+            board.add(result)
+    text = console.file.getvalue()  # type: ignore[attr-defined]
+    assert "First match finished 0.0s after the workers were ready." in text
+    assert text.count("Calibrated on ") == 1
+    line = next(line for line in text.splitlines() if line.startswith("Calibrated on "))
+    assert "expect about" in line and "for the 19," in line
+    assert board.first_match_seconds is not None
+
+
+def test_a_short_run_states_no_expected_duration() -> None:
+    console = Console(file=io.StringIO(), width=200)
+    ticks = iter(range(10**6))
+    with LiveBoard(console, 300, clock=lambda: next(ticks) / 100) as board:
+        for result in synthetic_results(300):
+            board.add(result)
+    assert "Calibrated" not in console.file.getvalue()  # type: ignore[attr-defined]
