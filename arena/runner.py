@@ -21,7 +21,7 @@ import shutil
 import tempfile
 import time
 from collections.abc import Callable, Collection, Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Protocol
@@ -33,6 +33,7 @@ from arena.errors import ArenaError
 from arena.plugins import Registry
 from arena.ratings import DRAW_PROBABILITY
 from arena.records import MatchResult, MatchSpec
+from arena.schedule import canonical_ids
 from arena.seats.sandbox import module_location
 from arena.store import CONFIG, RunStore
 
@@ -132,8 +133,8 @@ def plan(
             f"config (see {directory / 'config.json'}) or choose another folder with --out"
         )
     loaded = store.done()
-    planned = {spec.id for spec in config.matches()} if loaded.results else set()
-    done = [replace(result, history=()) for result in loaded.results if result.id in planned]
+    planned = set(_plan_ids(config)) if loaded.results else set()
+    done = [result for result in loaded.results if result.id in planned]
     pending = Pending(config, {result.id for result in done})
     saved_probability = _probability(_ratings(saved).get("draw_probability"))
     chosen = saved_probability or draw_probability or DRAW_PROBABILITY
@@ -146,6 +147,10 @@ def plan(
         fresh=saved_probability is None,
         draw_probability=chosen,
     )
+
+
+def _plan_ids(config: TournamentConfig) -> Iterator[str]:
+    return canonical_ids(len(config.bots), config.players, config.rounds, config.seating)
 
 
 def _saved(saved: dict[str, object], directory: Path) -> TournamentConfig:
