@@ -11,7 +11,9 @@ The same matches are played two ways, alternating, best of ``--repeats``:
 
 Both sides are warmed up first (imports, bot hosts started). The ratio
 arena / pool is Ray's overhead plus the driver's; ``--profile`` prints where
-the driver's own time goes on the arena side. ``--isolation`` picks the
+the driver's own time goes on the arena side, and each side reports its CPU per match by
+kind of process (driver, Ray workers, raylet, GCS, bot hosts): a share of the work that does
+not depend on how busy the machine is. ``--isolation`` picks the
 seats (``process``, the default of a config, or ``inprocess``); ``--bots``
 plays random bots only or the 2 random + 2 greedy mix.
 
@@ -25,6 +27,7 @@ import argparse
 import cProfile
 import io
 import multiprocessing
+import os
 import pstats
 import tempfile
 import time
@@ -41,6 +44,8 @@ from arena.schedule import round_robin
 from arena.store import RunStore
 
 GAME = "explorers-of-the-lost-valley"
+ACCOUNTS: list[tuple[str, int, int, dict[str, float]]] = []
+"""Per timed run: side, workers, matches, CPU seconds by kind of process."""
 BOTS = {
     "random": (SeatSpec("random", "random"), SeatSpec("random-2", "random"),
                SeatSpec("random-3", "random"), SeatSpec("random-4", "random")),
@@ -80,12 +85,64 @@ def _play_share(specs: list[MatchSpec]) -> int:
     return len(specs)
 
 
+def cpu_by_process() -> dict[int, tuple[str, float]]:
+    """CPU seconds so far of this process and each of its descendants, by pid (Linux)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    parents: dict[int, int] = {}
+    stats: dict[int, tuple[str, float]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            text = (entry / "stat").read_text()
+            name = (entry / "cmdline").read_bytes().split(b"\0")[0].decode(errors="replace")
+        except OSError:
+            continue
+        fields = text.rsplit(")", 1)[1].split()
+        parents[int(entry.name)] = int(fields[1])
+        stats[int(entry.name)] = (name, (int(fields[11]) + int(fields[12])) / ticks)
+    mine = {os.getpid()}
+    grew = True
+    while grew:
+        grew = False
+        for pid, parent in parents.items():
+            if parent in mine and pid not in mine:
+                mine.add(pid)
+                grew = True
+    return {pid: stats[pid] for pid in mine if pid in stats}
+
+
+def cpu_spent(before: dict[int, tuple[str, float]]) -> dict[str, float]:
+    """CPU seconds each kind of process spent since ``before``."""
+    spent: dict[str, float] = {}
+    for pid, (name, seconds) in cpu_by_process().items():
+        kind = _kind(pid, name)
+        spent[kind] = spent.get(kind, 0.0) + seconds - before.get(pid, (name, 0.0))[1]
+    return spent
+
+
+def _kind(pid: int, name: str) -> str:
+    if pid == os.getpid():
+        return "driver"
+    if name.startswith("ray::"):
+        return "Ray workers"
+    base = name.rsplit("/", 1)[-1]
+    if base in ("raylet", "gcs_server"):
+        return base
+    if "bwrap" in base or "arena.seats.host" in name or "host.py" in name:
+        return "bot hosts"
+    return "other (Ray's agents, pool processes)"
+
+
 def pool_rate(pool: multiprocessing.pool.Pool, workers: int, specs: list[MatchSpec]) -> float:
     """Matches/s of ``workers`` processes, each playing every ``workers``-th match."""
     shares = [specs[i::workers] for i in range(workers)]
+    before = cpu_by_process()
     started = time.perf_counter()
     assert sum(pool.map(_play_share, shares)) == len(specs)
-    return len(specs) / (time.perf_counter() - started)
+    seconds = time.perf_counter() - started
+    ACCOUNTS.append(("pool", workers, len(specs), cpu_spent(before)))
+    return len(specs) / seconds
 
 
 def arena_rate(workers: int, specs: list[MatchSpec], warm: list[MatchSpec],
@@ -104,10 +161,12 @@ def arena_rate(workers: int, specs: list[MatchSpec], warm: list[MatchSpec],
 
             if profiler:
                 profiler.enable()
+            before = cpu_by_process()
             started = time.perf_counter()
             Dispatcher(workers, in_flight=connection.in_flight).run(
                 specs, record, lambda failed: None)
             seconds = time.perf_counter() - started
+            ACCOUNTS.append(("arena", workers, len(specs), cpu_spent(before)))
             if profiler:
                 profiler.disable()
         if profiler:
@@ -115,6 +174,22 @@ def arena_rate(workers: int, specs: list[MatchSpec], warm: list[MatchSpec],
         return len(specs) / seconds
     finally:
         ray.shutdown()
+
+
+def _account(isolation: str, bots: str, workers: int) -> None:
+    """Where the CPU went, per match, in the last run of each side (microseconds)."""
+    for side in ("pool", "arena"):
+        runs = [run for run in ACCOUNTS if run[0] == side and run[1] == workers]
+        if not runs:
+            continue
+        _, _, matches, spent = runs[-1]
+        parts = ", ".join(f"{kind} {1e6 * seconds / matches:.0f}"
+                          for kind, seconds in sorted(spent.items(), key=lambda kv: -kv[1])
+                          if seconds > 0)
+        total = 1e6 * sum(spent.values()) / matches
+        print(f"    CPU per match, {side} ({isolation}, {bots}, N={workers}): {total:.0f} µs = "
+              f"{parts}", flush=True)
+    ACCOUNTS.clear()
 
 
 def main() -> None:
@@ -139,6 +214,7 @@ def main() -> None:
                         best_pool = max(best_pool, pool_rate(pool, workers, specs))
                         best_arena = max(best_arena,
                                          arena_rate(workers, specs, warm, args.profile))
+                _account(isolation, bots, workers)
                 ratio = best_arena / best_pool
                 print(f"{isolation:>9} {bots:>6} N={workers}: pool {best_pool:8.1f}, "
                       f"arena {best_arena:8.1f} matches/s, arena/pool {ratio:.2f}", flush=True)
@@ -146,8 +222,8 @@ def main() -> None:
     print(f"\n{args.matches} matches of {GAME}, 3 seats, best of {args.repeats} alternating")
     print("| seats | bots | N | pool matches/s | arena matches/s | arena / pool |")
     print("|---|---|---|---|---|---|")
-    for isolation, bots, workers, pool, arena, ratio in rows:
-        print(f"| {isolation} | {bots} | {workers} | {pool:,.0f} | {arena:,.0f} | {ratio:.2f} |")
+    for isolation, bots, workers, pooled, arena, ratio in rows:
+        print(f"| {isolation} | {bots} | {workers} | {pooled:,.0f} | {arena:,.0f} | {ratio:.2f} |")
 
 
 if __name__ == "__main__":
