@@ -342,6 +342,7 @@ class _RunView(LiveBoard):
             title=title,
             previous=plan.done,
             order=canonical_ids(len(config.bots), config.players, config.rounds, config.seating),
+            checkpoint=directory,
         )
         self._config, self._plan, self._directory = config, plan, directory
 

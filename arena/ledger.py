@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import bisect
 import hashlib
+import itertools
 import json
 import struct
 import time
@@ -28,6 +29,9 @@ from arena.ratings import DRAW_PROBABILITY, Ratings, Standing
 from arena.records import MatchResult
 from arena.store import scan_results
 
+STATUSES = ("ok", "error", "timeout", "illegal", "crash")
+"""The statuses a seat can end with (others, from a hand-edited file, are numbered after)."""
+
 
 class Ledger:
     """The rating facts of every match added, by match id; the first record of an id is
@@ -36,8 +40,10 @@ class Ledger:
     def __init__(self, labels: Iterable[str] = ()) -> None:
         self.labels: list[str] = []
         self._label_numbers: dict[str, int] = {}
-        self.statuses: list[str] = ["ok"]
-        self._status_numbers: dict[str, int] = {"ok": 0}
+        # The referee's statuses in a fixed order, so two ledgers of one run number them
+        # alike whatever order they read it in (the checkpoint's digest depends on it).
+        self.statuses: list[str] = list(STATUSES)
+        self._status_numbers: dict[str, int] = {name: i for i, name in enumerate(STATUSES)}
         self._records: dict[str, bytes] = {}
         for label in labels:
             self._number(label, self.labels, self._label_numbers)
@@ -263,14 +269,55 @@ class Rater:
     def final(self) -> list[Standing]:
         """The canonical table of everything in the ledger (as :func:`arena.ratings.rate`
         gives it), reusing what was rated along the order."""
-        if self._order is None:
-            return self.ledger.rate(self.draw_probability)
-        ratings = self.ratings.copy()
+        return self.final_ratings()[0].standings()
+
+    def final_ratings(self) -> tuple[Ratings, list[str]]:
+        """The ratings after every match of the ledger in canonical order, and those ids."""
         ids = self.ledger.ids()
-        start = 0 if self.last is None else bisect.bisect_right(ids, self.last)
+        if self._order is None:
+            ratings, start = Ratings(self.draw_probability, self.ledger.labels), 0
+        else:
+            ratings = self.ratings.copy()
+            start = 0 if self.last is None else bisect.bisect_right(ids, self.last)
         for match_id in ids[start:]:
             ratings.add(self.ledger.result(match_id))
-        return ratings.standings()
+        return ratings, ids
+
+    def resume(self, folder: Path) -> int:
+        """Go on from the run folder's rating checkpoint, if it covers the first matches of
+        the plan's order exactly as the ledger holds them (a match of the plan before its
+        last, still to be played, would have to be rated before it); how many matches it
+        took. Call before anything is rated."""
+        if self._order is None or self.rated or not len(self.ledger):
+            return 0
+        ids = self.ledger.ids()
+        ratings, count = _from_checkpoint(self.ledger, ids, self.draw_probability,
+                                          folder / CHECKPOINT)
+        if not count:
+            return 0
+        last = ids[count - 1]
+        passed: list[str] = []
+        following = self._next
+        while following is not None and following <= last:
+            passed.append(following)
+            following = next(self._order, None)
+        if len(passed) != count or not all(match_id in self.ledger for match_id in passed):
+            # A match of the plan before ``last`` is still to come: rate from the start.
+            again = [*passed, *([following] if following is not None else [])]
+            self._order = itertools.chain(again[1:], self._order)
+            self._next = again[0] if again else None
+            return 0
+        self._next = following
+        self.ratings, self.rated, self.last = ratings, count, last
+        return count
+
+    def save(self, folder: Path, final: tuple[Ratings, list[str]] | None = None) -> None:
+        """Write the folder's checkpoint of every match in the ledger (see :func:`rate_run`);
+        ``final``: what :meth:`final_ratings` gave, if it was just called."""
+        ratings, ids = final or self.final_ratings()
+        if ids:
+            _save_checkpoint(self.ledger, ids, self.draw_probability, ratings,
+                             folder / CHECKPOINT)
 
     def _rate(self, match_id: str) -> None:
         self.ratings.add(self.ledger.result(match_id))

@@ -14,6 +14,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from pathlib import Path
 from types import TracebackType
 
 from rich.console import Console, Group, RenderableType
@@ -248,6 +249,10 @@ class LiveBoard:
     ``log_seconds`` and when the run completes. On exit, in both modes, it
     prints the final table, rated in canonical order by :func:`rate`.
 
+    ``checkpoint``: the run folder, whose rating checkpoint (see
+    :func:`arena.ledger.rate_run`) a resumed run goes on from and which is
+    written again at the end.
+
     Given the plan's match ids in canonical order (``order``), the live table
     is rated along them as far as every match has landed: it is the final
     table of those matches, and the final table at the end only rates the
@@ -278,6 +283,7 @@ class LiveBoard:
         log_seconds: float = 5.0,
         clock: Callable[[], float] = time.monotonic,
         order: Iterable[str] | None = None,
+        checkpoint: Path | None = None,
     ) -> None:
         self._console = console
         self._labels = tuple(labels)
@@ -296,6 +302,9 @@ class LiveBoard:
         self._lock = threading.Lock()
         for result in canonical_order(previous):
             self._keep(result)
+        self._checkpoint = checkpoint
+        self.resumed_ratings = self._rater.resume(checkpoint) if checkpoint is not None else 0
+        """Matches of a resumed run whose ratings came from the folder's checkpoint."""
         done = len(self._ledger) if already_done is None else already_done
         self._counts = _Counts(total=total, done=done, session_start_done=done)
         self._view: _PlainView | _LiveView = (
@@ -322,7 +331,11 @@ class LiveBoard:
                 f"Rating the {self._rater.waiting:,} matches the live table has not reached, "
                 f"in match order ...", highlight=False)
         width = self._console.width
-        self._console.print(leaderboard_table(self.standings(), self._title, width=width))
+        with self._lock:
+            final = self._rater.final_ratings()
+        self._console.print(leaderboard_table(final[0].standings(), self._title, width=width))
+        if self._checkpoint is not None:
+            self._rater.save(self._checkpoint, final)
         summary = fault_summary(self._faulty)
         if summary is not None:
             self._console.print(summary)

@@ -392,3 +392,43 @@ def test_a_short_run_states_no_expected_duration() -> None:
         for result in synthetic_results(300):
             board.add(result)
     assert "Calibrated" not in console.file.getvalue()  # type: ignore[attr-defined]
+
+
+def board_run(folder: Path, total: int, previous: list[MatchResult],
+              new: list[MatchResult], order: list[str]) -> LiveBoard:
+    with LiveBoard(Console(file=io.StringIO()), total, ["a"], 0.05, previous=previous,
+                   order=order, checkpoint=folder) as board:
+        for result in new:
+            board.add(result)
+    return board
+
+
+def test_a_resumed_run_goes_on_from_the_rating_checkpoint_its_first_session_left(
+    tmp_path: Path,
+) -> None:
+    results = sorted(synthetic_results(120), key=lambda result: result.id)
+    order = [result.id for result in results]
+    board_run(tmp_path, 120, [], results[:80], order)  # interrupted after 80 matches
+    resumed = board_run(tmp_path, 120, results[:80], results[80:], order)
+    assert resumed.resumed_ratings == 80
+    assert resumed.standings() == rate(results, 0.05, ["a"])
+    standings, reused = rate_run(read_run_of(tmp_path, results), 0.05, tmp_path)
+    assert reused == 120 and standings == rate(results, 0.05, ["a"])
+
+
+def test_a_checkpoint_with_a_match_still_to_come_before_its_end_is_not_used(
+    tmp_path: Path,
+) -> None:
+    results = sorted(synthetic_results(60), key=lambda result: result.id)
+    order = [result.id for result in results]
+    failed = results.pop(10)  # failed in the first session, played on --resume
+    board_run(tmp_path, 60, [], results[:40], order)
+    resumed = board_run(tmp_path, 60, results[:40], [failed, *results[40:]], order)
+    assert resumed.resumed_ratings == 0
+    assert resumed.standings() == rate([*results, failed], 0.05, ["a"])
+
+
+def read_run_of(folder: Path, results: list[MatchResult]) -> Ledger:
+    matches = folder / "matches.jsonl"
+    matches.write_text("".join(json.dumps(record(result)) + "\n" for result in results))
+    return read_run(matches, ["a"]).ledger
