@@ -89,9 +89,9 @@ def one_match(job: tuple[str, str, int, int, dict[str, Any]]) -> dict[str, Any]:
 
 
 def strength(games: Sequence[str], opponents: Sequence[str], matches: int, players: int,
-             params: dict[str, Any], jobs: int, log: str | None) -> None:
-    plan = [(game, opponent, players, index, params)
-            for opponent in opponents for game in games for index in range(matches)]
+             params: dict[str, Any], jobs: int, log: str | None, start: int = 0) -> None:
+    plan = [(game, opponent, players, index, params) for opponent in opponents
+            for game in games for index in range(start, start + matches)]
     results: dict[tuple[str, str], list[dict[str, Any]]] = {}
     sink = open(log, "a", encoding="utf-8") if log else None  # noqa: SIM115
     try:
@@ -215,6 +215,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--seconds", type=float, default=0.15)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--log", help="append one JSON line per match to this file")
+    parser.add_argument("--start", type=int, default=0,
+                        help="first match index (seed): to split a run over processes")
     parser.add_argument("--speed-only", action="store_true")
     args = parser.parse_args(argv)
     params: dict[str, Any] = {"iterations": args.iterations}
@@ -229,7 +231,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         speed(game, params)
     if not args.speed_only:
         strength(games, args.opponents.split(","), args.matches, args.players, params,
-                 args.jobs, args.log)
+                 args.jobs, args.log, args.start)
 
 
 if __name__ == "__main__":
