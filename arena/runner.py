@@ -33,7 +33,7 @@ from arena.errors import ArenaError
 from arena.plugins import Registry
 from arena.ratings import DRAW_PROBABILITY
 from arena.records import MatchResult, MatchSpec
-from arena.schedule import canonical_ids
+from arena.schedule import in_plan
 from arena.seats.sandbox import module_location
 from arena.store import CONFIG, RunStore
 
@@ -133,8 +133,8 @@ def plan(
             f"config (see {directory / 'config.json'}) or choose another folder with --out"
         )
     loaded = store.done()
-    planned = set(_plan_ids(config)) if loaded.results else set()
-    done = [result for result in loaded.results if result.id in planned]
+    planned = in_plan(len(config.bots), config.players, config.rounds, config.seating)
+    done = [result for result in loaded.results if planned(result.id)]
     pending = Pending(config, {result.id for result in done})
     saved_probability = _probability(_ratings(saved).get("draw_probability"))
     chosen = saved_probability or draw_probability or DRAW_PROBABILITY
@@ -147,10 +147,6 @@ def plan(
         fresh=saved_probability is None,
         draw_probability=chosen,
     )
-
-
-def _plan_ids(config: TournamentConfig) -> Iterator[str]:
-    return canonical_ids(len(config.bots), config.players, config.rounds, config.seating)
 
 
 def _saved(saved: dict[str, object], directory: Path) -> TournamentConfig:

@@ -23,7 +23,8 @@ from __future__ import annotations
 import hashlib
 import itertools
 import math
-from collections.abc import Iterator, Mapping, Sequence
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from arena.records import Limits, MatchSpec, SeatSpec
@@ -78,6 +79,27 @@ def canonical_ids(pool: int, players: int, rounds: int, seating: str) -> Iterato
         for table in range(tables):
             for seat_order in range(per_table):
                 yield match_id(round_, table, seat_order, digits)
+
+
+_MATCH_ID = re.compile(r"r(\d{3,})-t(\d+)-s(\d{3,})")
+
+
+def in_plan(pool: int, players: int, rounds: int, seating: str) -> Callable[[str], bool]:
+    """A test of whether a match id is one of :func:`round_robin`'s plan, without making the
+    plan's ids (a resumed run of millions of matches would hold them all)."""
+    tables = math.comb(pool, players)
+    digits = table_digits(tables)
+    per_table = math.factorial(players) if seating == "permutations" else players
+
+    def test(given: str) -> bool:
+        found = _MATCH_ID.fullmatch(given)
+        if found is None:
+            return False
+        round_, table, seat_order = (int(part) for part in found.groups())
+        return (1 <= round_ <= rounds and 1 <= table <= tables and 1 <= seat_order <= per_table
+                and given == match_id(round_ - 1, table - 1, seat_order - 1, digits))
+
+    return test
 
 
 def round_robin(

@@ -31,7 +31,7 @@ from arena.match import play_match
 from arena.ratings import Ratings, rate
 from arena.records import Limits, MatchResult, MatchSpec, SeatSpec
 from arena.runner import Pending
-from arena.schedule import canonical_ids, count_matches, round_robin
+from arena.schedule import canonical_ids, count_matches, in_plan, round_robin
 from arena.seats.host import Host
 from arena.seats.process import ProcessSeat
 from arena.store import record
@@ -432,3 +432,15 @@ def read_run_of(folder: Path, results: list[MatchResult]) -> Ledger:
     matches = folder / "matches.jsonl"
     matches.write_text("".join(json.dumps(record(result)) + "\n" for result in results))
     return read_run(matches, ["a"]).ledger
+
+
+def test_a_resumed_run_tells_its_plans_ids_from_others_without_making_them() -> None:
+    planned = in_plan(4, 3, 2, "permutations")
+    ids = [match.id for match in quick_plan()]
+    assert all(planned(match_id) for match_id in ids)
+    for stranger in ("r003-t000001-s001", "r001-t000005-s001", "r001-t000001-s007",
+                     "r001-t00001-s001", "r000-t000001-s001", "x", "r001-t000001-s001 "):
+        assert not planned(stranger)
+    wide = in_plan(200, 3, 1, "permutations")
+    assert wide("r001-t1313400-s006") and not wide("r001-t001313-s001")
+    assert in_plan(3, 3, 1001, "rotations")("r1001-t000001-s003")
