@@ -297,9 +297,9 @@ def run(
         console.print(
             f"All {plan.total} matches of {directory} are recorded already.", soft_wrap=True
         )
-        standings = rate(plan.done, plan.draw_probability, labels)
+        standings, _ = rate_run(plan.done.ledger, plan.draw_probability, directory)
         console.print(render(standings, "table", title=title, width=console.width))
-        _faults(console, plan.done)
+        _faults(console, plan.done.faulty)
         return
     view = _RunView(console, config, plan, directory, labels, title)
     try:

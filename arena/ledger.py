@@ -21,7 +21,7 @@ import json
 import struct
 import time
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -53,6 +53,10 @@ class Ledger:
 
     def __contains__(self, match_id: object) -> bool:
         return match_id in self._records
+
+    def __iter__(self) -> Iterator[str]:
+        """The kept match ids, in the order they were added."""
+        return iter(self._records)
 
     def add(self, result: MatchResult) -> None:
         """Keep ``result``'s rating facts, unless its id is kept already."""
@@ -120,6 +124,39 @@ CHECKPOINT = "ratings-checkpoint.json"
 """The run folder's checkpoint of its canonical ratings (see :func:`rate_run`)."""
 
 
+class Recorded(Collection[MatchResult]):
+    """A run's recorded matches as a resumed run needs them: ledger records (a few dozen
+    bytes each) and, for the fault summary, the results in which a seat faulted (without
+    their replays). Iterating gives them in canonical order, made again from the records
+    (no replay, times or errors but a faulty result's)."""
+
+    def __init__(self, labels: Iterable[str] = ()) -> None:
+        self.ledger = Ledger(labels)
+        self.faulty: list[MatchResult] = []
+
+    def add(self, result: MatchResult) -> None:
+        if result.id in self.ledger:
+            return
+        self.ledger.add(result)
+        if any(status != "ok" for status in result.statuses):
+            self.faulty.append(_slim(result))
+
+    def __len__(self) -> int:
+        return len(self.ledger)
+
+    def __contains__(self, result: object) -> bool:
+        return isinstance(result, MatchResult) and result.id in self.ledger
+
+    def __iter__(self) -> Iterator[MatchResult]:
+        faulty = {result.id: result for result in self.faulty}
+        for match_id in self.ledger.ids():
+            yield faulty.get(match_id) or self.ledger.result(match_id)
+
+
+def _slim(result: MatchResult) -> MatchResult:
+    return replace(result, history=(), think_seconds=(), max_move_seconds=(), outputs=())
+
+
 @dataclass(slots=True)
 class RunRecords:
     """What a run folder's ``matches.jsonl`` holds, as the leaderboard needs it."""
@@ -136,8 +173,7 @@ def read_run(path: Path, labels: Iterable[str] = ()) -> RunRecords:
     for result in scan_results(path, records.warnings):
         records.ledger.add(result)
         if any(status != "ok" for status in result.statuses):
-            records.faulty.append(replace(result, history=(), think_seconds=(),
-                                          max_move_seconds=(), outputs=()))
+            records.faulty.append(_slim(result))
     return records
 
 
@@ -244,6 +280,12 @@ class Rater:
         """A match was added to the ledger."""
         if self._arrivals is not None:
             self._arrivals.append(match_id)
+
+    def sort_arrivals(self) -> None:
+        """Rate what has arrived so far in match order (without an order: a resumed run's
+        previous matches)."""
+        if self._arrivals is not None:
+            self._arrivals = deque(sorted(self._arrivals))
 
     def failed(self, match_id: str) -> None:
         """A match of the plan will not be in the ledger: the order passes it."""

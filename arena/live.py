@@ -34,7 +34,7 @@ from rich.text import Text
 
 from arena.leaderboard import fault_summary, leaderboard_table
 from arena.ledger import Ledger, Rater
-from arena.ratings import DRAW_PROBABILITY, Standing, canonical_order
+from arena.ratings import DRAW_PROBABILITY, Standing
 from arena.records import MatchResult
 
 ETA_MATCHES = 5
@@ -300,8 +300,9 @@ class LiveBoard:
         """Seconds from entering (the workers ready) to this session's first match."""
         # The live display's thread reads the ratings while add() updates them.
         self._lock = threading.Lock()
-        for result in canonical_order(previous):
+        for result in previous:
             self._keep(result)
+        self._rater.sort_arrivals()  # a resumed run's matches are rated in match order
         self._checkpoint = checkpoint
         self.resumed_ratings = self._rater.resume(checkpoint) if checkpoint is not None else 0
         """Matches of a resumed run whose ratings came from the folder's checkpoint."""

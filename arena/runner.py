@@ -30,6 +30,7 @@ from arena.botstore import shipping_folder
 from arena.cluster import Connection, Dispatcher, Failed, connect, describe
 from arena.config import TournamentConfig
 from arena.errors import ArenaError
+from arena.ledger import Recorded
 from arena.plugins import Registry
 from arena.ratings import DRAW_PROBABILITY
 from arena.records import MatchResult, MatchSpec
@@ -78,8 +79,8 @@ class RunPlan:
 
     config: TournamentConfig
     store: RunStore
-    done: list[MatchResult]
-    """The recorded matches of the plan, without their replays."""
+    done: Recorded
+    """The recorded matches of the plan, as ledger records."""
     pending: Pending | list[MatchSpec]
     warnings: list[str] = field(default_factory=list)
     fresh: bool = True
@@ -132,10 +133,13 @@ def plan(
             f"{directory} was started with a different config; resume it with the same "
             f"config (see {directory / 'config.json'}) or choose another folder with --out"
         )
-    loaded = store.done()
+    warnings: list[str] = []
     planned = in_plan(len(config.bots), config.players, config.rounds, config.seating)
-    done = [result for result in loaded.results if planned(result.id)]
-    pending = Pending(config, {result.id for result in done})
+    done = Recorded(bot.label for bot in config.bots)
+    for result in store.scan_done(warnings):
+        if planned(result.id):
+            done.add(result)
+    pending = Pending(config, done.ledger)
     saved_probability = _probability(_ratings(saved).get("draw_probability"))
     chosen = saved_probability or draw_probability or DRAW_PROBABILITY
     return RunPlan(
@@ -143,7 +147,7 @@ def plan(
         store,
         done,
         pending,
-        loaded.warnings,
+        warnings,
         fresh=saved_probability is None,
         draw_probability=chosen,
     )

@@ -155,6 +155,15 @@ class RunStore:
             )
         return loaded
 
+    def scan_done(self, warnings: list[str]) -> Iterator[MatchResult]:
+        """The matches already recorded, one at a time, after cutting a torn tail (said
+        first in ``warnings``, with what is wrong with other lines)."""
+        if not self.matches_path.exists():
+            return
+        if cut_torn_tail(self.matches_path):
+            warnings.append(f"{MATCHES}: dropped a truncated last line; that match is replayed")
+        yield from scan_results(self.matches_path, warnings)
+
     def __enter__(self) -> RunStore:
         self.directory.mkdir(parents=True, exist_ok=True)
         self._matches = self.matches_path.open("a", encoding="utf-8")
