@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
@@ -138,22 +138,6 @@ class RunStore:
         """Create the folder and write the resolved config (a fresh run)."""
         self.directory.mkdir(parents=True, exist_ok=True)
         (self.directory / CONFIG).write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
-
-    def done(self) -> Loaded:
-        """The matches already recorded (for ``--resume``), after cutting a torn tail; without
-        their replays (``history``), which a resumed run never reads: a million of them would
-        take gigabytes."""
-        if not self.matches_path.exists():
-            return Loaded()
-        cut = cut_torn_tail(self.matches_path)
-        loaded = Loaded()
-        loaded.results.extend(replace(result, history=())
-                              for result in scan_results(self.matches_path, loaded.warnings))
-        if cut:
-            loaded.warnings.insert(
-                0, f"{MATCHES}: dropped a truncated last line; that match is replayed"
-            )
-        return loaded
 
     def scan_done(self, warnings: list[str]) -> Iterator[MatchResult]:
         """The matches already recorded, one at a time, after cutting a torn tail (said
