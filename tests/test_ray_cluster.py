@@ -246,7 +246,7 @@ LONG_CONFIG = """
 name = "long"
 game = "explorers-of-the-lost-valley"
 players = 3
-rounds = 4
+rounds = 12
 seed = 2
 
 [[bots]]
@@ -303,5 +303,5 @@ def test_a_node_that_leaves_mid_run_loses_no_match_and_repeats_none(cluster: Clu
     assert stderr == ""  # Ray's lines on the lost node stay off the terminal
     assert "were lost with a dead worker and played again" in stdout  # the node had work
     ids = [json.loads(line)["id"] for line in matches.read_text().splitlines()]
-    assert len(ids) == 96 and len(set(ids)) == 96
+    assert len(ids) == 288 and len(set(ids)) == 288  # 4 tables x 6 seatings x 12 rounds
     assert not (out / "failures.jsonl").exists()
