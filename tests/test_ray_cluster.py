@@ -34,16 +34,27 @@ BIN = Path(sys.executable).parent
 RAY, ARENA = str(BIN / "ray"), str(BIN / "arena")
 
 BOT_PLUGIN = '''
+import time
+
 import arena
 from arena.bot import Bot
 
 
 class Shipped(Bot):
-    """Takes the highest legal action id: deterministic, and unlike the built-in bots."""
+    """Takes the highest legal action id: deterministic, and unlike the built-in bots.
+
+    It thinks 1.5 s over its first move, so that eight matches keep one node busy long
+    enough for the second node's worker to start and take its share, however loaded the
+    machine (a node whose worker starts late would otherwise find nothing left to play)."""
 
     name = "shipped"
 
+    thought = False
+
     def act(self, observation, legal_actions):
+        if not self.thought:
+            self.thought = True
+            time.sleep(1.5)
         return legal_actions[-1]
 
 
@@ -59,6 +70,9 @@ game = "explorers-of-the-lost-valley"
 players = 2
 rounds = 4
 seed = 5
+
+[limits]
+move_seconds = 5
 
 [[bots]]
 name = "shipped"
