@@ -17,8 +17,10 @@ read what its user can read. :func:`protections` says which applies.
 from __future__ import annotations
 
 import functools
+import importlib.metadata
 import importlib.util
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -111,6 +113,43 @@ def module_location(module: str) -> Path | None:
     return Path(spec.origin).resolve() if spec.origin else None
 
 
+@functools.cache
+def dependency_locations(plugin: str) -> tuple[Path, ...]:
+    """The top-level packages of what the distribution providing ``plugin`` requires, and so
+    on (those installed; the arena's own excluded). They are bound into the sandbox beside
+    the bot's own package: a requirement installed in editable mode lives outside the
+    virtualenv, and a bot must see what it depends on (and nothing else of the project)."""
+    top = plugin.partition(":")[0].split(".")[0]
+    own = importlib.metadata.packages_distributions().get(top, [])
+    wanted = [need for name in own for need in _requirements(name)]
+    seen = {"lostvalley-arena", *(name.lower() for name in own)}
+    found: list[Path] = []
+    while wanted:
+        name = wanted.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        wanted += _requirements(name)
+        try:
+            modules = importlib.metadata.distribution(name).read_text("top_level.txt") or ""
+        except importlib.metadata.PackageNotFoundError:
+            continue
+        for module in modules.split():
+            where = module_location(module)
+            if where is not None and where not in found:
+                found.append(where)
+    return tuple(found)
+
+
+def _requirements(distribution: str) -> list[str]:
+    """The names of what ``distribution`` requires (extras' included), if it is installed."""
+    try:
+        needs = importlib.metadata.distribution(distribution).requires or []
+    except importlib.metadata.PackageNotFoundError:
+        return []
+    return [re.split(r"[^A-Za-z0-9._-]", need, maxsplit=1)[0].lower() for need in needs]
+
+
 def _system_binds() -> list[str]:
     args = ["--ro-bind", "/usr", "/usr"]
     for name in ("bin", "sbin", "lib", "lib32", "lib64"):
@@ -166,6 +205,8 @@ def host_command(
     # A package is bound alone; a single-file module with the folder it sits in (its siblings
     # are what it can import, as on the host's sys.path).
     extra = [] if location is None else [location.parent if location.is_file() else location]
+    if environment is None:
+        extra += dependency_locations(plugin)
     command = [bwrap, "--unshare-all", "--unshare-user", "--uid", str(SANDBOX_UID),
                "--gid", str(SANDBOX_UID), "--die-with-parent", "--new-session",
                "--cap-drop", "ALL", "--hostname", "bot", "--clearenv",
