@@ -13,7 +13,9 @@ self-play, and where the time goes (cProfile, grouped: rebuilding states,
 clones, legal actions, applying actions, the evaluation, the tree itself).
 
 Run: ``.venv/bin/python benchmarks/bench_mcts.py [--matches 200] [--iterations 100]
-[--seconds 0.15] [--jobs 2] [--games ...] [--opponents random,greedy] [--speed-only]``.
+[--seconds 0.15] [--jobs 2] [--games ...] [--opponents random,greedy] [--speed-only |
+--strength-only] [--param KEY=VALUE ...]`` (``--param``: any other mcts param, for example
+``--param search=uct`` or ``--param rollout_depth=6``).
 """
 
 from __future__ import annotations
@@ -138,8 +140,10 @@ GROUPS = (("state_from_observation", ("determinize.py",)),
           ("legal actions", ("legal_actions", "_turn_actions", "_phase_one_actions",
                              "_phase_two_actions", "_phase_one_allows", "explorer_steps",
                              "dinosaur_steps", "legal.py", "is_legal", "_is_legal")),
+          ("observations", ("observation", "observation.py", "observe.py")),
+          ("the greedy policy", ("/arena_bot_greedy/",)),
           ("applying actions (rules)", ("/engines/",)),
-          ("the tree and rollout loop", ("search.py", "random.py", "game.py")))
+          ("the tree and rollout loop", ("search.py", "rollouts.py", "random.py", "game.py")))
 
 
 def speed(game_name: str, params: dict[str, Any], decisions: int = 30) -> None:
@@ -218,8 +222,17 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--start", type=int, default=0,
                         help="first match index (seed): to split a run over processes")
     parser.add_argument("--speed-only", action="store_true")
+    parser.add_argument("--strength-only", action="store_true")
+    parser.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
+                        help="another mcts param (a JSON value, or else a string)")
     args = parser.parse_args(argv)
     params: dict[str, Any] = {"iterations": args.iterations}
+    for item in args.param:
+        key, _, value = item.partition("=")
+        try:
+            params[key] = json.loads(value)
+        except json.JSONDecodeError:
+            params[key] = value
     if args.seconds > 0:
         params["seconds"] = args.seconds
     games = args.games.split(",")
@@ -227,7 +240,7 @@ def main(argv: Sequence[str] | None = None) -> None:
           "30 decisions of greedy self-play per game")
     print("| game | simulations/s | per decision | own time (profiled) |")
     print("|---|---|---|---|")
-    for game in games:
+    for game in games if not args.strength_only else ():
         speed(game, params)
     if not args.speed_only:
         strength(games, args.opponents.split(","), args.matches, args.players, params,

@@ -17,10 +17,12 @@ import pytest
 from arena_bot_greedy import GreedyBot
 from arena_bot_mcts import GAMES, MCTSBot
 from arena_bot_mcts import search as search_module
+from arena_bot_mcts.rollouts import PairedRollouts
 from arena_bot_mcts.search import Budget, Search
 from arena_testgame import GOAL, RaceState, TinyRace
 
 from arena.game import CHANCE, TERMINAL, Game, State, drive, sample_chance
+from arena.seats.sandbox import dependency_locations, module_location
 from arena.testing import check_bot, check_game
 
 TINY = {"iterations": 4, "rollout_depth": 2, "determinizations": 2}
@@ -128,7 +130,9 @@ def test_the_first_limit_reached_stops_the_search(monkeypatch: pytest.MonkeyPatc
 
 
 @pytest.mark.parametrize("params", [{"iterations": 0}, {"seconds": -1.0},
-                                    {"rollout": "greedy"}, {"rollout_depth": -1}])
+                                    {"rollout": "greedy"}, {"rollout_depth": -1},
+                                    {"search": "tree"}, {"candidates": 0},
+                                    {"margin": -1.0}])
 def test_bad_params_are_refused_with_the_reason(params: dict[str, Any]) -> None:
     with pytest.raises(ValueError, match="mcts: "):
         MCTSBot(game="lost-explorers", seat=0, num_players=2, seed=0, **params)
@@ -169,8 +173,17 @@ def test_it_searches_from_its_observation_and_leaves_the_referee_state_alone(nam
     assert [json.dumps(state.observation(s), sort_keys=True) for s in range(3)] == before
 
 
+def test_the_sandbox_shows_a_bot_the_packages_it_depends_on_and_no_others() -> None:
+    """mcts requires the greedy package (its ``greedy`` extra), installed in editable mode
+    outside the virtualenv: bubblewrap binds it for mcts, and nothing for greedy itself."""
+    assert dependency_locations("arena_bot_mcts.plugin") == (
+        module_location("arena_bot_greedy"),)
+    assert dependency_locations("arena_bot_greedy.plugin") == ()
+
+
 def test_it_runs_in_the_sandbox_as_a_tournament_seats_it() -> None:
-    """``arena check`` loads it through its entry point in a sandboxed host."""
+    """``arena check`` loads it through its entry point in a sandboxed host (in Lost
+    Explorers its default search imports the greedy package: the sandbox must show it)."""
     done = subprocess.run(
         [sys.executable, "-c", "from arena.cli import main; main()", "check", "mcts",
          "--game", "lost-explorers", "--params", json.dumps({"iterations": 3})],
@@ -222,6 +235,62 @@ def test_the_search_plays_any_game_that_rebuilds_states() -> None:
     state = RaceState(2, 6)
     state.positions, state.turn = [5, 5], 0
     assert search.choose(state.observation(0), state.legal_actions()) == 0  # step: win now
+
+
+def _always_gamble(state: State, player: int, legal: list[int], rng: random.Random) -> int:
+    """A poor policy for tiny-race: gamble whenever it can."""
+    return 1 if 1 in legal else legal[0]
+
+
+def _level(state: State) -> list[float]:
+    return [0.5] * len(state.scores())
+
+
+@pytest.mark.parametrize(("margin", "expected"), [(0.0, 0), (1e9, 1)])
+def test_paired_rollouts_keep_the_policy_move_unless_a_challenger_beats_it(
+    margin: float, expected: int,
+) -> None:
+    """One step from the goal, stepping wins now and gambling wins half the time: with the
+    same dice for both, stepping's advantage shows and it replaces the policy's gamble,
+    unless the margin asks for more evidence than any sample can give."""
+    search = PairedRollouts(SeenRace(), budget=Budget(iterations=40), rng=random.Random(0),
+                            policy=_always_gamble, evaluate=_level, margin=margin)
+    state = RaceState(2, 6)
+    state.positions, state.turn = [5, 5], 0
+    assert search.choose(state.observation(0), state.legal_actions()) == expected
+    assert search.stats.iterations == 40
+
+
+@pytest.mark.parametrize("iterations", [1, 7, 30])
+def test_paired_rollouts_keep_an_iteration_budget_exactly(iterations: int) -> None:
+    state, seat = _decision("lost-explorers", seed=3)
+    bot = MCTSBot(game="lost-explorers", seat=seat, num_players=2, seed=1,
+                  iterations=iterations)
+    assert isinstance(bot.search, PairedRollouts)  # Lost Explorers' default search
+    answer = bot.act(state.observation(seat), state.legal_actions())
+    assert answer in state.legal_actions()
+    assert bot.search.stats.iterations == iterations
+
+
+def test_paired_rollouts_with_one_candidate_play_the_greedy_policy() -> None:
+    state, seat = _decision("lost-explorers", seed=5)
+    observation, legal = state.observation(seat), state.legal_actions()
+    bot = MCTSBot(game="lost-explorers", seat=seat, num_players=2, seed=1, candidates=1)
+    greedy = GreedyBot(game="lost-explorers", seat=seat, num_players=2, seed=1)
+    assert bot.act(observation, legal) == greedy.act(observation, legal)
+    assert bot.search.stats.iterations == 0
+
+
+def test_paired_rollouts_without_the_greedy_package_say_what_is_missing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Asked for by name, the search says what it needs; by default the bot searches with
+    the tree instead, which needs nothing more."""
+    monkeypatch.setitem(sys.modules, "arena_bot_greedy", None)  # import fails as if absent
+    with pytest.raises(ValueError, match="install its package"):
+        MCTSBot(game="lost-explorers", seat=0, num_players=2, seed=0, search="rollouts")
+    assert isinstance(MCTSBot(game="lost-explorers", seat=0, num_players=2, seed=0).search,
+                      Search)
 
 
 def test_check_game_passes_a_correct_rebuild() -> None:
