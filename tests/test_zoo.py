@@ -23,6 +23,7 @@ from helpers import alive, bot_hosts_under, spec
 from arena.match import play_match
 from arena.records import Limits, MatchResult, SeatSpec
 from arena.seats.process import OUTPUT_BYTES, POOL
+from arena.seats.sandbox import dependency_locations
 
 SANDBOXES = ["required", "fallback"]
 """``required``: bubblewrap (CI installs it; missing, these tests fail, they do not skip)."""
@@ -179,3 +180,29 @@ def test_the_snoop_finds_nothing(
     if sandbox == "required":
         assert found == []
         assert list(results.iterdir()) == [] and list(other_bot.iterdir()) == []
+
+
+def test_a_requirement_cannot_bind_a_folder_that_is_not_its_package(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The sandbox binds what a bot's distribution requires (so an editable-installed
+    dependency is there), but a requirement whose metadata names a plain folder on the path
+    (here ``results``, a namespace package by Python's rules) gets only its real package."""
+    for name, requires, top in (("bot-x", "Requires-Dist: helper-y\n", "bot_x"),
+                                ("helper-y", "", "results\nhelper_y")):
+        info = tmp_path / f"{name.replace('-', '_')}-0.1.dist-info"
+        info.mkdir()
+        (info / "METADATA").write_text(
+            f"Metadata-Version: 2.1\nName: {name}\nVersion: 0.1\n{requires}")
+        (info / "top_level.txt").write_text(top + "\n")
+    for package in ("bot_x", "helper_y"):
+        (tmp_path / package).mkdir()
+        (tmp_path / package / "__init__.py").write_text("")
+    (tmp_path / "results").mkdir()
+    (tmp_path / "results" / "matches.jsonl").write_text("{}\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    dependency_locations.cache_clear()
+    try:
+        assert dependency_locations("bot_x.plugin") == ((tmp_path / "helper_y").resolve(),)
+    finally:
+        dependency_locations.cache_clear()

@@ -135,10 +135,23 @@ def dependency_locations(plugin: str) -> tuple[Path, ...]:
         except importlib.metadata.PackageNotFoundError:
             continue
         for module in modules.split():
-            where = module_location(module)
+            where = _regular_location(module)
             if where is not None and where not in found:
                 found.append(where)
     return tuple(found)
+
+
+def _regular_location(module: str) -> Path | None:
+    """:func:`module_location` of a regular package or a module file only: a namespace package
+    (any folder of that name on ``sys.path``, the working directory's ``results`` say) is
+    never bound on a requirement's word."""
+    try:
+        spec = importlib.util.find_spec(module)
+    except (ImportError, ValueError):
+        return None
+    if spec is None or spec.origin is None or not Path(spec.origin).is_file():
+        return None
+    return module_location(module)
 
 
 def _requirements(distribution: str) -> list[str]:
