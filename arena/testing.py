@@ -10,6 +10,8 @@ contract of :mod:`arena.game` and :mod:`arena.bot`, not the rules.
 ``Game.state_from_observation`` is optional: ``check_game`` checks it where a
 game implements it and otherwise warns that it skipped it (search bots such
 as ``mcts`` cannot play such a game); ``rebuild=True`` makes it required.
+``State.observation_tensor`` is optional too: where a game has one, its
+numbers must be finite and its length fixed per player count.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from __future__ import annotations
 import copy
 import itertools
 import json
+import math
 import random
 import warnings
 from collections.abc import Iterable, Mapping
@@ -68,6 +71,9 @@ class _Checker:
         self.rebuild = rebuild
         self.rebuilds = 0
         self.problems: list[str] = []
+        self.tensors = True
+        """Whether the game's states have an ``observation_tensor`` (optional) to check."""
+        self.tensor_lengths: dict[int, int] = {}
 
     def expect(self, condition: bool, message: str) -> None:
         if not condition and message not in self.problems:
@@ -129,6 +135,28 @@ class _Checker:
                     f"{self.game.name}: changing an observation changed the state "
                     "(observation() must copy, not share, the state's lists and dicts)"
                 )
+            if self.tensors:
+                self.tensor(state, seat, players)
+
+    def tensor(self, state: State, seat: int, players: int) -> None:
+        """``observation_tensor``, where a game has one: a list of finite numbers, of one
+        length per player count, that reading does not change."""
+        try:
+            tensor = state.observation_tensor(seat)
+        except NotImplementedError:
+            self.tensors = False
+            return
+        self.expect(isinstance(tensor, list) and all(
+            type(x) in (int, float) and math.isfinite(x) for x in tensor),
+            "observation_tensor() is not a list of finite numbers")
+        if not isinstance(tensor, list):
+            return
+        length = self.tensor_lengths.setdefault(players, len(tensor))
+        self.expect(len(tensor) == length, f"observation_tensor() changed its length "
+                                           f"({length}, then {len(tensor)}; {players} players)")
+        tensor.clear()
+        self.expect(len(state.observation_tensor(seat)) == length,
+                    "changing an observation_tensor() changed the state")
 
     def rebuilt(self, state: State, seat: int, step: int) -> None:
         """``state_from_observation`` gives the seat on move its observation and its legal

@@ -39,9 +39,29 @@ class SharesItsLists(RaceState):
         return {"positions": self.positions}
 
 
+class TensorGrows(RaceState):
+    def observation_tensor(self, seat: int) -> list[float]:
+        return [float(p) for p in self.positions] + [0.0] * sum(self.positions)
+
+
+class TensorNaN(RaceState):
+    def observation_tensor(self, seat: int) -> list[float]:
+        return [float("nan") if p else 0.0 for p in self.positions]
+
+
+class TensorShared(RaceState):
+    def observation_tensor(self, seat: int) -> list[float]:
+        if not hasattr(self, "cached"):
+            self.cached = [0.0, 1.0]
+        return self.cached
+
+
 @pytest.mark.parametrize(
     ("state_class", "message"),
-    [(Unsorted, "not sorted"), (SharesItsLists, "changing an observation changed the state")],
+    [(Unsorted, "not sorted"), (SharesItsLists, "changing an observation changed the state"),
+     (TensorGrows, "observation_tensor\\(\\) changed its length"),
+     (TensorNaN, "not a list of finite numbers"),
+     (TensorShared, "changing an observation_tensor\\(\\) changed the state")],
 )
 def test_a_broken_game_is_caught(state_class: type, message: str) -> None:
     class Broken(TinyRace):
