@@ -108,6 +108,18 @@ class State(ABC):
     def render(self) -> str:
         """A text view of the state for the terminal (rich markup allowed)."""
 
+    def render_for(self, seat: int) -> str:
+        """:meth:`render` as ``seat`` may see it, for a person playing that seat (``arena
+        play``). Optional: the default is the whole :meth:`render`, so a game that hides
+        something from a seat overrides it."""
+        return self.render()
+
+    def action_to_string_for(self, seat: int, action: int) -> str:
+        """:meth:`action_to_string` as ``seat`` may see it: a chance outcome that only
+        another seat sees (a card drawn into a hand) told without what it was. Optional,
+        like :meth:`render_for`; the default is :meth:`action_to_string`."""
+        return self.action_to_string(action)
+
 
 class Game(ABC):
     """A game's factory and its fixed facts. Constructed with no arguments."""

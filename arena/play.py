@@ -222,6 +222,12 @@ class Narrated(State):
     def render(self) -> str:
         return self.inner.render()
 
+    def render_for(self, seat: int) -> str:
+        return self.inner.render_for(seat)
+
+    def action_to_string_for(self, seat: int, action: int) -> str:
+        return self.inner.action_to_string_for(seat, action)
+
 
 def play(
     table: Table,
@@ -289,10 +295,11 @@ def save(directory: Path, table: Table, result: MatchResult) -> Path:
     return directory / MATCHES
 
 
-def describe(state: State, actor: int, labels: Sequence[str], action: int) -> str:
-    """One applied action as a line: ``chance: roll 5``, ``seat 1 (greedy): hunt ...``."""
+def describe(state: State, actor: int, labels: Sequence[str], action: int, viewer: int) -> str:
+    """One applied action as ``viewer`` may see it: ``chance: roll 5``, ``seat 1 (greedy):
+    hunt ...`` (a chance outcome only another seat sees is told without what it was)."""
     who = "chance" if actor == CHANCE else f"seat {actor} ({labels[actor]})"
-    return f"{who}: {state.action_to_string(action)}"
+    return f"{who}: {state.action_to_string_for(viewer, action)}"
 
 
 class Terminal:
@@ -308,7 +315,7 @@ class Terminal:
 
     def told(self, state: State, actor: int, action: int) -> None:
         """Every action as it is applied: chance as it happens, the bots' moves, yours."""
-        line = describe(state, actor, self.labels, action)
+        line = describe(state, actor, self.labels, action, self.person)
         if actor == self.person and len(state.legal_actions()) == 1:
             line += " (the only legal action)"
         self.say(line)
@@ -319,7 +326,7 @@ class Terminal:
         if len(legal) == 1:
             return legal[0]
         self.say("")
-        self.say(board_text(state.render()))
+        self.say(board_text(state.render_for(self.person)))
         self.say("")
         width = len(str(len(legal)))
         for number, action in enumerate(legal, start=1):
@@ -340,7 +347,7 @@ class Terminal:
     def finish(self, state: State, result: MatchResult) -> None:
         """The final board and the result."""
         self.say("")
-        self.say(board_text(state.render()))
+        self.say(board_text(state.render_for(self.person)))
         self.say("")
         self.say("Result:")
         for seat, label in enumerate(result.seats):

@@ -8,6 +8,7 @@ import os
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -148,3 +149,48 @@ def test_trusted_bots_play_in_this_process_and_saved_matches_add_up(tmp_path: Pa
     board = CliRunner().invoke(main, ["leaderboard", str(save), "--format", "json"])
     assert {row["bot"]: row["matches"] for row in json.loads(board.stdout)} == {"you": 2,
                                                                                "random": 2}
+
+
+def test_the_person_is_told_only_what_their_seat_may_see() -> None:
+    """The terminal shows each action and the board through the per-seat view: in Lost
+    Explorers another seat's clue tile is told without its number, and the board at the
+    person's decision shows how many clues that seat holds, not which."""
+    import io
+    import random
+
+    from arena_bot_greedy import GreedyBot
+    from rich.console import Console
+
+    from arena.game import CHANCE, State, drive
+    from arena.play import Terminal
+    from arena.plugins import registry
+    from engines.lost_explorers import phases as P
+
+    seen = io.StringIO()
+    answers = iter(["1"] * 1000)
+    terminal = Terminal(Console(file=seen, width=120), ["you", "greedy"], person=0,
+                        read_line=lambda prompt: next(answers))
+    bots = [GreedyBot(game="lost-explorers", seat=seat, num_players=2, seed=seat)
+            for seat in (0, 1)]
+    state: Any = registry().game("lost-explorers").new_initial_state(2)
+    told: list[str] = []
+
+    class Stop(Exception):
+        pass
+
+    def watch(current: Any) -> None:
+        drawing = current.phase == P.CLUE_DRAW and current.player == 1
+        if current.current_player() == CHANCE and drawing:
+            terminal.told(current, CHANCE, current.chance_outcomes()[0][0])
+            told.append(seen.getvalue())
+        if told and current.current_player() == 0 and len(current.legal_actions()) > 1:
+            terminal.ask(current, 0)
+            raise Stop
+
+    def decide(current: State, player: int) -> int:
+        return int(bots[player].act(current.observation(player), current.legal_actions()))
+
+    with pytest.raises(Stop):
+        drive(state, decide, random.Random(3), watch=watch)
+    assert told[0].endswith("chance: seat 1 takes a clue tile (its number is hidden)\n")
+    assert "clues 1 (numbers hidden)" in seen.getvalue()

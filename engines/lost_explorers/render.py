@@ -40,10 +40,12 @@ def _track(state: LostExplorersState, track: int) -> str:
     return f"  {components.track_names[track]:>8}: " + " ".join(cells)
 
 
-def _player(state: LostExplorersState, seat: int) -> list[str]:
+def _player(state: LostExplorersState, seat: int, viewer: int | None) -> list[str]:
     components = state.components
     mark = " [bold]<- on move[/bold]" if seat == state.current_player() else ""
     numbers = ", ".join(str(components.clue_numbers[t]) for t in state.clues[seat]) or "-"
+    if viewer is not None and viewer != seat and not state.ended and state.clues[seat]:
+        numbers = f"{len(state.clues[seat])} (numbers hidden)"
     places = ", ".join(components.location_names[p] for p, s in enumerate(state.occupant)
                        if s == seat) or "-"
     lines = [f"[bold]seat {seat}[/bold]{mark}: {state.members_front[seat]} of "
@@ -66,8 +68,9 @@ def _ending(state: LostExplorersState) -> list[str]:
     return [line]
 
 
-def render(state: LostExplorersState) -> str:
-    """The map, the stacks, the discard area, the tracks and every player's table."""
+def render(state: LostExplorersState, viewer: int | None = None) -> str:
+    """The map, the stacks, the discard area, the tracks and every player's table; with a
+    ``viewer`` seat, the other seats' clue numbers hidden until the game is over."""
     lines = [f"[bold]Lost Explorers[/bold] - turn {state.turn}, first player seat "
              f"{state.first_player}, phase {P.NAMES[state.phase]}"]
     lines += _locations(state)
@@ -81,5 +84,5 @@ def render(state: LostExplorersState) -> str:
     lines.append("Discovery tracks (seats on each slot, ? = magnifying glass):")
     lines += [_track(state, track) for track in (0, 1)]
     for seat in range(state.num_players):
-        lines += _player(state, seat)
+        lines += _player(state, seat, viewer)
     return "\n".join(lines + _ending(state))

@@ -171,5 +171,17 @@ class LostExplorersState(Rules, State):
     def render(self) -> str:
         return render.render(self)
 
+    def render_for(self, seat: int) -> str:
+        """The table without the other seats' clue numbers (until the game is over)."""
+        return render.render(self, viewer=seat)
+
+    def action_to_string_for(self, seat: int, action: int) -> str:
+        """Another seat's clue tile drawn is told without its number (until the game is
+        over); everything else as :meth:`action_to_string`."""
+        if (not self.ended and A.kind(action) == "clue" and self.phase == P.CLUE_DRAW
+                and self.player != seat):
+            return f"seat {self.player} takes a clue tile (its number is hidden)"
+        return describe_action(self, action)
+
     def __str__(self) -> str:
         return self.render()

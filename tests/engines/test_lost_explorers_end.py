@@ -151,3 +151,23 @@ def test_a_game_of_passing_ends_at_the_turn_cap(players: int) -> None:
     assert state.turn == MAX_TURNS - 1
     assert state.observation(0)["end"]["by"] == "turn-limit"
     assert sorted(state.ranking()) == [0] * players
+
+
+def test_a_person_sees_only_their_own_clue_numbers_until_the_end() -> None:
+    """"If one of your Expedition Leaders gets to a slot with a magnifying glass, take a
+    "Clue" tile." Ruling 20: tiles are taken face down, the number in its owner's observation
+    only. The per-seat view that ``arena play`` shows a person hides the other seats'
+    numbers, and the line telling another seat's draw hides which tile it was, until the
+    game is over; ``render()`` (replays, spectators) shows everything."""
+    state = about_to_find_a_clue(2)  # seat 0 holds tiles 0 and 1, and draws a third now
+    numbers = COMPONENTS.clue_numbers
+    own = f"clues {numbers[0]}, {numbers[1]}"
+    assert own in state.render_for(0) and own in state.render()
+    assert own not in state.render_for(1) and "clues 2 (numbers hidden)" in state.render_for(1)
+    drawn = A.CLUE + 12
+    assert f"(number {numbers[12]})" in state.action_to_string_for(0, drawn)
+    assert state.action_to_string_for(1, drawn) == (
+        "seat 0 takes a clue tile (its number is hidden)")
+    assert state.action_to_string_for(1, A.END_TURN) == state.action_to_string(A.END_TURN)
+    finished = play(about_to_find_a_clue(3), A.CLUE + 12)  # the fourth clue ends the game
+    assert finished.render_for(1) == finished.render()
