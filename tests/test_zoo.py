@@ -22,6 +22,7 @@ from helpers import alive, bot_hosts_under, spec
 
 from arena.match import play_match
 from arena.records import Limits, MatchResult, SeatSpec
+from arena.seats import sandbox as sandbox_module
 from arena.seats.process import OUTPUT_BYTES, POOL
 from arena.seats.sandbox import dependency_locations
 
@@ -202,7 +203,9 @@ def test_a_requirement_cannot_bind_a_folder_that_is_not_its_package(
     (tmp_path / "results" / "matches.jsonl").write_text("{}\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     dependency_locations.cache_clear()
+    sandbox_module._distributions.cache_clear()
     try:
         assert dependency_locations("bot_x.plugin") == ((tmp_path / "helper_y").resolve(),)
     finally:
         dependency_locations.cache_clear()
+        sandbox_module._distributions.cache_clear()
