@@ -10,15 +10,16 @@ as it holds, drawn at random from those the observing seat does not hold
 (they change nothing before the game is won, only which tile numbers the
 winner reveals).
 
-The observation does not carry the component file (its missions' backs,
-clue numbers and markers), so a rebuilt state uses the shipped one; an
-observation whose locations or tracks differ from it is refused with a
-``ValueError``. The observation must be one taken while a seat is on move.
+The components come from the observation: its locations and tracks, and
+its ``box`` (every mission, the markers, the clue numbers), so a game played
+with a user's own component file is rebuilt with that file's contents. The
+observation must be one taken while a seat is on move.
 """
 
 from __future__ import annotations
 
 import functools
+import json
 import random
 from collections.abc import Mapping
 from typing import Any
@@ -31,28 +32,56 @@ from engines.lost_explorers.components import (
     Components,
     default_components,
 )
+from engines.lost_explorers.observation import box_view
 from engines.lost_explorers.state import LostExplorersState
 
 
-@functools.cache
-def _shipped_fingerprint() -> tuple[Any, ...]:
-    components = default_components()
-    return (list(components.location_names),
-            [[VEHICLES[v] for v in route] for route in components.routes],
-            list(components.track_names), list(components.track_length),
-            [list(glasses) for glasses in components.glasses])
-
-
 def _components(observation: Mapping[str, Any]) -> Components:
-    seen = ([place["name"] for place in observation["locations"]],
-            [place["route"] for place in observation["locations"]],
-            [track["name"] for track in observation["tracks"]],
-            [track["length"] for track in observation["tracks"]],
-            [track["glasses"] for track in observation["tracks"]])
-    if seen != _shipped_fingerprint():
-        raise ValueError("lost-explorers: state_from_observation knows only the shipped "
-                         "components; this observation shows other locations or tracks")
-    return default_components()
+    """The component set the observation shows (the shipped one when it is that)."""
+    box = observation.get("box")
+    if box is None:
+        raise ValueError("lost-explorers: state_from_observation needs the observation's "
+                         "'box' (its missions, markers and clue numbers)")
+    locations, tracks = observation["locations"], observation["tracks"]
+    key = json.dumps([[(place["name"], place["route"]) for place in locations],
+                      [(track["name"], track["length"], track["glasses"]) for track in tracks],
+                      box], sort_keys=True)
+    return _built(key)
+
+
+@functools.lru_cache(maxsize=8)
+def _built(key: str) -> Components:
+    """Components from the JSON ``key`` of :func:`_components` (cached: a search rebuilds many
+    states from observations of one match)."""
+    places, tracks, box = json.loads(key)
+    shipped = default_components()
+    if key == _shipped_key(shipped):
+        return shipped
+    names = [name for name, _ in places]
+    routes = [tuple(VEHICLES.index(v) for v in route) for _, route in places]
+    missions = box["missions"]
+    return Components(
+        location_names=tuple(names), routes=tuple(routes),
+        route_needs=tuple(tuple(route.count(v) for v in range(len(VEHICLES)))
+                          for route in routes),
+        markers=tuple(box["markers"]),
+        mission_vehicle=tuple(VEHICLES.index(m["vehicle"]) for m in missions),
+        mission_locations=tuple(tuple(m["locations"]) for m in missions),
+        mission_track=tuple(m["track"] for m in missions),
+        track_names=tuple(name for name, _, _ in tracks),
+        track_length=tuple(length for _, length, _ in tracks),
+        glasses=tuple(tuple(glasses) for _, _, glasses in tracks),
+        clue_numbers=tuple(box["clue_numbers"]), source="observation")
+
+
+@functools.cache
+def _shipped_key(shipped: Components) -> str:
+    """The :func:`_components` key of the shipped components' observation."""
+    return json.dumps([[(name, [VEHICLES[v] for v in shipped.routes[place]])
+                        for place, name in enumerate(shipped.location_names)],
+                       [(name, shipped.track_length[track], list(shipped.glasses[track]))
+                        for track, name in enumerate(shipped.track_names)],
+                       dict(box_view(shipped))], sort_keys=True)
 
 
 def rebuild(observation: Mapping[str, Any], rng: random.Random) -> LostExplorersState:

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from arena.game import Static
 from engines.lost_explorers import phases as P
-from engines.lost_explorers.components import MISSIONS, VEHICLES, Components
+from engines.lost_explorers.components import MISSIONS, TOKENS, VEHICLES, Components
 from engines.lost_explorers.scoring import secret_entrance
 from engines.lost_explorers.table import END_NAMES
 
@@ -24,6 +25,29 @@ def mission_view(components: Components, mission: int) -> dict[str, Any]:
     return {"id": mission, "vehicle": VEHICLES[components.mission_vehicle[mission]],
             "locations": list(components.mission_locations[mission]),
             "track": components.mission_track[mission]}
+
+
+_BOXES: dict[int, tuple[Components, Static]] = {}
+
+
+def box_view(components: Components) -> Static:
+    """What the box holds that the table does not show: every mission (its vehicle,
+    locations and track; ids from ``starting_from`` on are the starting tokens'), the
+    locations with a Validated Location marker, and the clue tiles' numbers (which tile
+    a seat holds stays hidden). Public facts, built once per component set and shared by
+    every observation (read-only: see :class:`arena.game.Static`)."""
+    found = _BOXES.get(id(components))
+    if found is None or found[0] is not components:
+        view = Static({
+            "missions": [{"vehicle": VEHICLES[components.mission_vehicle[m]],
+                          "locations": list(components.mission_locations[m]),
+                          "track": components.mission_track[m]} for m in range(MISSIONS)],
+            "starting_from": TOKENS,
+            "markers": list(components.markers),
+            "clue_numbers": list(components.clue_numbers),
+        })
+        found = _BOXES[id(components)] = (components, view)
+    return found[1]
 
 
 def _vehicle_counts(counts: list[int]) -> dict[str, int]:
@@ -100,4 +124,5 @@ def build(state: LostExplorersState, seat: int) -> dict[str, Any]:
         "completing": (mission_view(components, state.completing)
                        if state.completing >= 0 else None),
         "end": _ending(state),
+        "box": box_view(components),
     }

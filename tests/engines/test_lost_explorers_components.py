@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import itertools
+import random
 import tomllib
 from collections.abc import Callable
 from importlib import resources
@@ -14,7 +15,8 @@ from typing import Any
 import pytest
 from test_lost_explorers_helpers import COMPONENTS, GAME, place
 
-from arena.game import InvalidOptions
+from arena.game import InvalidOptions, sample_chance
+from arena.testing import check_game
 from engines.lost_explorers.components import (
     MISSIONS,
     TOKENS,
@@ -188,3 +190,34 @@ def test_an_unreadable_or_invalid_file_is_reported(tmp_path: Path) -> None:
 def test_bad_players_or_options_are_rejected(players: Any, options: Any, message: str) -> None:
     with pytest.raises(InvalidOptions, match=message):
         GAME.new_initial_state(players, options)
+
+
+def test_states_are_rebuilt_from_observations_of_a_users_file(tmp_path: Path) -> None:
+    """Search bots rebuild states from the observation (``Game.state_from_observation``): its
+    ``box`` carries the missions, markers and clue numbers, so a user's own file is rebuilt
+    with its own contents (a renamed location, a longer track, other clue numbers here)."""
+    text = resources.files("engines.lost_explorers").joinpath("components.toml").read_text("utf-8")
+    shipped_clues = "clues = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]"
+    assert shipped_clues in text
+    text = (text.replace("Petra", "Petra Nova").replace("length = 12", "length = 15", 1)
+            .replace(shipped_clues, "clues = [13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1]"))
+    path = tmp_path / "box.toml"
+    path.write_text(text, "utf-8")
+    mine = load_components(str(path))
+    check_game(GAME, players=[2, 3], options={"components": str(path)}, games=2, rebuild=True)
+    rng = random.Random(0)
+
+    def rebuilt(options: dict[str, Any]) -> Any:
+        """A state rebuilt from the first decision's observation of a game with ``options``."""
+        state = GAME.new_initial_state(2, options)
+        while state.current_player() < 0:
+            state.apply_action(sample_chance(state.chance_outcomes(), rng))
+        return GAME.state_from_observation(state.observation(state.current_player()), rng)
+
+    twin = rebuilt({"components": str(path)})
+    assert twin.components is not mine  # rebuilt from the observation alone
+    assert "Petra Nova" in twin.components.location_names
+    assert twin.components.clue_numbers == mine.clue_numbers == tuple(range(13, 0, -1))
+    assert twin.components.mission_locations == mine.mission_locations
+    assert twin.components.track_length[0] == 15
+    assert rebuilt({}).components is COMPONENTS  # the shipped file's: the shipped set

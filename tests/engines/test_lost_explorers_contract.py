@@ -131,7 +131,7 @@ def test_the_observation_holds_what_the_readme_lists() -> None:
         "game", "seat", "num_players", "phase", "current_player", "turn", "first_player",
         "can_send", "sent_this_turn", "locations", "stacks", "equipment_areas", "discard",
         "tracks", "players", "my_clues", "clue_tiles_left", "completed_missions", "completing",
-        "end"}
+        "end", "box"}
     assert set(observation["players"][0]) == {
         "seat", "vehicles", "missions", "members_in_front", "members_total",
         "members_on_locations", "leaders", "clues", "tokens"}
@@ -143,6 +143,12 @@ def test_the_observation_holds_what_the_readme_lists() -> None:
     assert observation["players"][0]["members_on_locations"] == [10]
     assert observation["players"][1]["clues"] == 1 and observation["my_clues"] == []
     assert observation["tracks"][0] == {"name": "green", "length": 12, "glasses": [5, 8, 12]}
+    box = observation["box"]
+    assert set(box) == {"missions", "starting_from", "markers", "clue_numbers"}
+    assert len(box["missions"]) == 80 and box["starting_from"] == 64
+    assert set(box["missions"][0]) == {"vehicle", "locations", "track"}
+    assert sorted(box["clue_numbers"]) == list(range(1, 14))
+    assert box is busy_state().observation(0)["box"]  # built once, shared read-only
 
 
 def test_clue_numbers_are_seen_by_their_owner_only() -> None:
