@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from arena_bot_greedy import GreedyBot
 from arena_bot_mcts import GAMES, MCTSBot
+from arena_bot_mcts import rollouts as rollouts_module
 from arena_bot_mcts import search as search_module
 from arena_bot_mcts.rollouts import PairedRollouts
 from arena_bot_mcts.search import Budget, Search
@@ -270,6 +271,19 @@ def test_paired_rollouts_keep_an_iteration_budget_exactly(iterations: int) -> No
     answer = bot.act(state.observation(seat), state.legal_actions())
     assert answer in state.legal_actions()
     assert bot.search.stats.iterations == iterations
+
+
+def test_paired_rollouts_stop_once_their_time_is_spent(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fake clock that moves 10 ms per reading (read once per sample of every candidate):
+    a 0.1 s budget allows about ten samples, never more."""
+    ticks = iter(range(1_000_000))
+    monkeypatch.setattr(rollouts_module.time, "perf_counter", lambda: next(ticks) * 0.01)
+    state, seat = _decision("lost-explorers", seed=3)
+    bot = MCTSBot(game="lost-explorers", seat=seat, num_players=2, seed=1, seconds=0.1)
+    assert isinstance(bot.search, PairedRollouts)
+    assert bot.act(state.observation(seat), state.legal_actions()) in state.legal_actions()
+    candidates = min(4, len(state.legal_actions()))
+    assert candidates <= bot.search.stats.iterations <= 10 * candidates
 
 
 def test_paired_rollouts_with_one_candidate_play_the_greedy_policy() -> None:
