@@ -152,6 +152,9 @@ def join(address: str, workers: int | None, ship: Sequence[Path]) -> Connection:
     Ray's own log lines (a wall of retries on a refused token, a node that leaves) go to
     a file instead of the terminal for as long as we are attached."""
     _reachable(address)
+    # Ray retries a refused connection (a missing or wrong token) for 20 s by default; the
+    # head is known reachable by now, so 5 s is plenty (a user's own setting wins).
+    os.environ.setdefault("RAY_gcs_server_port_wait_time_s", str(JOIN_WAIT_SECONDS))
     token = _enable_token_auth()
     runtime_env = {"py_modules": [str(path) for path in ship]} if ship else None
     log = RayLog()
@@ -168,6 +171,9 @@ def join(address: str, workers: int | None, ship: Sequence[Path]) -> Connection:
     return Connection(workers or cpus, owned=True, cpus=cpus, nodes=nodes,
                       shipped=tuple(path.name for path in ship), ray_log=log)
 
+
+JOIN_WAIT_SECONDS = 5
+"""How long Ray may retry joining a cluster whose head answers (Ray's default is 20 s)."""
 
 TOKEN_HELP = ("copy the cluster's token (run 'ray get-auth-token' on its head) to "
               "~/.ray/auth_token, or set RAY_AUTH_TOKEN")

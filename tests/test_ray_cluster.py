@@ -244,7 +244,6 @@ def test_a_run_on_a_two_node_cluster_ships_its_bot_and_equals_a_local_run(
 def test_joining_without_the_token_says_what_is_missing_in_one_line(cluster: Cluster) -> None:
     env, config = _driver_with_the_bot(cluster)
     del env["RAY_AUTH_TOKEN"]  # and HOME holds no ~/.ray/auth_token
-    env["RAY_gcs_server_port_wait_time_s"] = "3"  # Ray's retries, 20 s by default
     refused = _arena(env, "run", str(config), "--address", cluster.address,
                      "--out", str(cluster.root / "refused"))
     assert refused.returncode == 2
