@@ -38,6 +38,8 @@ def box_view(components: Components) -> Static:
     every observation (read-only: see :class:`arena.game.Static`)."""
     found = _BOXES.get(id(components))
     if found is None or found[0] is not components:
+        if len(_BOXES) >= 4:  # a component file read anew for each match: keep a few
+            _BOXES.clear()
         view = Static({
             "missions": [{"vehicle": VEHICLES[components.mission_vehicle[m]],
                           "locations": list(components.mission_locations[m]),

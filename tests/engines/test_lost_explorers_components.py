@@ -221,3 +221,17 @@ def test_states_are_rebuilt_from_observations_of_a_users_file(tmp_path: Path) ->
     assert twin.components.mission_locations == mine.mission_locations
     assert twin.components.track_length[0] == 15
     assert rebuilt({}).components is COMPONENTS  # the shipped file's: the shipped set
+
+
+def test_the_box_views_kept_stay_few_when_each_match_reads_its_file_anew(tmp_path: Path) -> None:
+    """A tournament with its own component file loads it for every match: the observation's
+    shared ``box`` is built once per load, and only the last few are kept."""
+    from engines.lost_explorers import observation
+
+    text = resources.files("engines.lost_explorers").joinpath("components.toml").read_text("utf-8")
+    path = tmp_path / "box.toml"
+    path.write_text(text, "utf-8")
+    for _ in range(20):
+        state = GAME.new_initial_state(2, {"components": str(path)})
+        assert state.observation(0)["box"] is state.observation(1)["box"]
+    assert len(observation._BOXES) <= 4
