@@ -34,10 +34,25 @@ BIN = Path(sys.executable).parent
 RAY, ARENA = str(BIN / "ray"), str(BIN / "arena")
 
 BOT_PLUGIN = '''
+import os
+import re
 import time
+from pathlib import Path
 
 import arena
 from arena.bot import Bot
+
+
+def _node_port():
+    # The node manager port of the Ray node this process runs under: its raylet ancestor's.
+    pid = os.getpid()
+    while pid > 1:
+        command = Path(f"/proc/{pid}/cmdline").read_bytes()
+        found = re.search(rb"--node_manager_port=(\\d+)", command)
+        if found:
+            return found.group(1).decode()
+        pid = int(Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[1])
+    return "none"
 
 
 class Shipped(Bot):
@@ -45,16 +60,27 @@ class Shipped(Bot):
 
     It thinks 1.5 s over its first move, so that eight matches keep one node busy long
     enough for the second node's worker to start and take its share, however loaded the
-    machine (a node whose worker starts late would otherwise find nothing left to play)."""
+    machine (a node whose worker starts late would otherwise find nothing left to play).
+    With a ``beacon`` folder (a test that runs it unconfined), a file named after its
+    node's port is there for as long as it thinks: the node is in a match."""
 
     name = "shipped"
-
     thought = False
+
+    def __init__(self, *, beacon=None, **kwargs):
+        super().__init__(**kwargs)
+        self.beacon = beacon
 
     def act(self, observation, legal_actions):
         if not self.thought:
             self.thought = True
-            time.sleep(1.5)
+            if self.beacon:
+                mark = Path(self.beacon) / f"{_node_port()}-{os.getpid()}"
+                mark.write_text("")
+                time.sleep(1.5)
+                mark.unlink()
+            else:
+                time.sleep(1.5)
         return legal_actions[-1]
 
 
@@ -259,21 +285,27 @@ LONG_CONFIG = """
 name = "long"
 game = "explorers-of-the-lost-valley"
 players = 3
-rounds = 12
+rounds = 2
 seed = 2
+
+[limits]
+move_seconds = 5
+sandbox = "fallback"  # so that shipped's beacon (a file) can tell the test where it plays
 
 [[bots]]
 name = "random"
 [[bots]]
 name = "greedy"
 [[bots]]
-name = "greedy"
-label = "greedy-bold"
-params = { risk = 0.8 }
+name = "shipped"
+params = {{ beacon = "{beacon}" }}
 [[bots]]
 name = "random"
 label = "random-2"
 """
+"""48 matches, 36 of them with ``shipped``, who thinks 1.5 s over its first move and
+leaves a beacon file named after its node meanwhile: the test kills a node while it is in
+the middle of a match."""
 
 
 def _kill_node(manager_port: int) -> int:
@@ -292,19 +324,23 @@ def _kill_node(manager_port: int) -> int:
 
 def test_a_node_that_leaves_mid_run_loses_no_match_and_repeats_none(cluster: Cluster) -> None:
     manager_port = _join(cluster)  # a third node, to lose
+    env, _ = _driver_with_the_bot(cluster)
+    beacon = cluster.root / "beacon"
+    beacon.mkdir()
     config = cluster.root / "long.toml"
-    config.write_text(LONG_CONFIG)
+    config.write_text(LONG_CONFIG.format(beacon=beacon))
     out = cluster.root / "node-lost"
     running = subprocess.Popen(
         [ARENA, "run", str(config), "--address", cluster.address, "--out", str(out)],
-        env={**cluster.env, "COLUMNS": "120"}, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        env={**env, "COLUMNS": "120"}, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         text=True)
     try:
+        # Kill the node while shipped thinks there: a match is in flight on it.
         deadline = time.monotonic() + 120
         matches = out / "matches.jsonl"
-        while time.monotonic() < deadline and (
-                not matches.exists() or len(matches.read_text().splitlines()) < 12):
-            time.sleep(0.2)
+        while time.monotonic() < deadline and not list(beacon.glob(f"{manager_port}-*")):
+            time.sleep(0.05)
+        assert list(beacon.glob(f"{manager_port}-*")), "the third node never played"
         assert _kill_node(manager_port) >= 1
         stdout, stderr = running.communicate(timeout=300)
     finally:
@@ -316,5 +352,5 @@ def test_a_node_that_leaves_mid_run_loses_no_match_and_repeats_none(cluster: Clu
     assert stderr == ""  # Ray's lines on the lost node stay off the terminal
     assert "were lost with a dead worker and played again" in stdout  # the node had work
     ids = [json.loads(line)["id"] for line in matches.read_text().splitlines()]
-    assert len(ids) == 288 and len(set(ids)) == 288  # 4 tables x 6 seatings x 12 rounds
+    assert len(ids) == 48 and len(set(ids)) == 48  # 4 tables x 6 seatings x 2 rounds
     assert not (out / "failures.jsonl").exists()
