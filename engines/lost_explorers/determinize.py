@@ -42,11 +42,24 @@ def _components(observation: Mapping[str, Any]) -> Components:
     if box is None:
         raise ValueError("lost-explorers: state_from_observation needs the observation's "
                          "'box' (its missions, markers and clue numbers)")
+    seen = _BY_BOX.get(id(box))
+    if seen is not None and seen[0] is box:  # the match's shared box: known already
+        return seen[1]
     locations, tracks = observation["locations"], observation["tracks"]
     key = json.dumps([[(place["name"], place["route"]) for place in locations],
                       [(track["name"], track["length"], track["glasses"]) for track in tracks],
                       box], sort_keys=True)
-    return _built(key)
+    components = _built(key)
+    if len(_BY_BOX) >= 4:
+        _BY_BOX.clear()
+    _BY_BOX[id(box)] = (box, components)
+    return components
+
+
+_BY_BOX: dict[int, tuple[Any, Components]] = {}
+"""The components of the last few ``box`` objects seen: an observation's box is one shared
+object through a match (in-process, and in a sandboxed host, which keeps it), so a search
+rebuilding many states skips the key."""
 
 
 @functools.lru_cache(maxsize=8)
