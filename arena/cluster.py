@@ -1,7 +1,9 @@
 """Playing many matches on Ray: the only module that imports ``ray``.
 
 Matches go out in batches sized to about ``batch_seconds`` of work (the size
-adapts to the measured match time), with a bounded number of batches in
+adapts to the measured match time; at most ``max_batch`` matches, a bound that
+only the quickest matches reach: Ray's cost per batch, about a millisecond, is
+then spread over enough of them), with a bounded number of batches in
 flight (one queued behind each running one when the workers have the
 cluster's CPUs to themselves, else exactly ``workers``), and come back as
 they finish (``ray.wait``), not in submission order. The matches are taken
@@ -285,7 +287,7 @@ class Dispatcher:
         *,
         in_flight: int | None = None,
         batch_seconds: float = 0.25,
-        max_batch: int = 64,
+        max_batch: int = 1024,
         max_attempts: int = 3,
         lookahead: int = 1024,
     ) -> None:

@@ -146,7 +146,7 @@ def pool_rate(pool: multiprocessing.pool.Pool, workers: int, specs: list[MatchSp
 
 
 def arena_rate(workers: int, specs: list[MatchSpec], warm: list[MatchSpec],
-               profile: bool) -> float:
+               profile: bool, max_batch: int | None = None) -> float:
     """Matches/s of the arena's path on a fresh local Ray instance of ``workers``."""
     connection = connect(workers=workers)
     try:
@@ -163,14 +163,15 @@ def arena_rate(workers: int, specs: list[MatchSpec], warm: list[MatchSpec],
                 profiler.enable()
             before = cpu_by_process()
             started = time.perf_counter()
-            Dispatcher(workers, in_flight=connection.in_flight).run(
+            sizing = {} if max_batch is None else {"max_batch": max_batch}
+            Dispatcher(workers, in_flight=connection.in_flight, **sizing).run(
                 specs, record, lambda failed: None)
             seconds = time.perf_counter() - started
             ACCOUNTS.append(("arena", workers, len(specs), cpu_spent(before)))
             if profiler:
                 profiler.disable()
         if profiler:
-            pstats.Stats(profiler).sort_stats("tottime").print_stats(12)
+            pstats.Stats(profiler).sort_stats("tottime").print_stats(25)
         return len(specs) / seconds
     finally:
         ray.shutdown()
