@@ -36,6 +36,7 @@ from ray.exceptions import RayError
 from arena.errors import ArenaError
 from arena.match import EngineError, play_match
 from arena.records import MatchResult, MatchSpec, plain
+from arena.store import encoded
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,11 +48,12 @@ class Failed:
 
 
 def play_batch(specs: list[MatchSpec]) -> list[MatchResult | Failed]:
-    """Play ``specs`` in order in this process (the body of the Ray task)."""
+    """Play ``specs`` in order in this process (the body of the Ray task); each result
+    carries its encoded JSON line (see :func:`arena.store.encoded`)."""
     outcomes: list[MatchResult | Failed] = []
     for spec in specs:
         try:
-            outcomes.append(play_match(spec))
+            outcomes.append(encoded(play_match(spec)))
         except EngineError as exc:
             outcomes.append(Failed(spec.id, plain(str(exc))))
         except Exception as exc:  # this match's fault, not the worker's: no retry

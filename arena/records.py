@@ -97,11 +97,14 @@ class MatchResult:
     """Every action in order, chance outcomes included: the replay."""
     outputs: tuple[str, ...] = field(default=(), compare=False)
     """Per seat, what a sandboxed bot printed (truncated); kept beside, not in, the JSON line."""
+    line: str = field(default="", compare=False, repr=False)
+    """This record's line of ``matches.jsonl``, encoded by the Ray worker that played the
+    match so that the driver only writes it ("" until then); not part of the record."""
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-able dict for ``matches.jsonl``; tuples become lists; outputs left out."""
         record = asdict(self)
-        del record["outputs"]
+        del record["outputs"], record["line"]
         return record
 
     @classmethod

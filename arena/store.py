@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, Any
 
@@ -111,6 +111,12 @@ def record(result: MatchResult) -> dict[str, Any]:
     }
 
 
+def encoded(result: MatchResult) -> MatchResult:
+    """``result`` carrying its line of ``matches.jsonl``: a worker encodes it once, so the
+    driver, which stores every match of the run, only writes it."""
+    return replace(result, line=_ENCODE(record(result)))
+
+
 class RunStore:
     """Writes one run's folder. Use as a context manager around the run."""
 
@@ -159,11 +165,12 @@ class RunStore:
                 handle.close()
 
     def append(self, result: MatchResult) -> None:
-        """Record a finished match: one line, flushed now."""
+        """Record a finished match: one line (the one it carries, if a worker encoded it),
+        flushed now."""
         assert self._matches is not None, "use RunStore as a context manager"
         if result.outputs:
             self._save_outputs(result)
-        self._matches.write(_ENCODE(record(result)) + "\n")
+        self._matches.write((result.line or _ENCODE(record(result))) + "\n")
         self._matches.flush()
 
     def _save_outputs(self, result: MatchResult) -> None:

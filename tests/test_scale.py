@@ -22,7 +22,7 @@ from helpers import finished, spec
 from rich.console import Console
 
 from arena.catalog import sandboxed_registry
-from arena.cluster import Dispatcher
+from arena.cluster import Dispatcher, play_batch
 from arena.config import TournamentConfig
 from arena.game import Static
 from arena.ledger import Ledger, Rater, rate_run, read_run
@@ -34,7 +34,7 @@ from arena.runner import Pending
 from arena.schedule import canonical_ids, count_matches, in_plan, round_robin
 from arena.seats.host import Host
 from arena.seats.process import ProcessSeat
-from arena.store import record
+from arena.store import RunStore, encoded, record
 from engines.explorers.game import ExplorersGame
 
 QUICK = (
@@ -183,8 +183,26 @@ def test_the_live_board_keeps_records_not_results_and_ends_with_the_canonical_ta
 def test_a_stored_line_is_the_records_json() -> None:
     result = synthetic_results(1)[0]
     assert json.dumps(record(result)) == json.dumps(result.to_json())
-    fields = {name for name in MatchResult.__dataclass_fields__ if name != "outputs"}
+    fields = {name for name in MatchResult.__dataclass_fields__ if name not in ("outputs", "line")}
     assert set(record(result)) == fields
+
+
+def test_a_line_encoded_by_the_worker_is_the_line_the_store_writes(tmp_path: Path) -> None:
+    plain, *_ = synthetic_results(1)
+    carried = encoded(plain)
+    assert carried == plain and carried.to_json() == plain.to_json()
+    assert carried.line == json.dumps(record(plain), separators=(",", ":"))
+    assert "line" not in repr(carried)
+    for folder, result in (("worker", carried), ("driver", plain)):
+        with RunStore(tmp_path / folder) as store:
+            store.append(result)
+    worker = (tmp_path / "worker" / "matches.jsonl").read_bytes()
+    assert worker == (tmp_path / "driver" / "matches.jsonl").read_bytes()
+    assert MatchResult.from_json(json.loads(worker)) == plain
+    quick = Limits(move_seconds=1.0, bank_seconds=1.0, isolation="inprocess")
+    played, = play_batch([spec("random", "random", limits=quick)])
+    assert isinstance(played, MatchResult)
+    assert played.line == json.dumps(record(played), separators=(",", ":"))
 
 
 def test_what_is_left_of_a_plan_is_walked_not_held() -> None:
