@@ -103,9 +103,11 @@ def read_entries(store: Path) -> list[StoredBot]:
 def add_to(found: Registry, store: Path) -> None:
     """Register the stored bots in ``found``: ``name`` (the newest version) and ``name@version``.
     A stored name that an installed bot already has is skipped, with a problem."""
+    found.store = str(store)
     for bot in read_entries(store):
         installed = found.bots.get(bot.name)
         if installed is not None and installed.info is not None and not installed.info.version:
+            found.shadowed[bot.name] = f"{bot.package} {bot.version}"
             found.problems.append(Problem(
                 f"{bot.package} {bot.version} (bot store)",
                 f"bot name {bot.name!r} is taken by the installed {installed.plugin}",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from arena.errors import ArenaError
+from arena.errors import ArenaError, unknown_name
 from arena.match import EngineError, refereed
 from arena.plugins import Registry
 from arena.records import Limits, MatchSpec, SeatSpec
@@ -100,3 +100,29 @@ def check(
                 ))
         reports.append(report)
     return reports
+
+
+def check_params(
+    bot: str, found: Registry, limits: Limits, params: dict[str, object],
+    games: list[str] | None = None,
+) -> None:
+    """Refuse ``params`` before any match, as ``arena run`` refuses them in a config: an
+    unknown name (with the closest known one), then what the bot's constructor says when it
+    is started once, sandboxed, with them."""
+    from arena.catalog import probe
+
+    if not params:
+        return
+    info = found.bot_info(bot)
+    for param in params:
+        if info.params is not None and param not in info.params:
+            raise unknown_name("param", param, info.params, where=f"--params: bot {bot!r}")
+    names = games or [name for name in sorted(found.games) if info.supports(name)]
+    if not names:
+        return
+    game = found.game(names[0])
+    seat = SeatSpec(label=bot, bot=bot, params=dict(params), plugin=info.module,
+                    environment=info.environment)
+    problem = probe(seat, names[0], game.min_players, limits)
+    if problem:
+        raise ArenaError(f"--params: bot {bot!r} rejects params {params}: {problem}")

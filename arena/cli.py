@@ -181,20 +181,24 @@ def store_remove(spec: str, store: Path | None) -> None:
 @main.command("check")
 @click.argument("bot")
 @click.option("--game", "games", multiple=True, help="Check this game only (repeatable).")
-@click.option("--params", help='The bot\'s params as a JSON object, e.g. \'{"risk": 0.8}\'.')
+@click.option("--params", help='The bot\'s params: JSON or TOML, e.g. \'{"risk": 0.8}\' or '
+              '\'risk = 0.8\'.')
 @click.option("--sandbox", type=click.Choice(SANDBOX_MODES), default="auto", show_default=True,
               help="bubblewrap if installed, bubblewrap or refuse, or the fallback.")
-def check_command(bot: str, games: tuple[str, ...], params: str | None, sandbox: str) -> None:
+@STORE_OPTION
+def check_command(bot: str, games: tuple[str, ...], params: str | None, sandbox: str,
+                  store: Path | None) -> None:
     """Check BOT as a tournament would seat it: sandboxed, short matches in every game it plays."""
-    from arena.check import check
+    from arena.check import check, check_params
+    from arena.play import parse_options
 
-    parsed = json.loads(params) if params else {}
-    if not isinstance(parsed, dict):
-        raise ArenaError(f"--params must be a JSON object, not {params}")
+    _use_store(store)
+    parsed = parse_options(params, flag="--params")
     limits = Limits(sandbox=sandbox)
     found = registry_for(limits)
     console = _console()
     console.print(f"Checking bot [bold]{bot}[/] (plugin {found.bot_info(bot).plugin})")
+    check_params(bot, found, limits, parsed, list(games) or None)
     for protection in protections(sandbox):
         console.print(f"  protection: {protection}")
     reports = check(bot, found, limits, params=parsed, games=list(games) or None)
@@ -268,13 +272,17 @@ def _discovered() -> Registry:
 )
 @click.option("--address", help="Join this Ray cluster [env RAY_ADDRESS; else start a local one].")
 @click.option("--resume", is_flag=True, help="Continue the run in the results folder.")
+@STORE_OPTION
 def run(
-    config_path: Path, out: Path | None, workers: int | None, address: str | None, resume: bool
+    config_path: Path, out: Path | None, workers: int | None, address: str | None, resume: bool,
+    store: Path | None,
 ) -> None:
-    """Play the round robin described by CONFIG (TOML) and show the leaderboard."""
+    """Play the round robin described by CONFIG (TOML) and show the leaderboard; its bots are
+    the installed ones and those of the bot store."""
     # ray is imported only by the command that needs it: listing bots stays quick.
     from arena import runner
 
+    _use_store(store)
     console = _console()
     # On a terminal, say what happens from the first second (bots are found by sandboxed
     # hosts, which takes a moment); the line goes once the plan is ready.
@@ -289,7 +297,7 @@ def run(
             resume=resume,
             draw_probability=runner.game_draw_probability(found, config.game),
         )
-    for warning in plan.warnings:
+    for warning in [*plan.warnings, *_shadowed(config, found)]:
         console.print(f"[yellow]warning:[/] {warning}", soft_wrap=True)
     labels = [bot.label for bot in config.bots]
     title = f"{config.name}: {config.game}"
@@ -320,6 +328,15 @@ def run(
     if len(outcome.nodes) > 1:
         played = ", ".join(f"{node[:8]} {count}" for node, count in outcome.nodes)
         console.print(f"Matches per node: {played}", highlight=False, soft_wrap=True)
+
+
+def _shadowed(config: TournamentConfig, found: Registry) -> list[str]:
+    """A warning per bot of the config that is both installed and stored: the installed one
+    plays."""
+    return [f"bot {name!r}: the installed one plays; the stored {found.shadowed[name]} has "
+            f"the same name (play it: pip uninstall the installed package)"
+            for name in dict.fromkeys(seat.bot for seat in config.bots)
+            if name in found.shadowed]
 
 
 class _RunView(LiveBoard):
@@ -550,11 +567,13 @@ def replay_command(run_dir: Path, match_id: str, as_text: bool, boards: bool) ->
               help="Save the finished match in this run folder (for arena replay).")
 @click.option("--trusted", is_flag=True,
               help="Run the bots in this process instead of sandboxed (trusted bots only).")
+@STORE_OPTION
 def play_command(game: str, against: str, seat: int, seed: int | None, options: str | None,
-                 save: Path | None, trusted: bool) -> None:
+                 save: Path | None, trusted: bool, store: Path | None) -> None:
     """Play GAME in the terminal against bots (sandboxed, as in a tournament)."""
     from arena import play as playing
 
+    _use_store(store)
     limits = Limits(isolation="inprocess" if trusted else "process")
     bots = [name.strip() for name in against.split(",") if name.strip()]
     if not bots:

@@ -60,8 +60,9 @@ class Table:
     """The person's seat."""
 
 
-def parse_options(text: str | None) -> dict[str, Any]:
-    """``--options``: a JSON object, or TOML (``a = 1, b = true`` or ``{ a = 1 }``)."""
+def parse_options(text: str | None, flag: str = "--options") -> dict[str, Any]:
+    """``--options`` (or ``flag``): a JSON object, or TOML (``a = 1, b = true`` or
+    ``{ a = 1 }``); anything else is one line naming the problem."""
     if not text or not text.strip():
         return {}
     try:
@@ -72,10 +73,11 @@ def parse_options(text: str | None) -> dict[str, Any]:
         try:
             parsed = tomllib.loads(f"options = {inline}")["options"]
         except tomllib.TOMLDecodeError as exc:
-            raise ArenaError(f"--options {text!r}: neither a JSON object nor TOML ({exc})"
+            raise ArenaError(f"{flag} {text!r}: neither a JSON object nor TOML ({exc})"
                              ) from None
     if not isinstance(parsed, dict):
-        raise ArenaError(f"--options {text!r}: give a table of options, like '{{\"coins\": 1}}'")
+        example = "coins = 1" if flag == "--options" else "risk = 0.8"
+        raise ArenaError(f"{flag} {text!r}: give a table, like '{example}'")
     return parsed
 
 

@@ -77,6 +77,10 @@ class Registry:
 
     sandboxed: bool = False
     """True if the bots were found by sandboxed hosts (no bot class was imported here)."""
+    store: str = ""
+    """The bot store whose bots were added ("" if none was read)."""
+    shadowed: dict[str, str] = field(default_factory=dict)
+    """Stored bot names that an installed bot already has: name -> the stored package."""
 
     def game(self, name: str) -> Game:
         """A new instance of the game registered as ``name``."""
@@ -119,6 +123,9 @@ class Registry:
                 f"{error}; {len(self.problems)} plugin problem(s) were skipped, "
                 f"see 'arena {kind}s'",
             )
+        if kind == "bot" and self.store:
+            error.args = (f"{error}; the bot store read was {self.store} (another: --store "
+                          "DIR or ARENA_STORE)",)
         return error
 
 

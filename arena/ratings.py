@@ -16,6 +16,9 @@ Bookkeeping decisions:
 - A *void* match, in which no seat ended ``ok`` (say every process crashed),
   says nothing about skill. It counts in ``matches`` and ``faults`` of its
   seats, but it updates no rating and adds no win, score or place.
+- A faulty seat's points are not its bot's (random moves played on after the
+  fault, ruling of the referee): ``mean_score`` is over the matches a bot
+  finished ``ok``. Its place (last) counts, in ``mean_place`` and the rating.
 - A match id is a match's identity: if one id appears twice (a result written
   twice around an interruption) it is rated once.
 - ``mean_place`` is 1-based, so ``1.0`` means "always first".
@@ -61,7 +64,8 @@ class Standing:
     """One bot's line in the final table.
 
     ``win_rate`` is over all of the bot's matches, void ones included;
-    ``mean_score`` and ``mean_place`` are over the matches that were rated.
+    ``mean_place`` is over the matches that were rated, ``mean_score`` over those the bot
+    finished ``ok`` (a faulty seat's points were scored by its random stand-in).
     All three are None when there is nothing to average.
     """
 
@@ -94,6 +98,8 @@ class _Tally:
     faults: int = 0
     score_sum: float = 0.0
     place_sum: int = 0
+    scored: int = 0
+    """Rated matches finished ``ok``: the ones ``score_sum`` is over."""
 
     def standing(self, bot: str) -> Standing:
         """This tally as a finished line of the table."""
@@ -106,7 +112,7 @@ class _Tally:
             matches=self.matches,
             wins=self.wins,
             win_rate=_mean(self.wins, self.matches),
-            mean_score=_mean(self.score_sum, self.rated),
+            mean_score=_mean(self.score_sum, self.scored),
             mean_place=_mean(self.place_sum + self.rated, self.rated),
             faults=self.faults,
         )
@@ -166,11 +172,14 @@ class Ratings:
             tally.faults += fault
         if void:
             return
-        for tally, score, place in zip(tallies, result.scores, result.ranking, strict=True):
+        for tally, score, place, fault in zip(tallies, result.scores, result.ranking,
+                                              result.faults, strict=True):
             tally.rated += 1
             tally.wins += place == 0
-            tally.score_sum += score
             tally.place_sum += place
+            if not fault:
+                tally.score_sum += score
+                tally.scored += 1
         # TrueSkill needs two teams; a one-seat match can only be counted.
         if len(tallies) >= 2:
             self._update(result, tallies)
@@ -182,7 +191,8 @@ class Ratings:
         return {
             "fallbacks": self.fallbacks,
             "tallies": {label: [tally.rating.pi, tally.rating.tau, tally.matches, tally.rated,
-                                tally.wins, tally.faults, tally.score_sum, tally.place_sum]
+                                tally.wins, tally.faults, tally.score_sum, tally.place_sum,
+                                tally.scored]
                         for label, tally in self._tallies.items()},
         }
 
@@ -193,12 +203,12 @@ class Ratings:
         ratings = cls(draw_probability)
         ratings.fallbacks = int(state["fallbacks"])
         for label, values in state["tallies"].items():
-            pi, tau, matches, rated, wins, faults, score_sum, place_sum = values
+            pi, tau, matches, rated, wins, faults, score_sum, place_sum, scored = values
             rating = ratings._fast.create_rating()
             rating.pi, rating.tau = float(pi), float(tau)
             ratings._tallies[str(label)] = _Tally(
                 rating, int(matches), int(rated), int(wins), int(faults), float(score_sum),
-                int(place_sum))
+                int(place_sum), int(scored))
         return ratings
 
     def copy(self) -> Ratings:

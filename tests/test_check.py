@@ -46,10 +46,24 @@ def test_the_fallback_says_the_filesystem_is_not_hidden() -> None:
     assert "the filesystem is NOT hidden" in done.stdout
 
 
-def test_params_are_passed_and_checked_where_the_bot_runs() -> None:
+def test_params_are_checked_where_the_bot_runs_before_any_match() -> None:
     done = check("zoo-fussy", "--game", "tiny-race", "--params", '{"level": 9}')
-    assert done.returncode == 1
-    assert "level must be 1, 2 or 3, not 9" in done.stdout
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "--params: bot 'zoo-fussy' rejects params {'level': 9}" in done.stderr
+    assert "level must be 1, 2 or 3, not 9" in done.stderr
+    assert "tiny-race:" not in done.stdout  # refused before any match, as arena run does
+    done = check("zoo-fussy", "--game", "tiny-race", "--params", "level = 2")
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_a_mistyped_param_or_unreadable_params_are_one_line() -> None:
+    done = check("greedy", "--game", "tiny-race", "--params", '{"rsk": 0.2}')
+    assert done.returncode == 2
+    assert "unknown param 'rsk'; did you mean 'risk'?" in done.stderr
+    done = check("greedy", "--game", "tiny-race", "--params", "{risk: 0.2}")
+    assert done.returncode == 2
+    assert "--params '{risk: 0.2}': neither a JSON object nor TOML" in done.stderr
+    assert "Traceback" not in done.stderr
 
 
 def test_an_unknown_bot_is_one_clear_line() -> None:

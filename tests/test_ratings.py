@@ -105,6 +105,17 @@ def test_faulty_seats_are_counted_and_lose_rating() -> None:
     assert table["crashy"].mu < MU < table["steady"].mu
 
 
+def test_a_faulty_seats_points_are_not_its_bots_score_but_its_place_counts() -> None:
+    # The faulty seat's random stand-in scored 5 after the fault: not the bot's points.
+    faulted = finished("m1", ["steady", "oops"], [0, 1], statuses=["ok", "illegal"],
+                       scores=[1.0, 5.0])
+    clean = finished("m2", ["steady", "oops"], [1, 0], scores=[2.0, 3.0])
+    table = by_bot(rate([faulted, clean]))
+    assert table["oops"].mean_score == 3.0 and table["steady"].mean_score == 1.5
+    assert table["oops"].mean_place == 1.5  # the fault's last place counts
+    assert by_bot(rate([faulted]))["oops"].mean_score is None
+
+
 def test_a_match_nobody_finished_is_counted_but_not_rated() -> None:
     void = finished("m1", ["ada", "bo"], [0, 0], statuses=["crash", "timeout"])
     played = finished("m2", ["ada", "bo"], [0, 1])

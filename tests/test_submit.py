@@ -9,6 +9,7 @@ import subprocess
 import sys
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -297,3 +298,51 @@ def test_a_cluster_node_builds_a_shipped_stored_bot_into_its_cache(
     assert result.statuses == ("ok", "ok")
     assert (tmp_path / "cache" / "lostvalley-arena" / "environments" / "arena_bot_old_timer"
             / "0.1.0" / "env" / "bin" / "python").exists()
+
+
+def test_run_check_and_play_take_the_store_as_an_option(
+    stocked: tuple[Path, Path], tmp_path: Path
+) -> None:
+    store, _ = stocked
+    elsewhere = tmp_path / "no-store-here"
+    env = {**os.environ, "COLUMNS": "200", "ARENA_STORE": str(elsewhere)}
+    checked = subprocess.run([ARENA, "check", "new-wave", "--game", "tiny-race", "--store",
+                              str(store)], capture_output=True, text=True, env=env, timeout=300,
+                             check=False)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert "new-wave: all checks passed" in checked.stdout
+    config = tmp_path / "stored.toml"
+    config.write_text('[tournament]\ngame = "tiny-race"\nplayers = 2\n\n'
+                      '[[bots]]\nname = "new-wav"\n[[bots]]\nname = "random"\n')
+    unknown = subprocess.run([ARENA, "run", str(config), "--out", str(tmp_path / "out")],
+                             capture_output=True, text=True, env=env, timeout=300, check=False)
+    assert unknown.returncode == 2
+    assert f"the bot store read was {elsewhere}" in unknown.stderr
+    named = subprocess.run([ARENA, "run", str(config), "--out", str(tmp_path / "out"),
+                            "--store", str(store)], capture_output=True, text=True, env=env,
+                           timeout=300, check=False)
+    assert named.returncode == 2
+    assert "did you mean 'new-wave'" in named.stderr, named.stderr
+
+
+def test_a_stored_bot_shadowed_by_an_installed_one_is_said_when_it_would_play(
+    stocked: tuple[Path, Path]
+) -> None:
+    from types import SimpleNamespace
+
+    from arena.botstore import add_to
+    from arena.cli import _shadowed
+    from arena.plugins import BotInfo, Entry, Registry
+
+    store, _ = stocked
+    installed = BotInfo(name="new-wave", games=None, params=None, observes=True,
+                        plugin="arena-bot-new-wave 5.0:new-wave", module="elsewhere.plugin")
+    found = Registry(bots={"new-wave": Entry(None, installed.plugin, installed.module, installed)})
+    add_to(found, store)
+    assert found.bots["new-wave"].info is installed
+    assert found.shadowed == {"new-wave": "arena_bot_new_wave 0.1.0"}
+    config: Any = SimpleNamespace(bots=[SimpleNamespace(bot="new-wave"),
+                                        SimpleNamespace(bot="old-timer")])
+    warning, = _shadowed(config, found)
+    assert "bot 'new-wave': the installed one plays" in warning
+    assert "pip uninstall" in warning
