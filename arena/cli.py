@@ -252,8 +252,8 @@ def new_bot(name: str, game: str | None) -> None:
     for relative in written:
         console.print(f"  {folder.name}/{relative}", markup=False, highlight=False)
     console.print("Next:", highlight=False)
-    for step in (f"pip install ./{name}", "arena bots", f"pytest {name}", f"arena check {name}",
-                 f"arena run {name}/tournament.toml"):
+    for step in (f"pip install ./{name}", "arena bots", "pip install pytest", f"pytest {name}",
+                 f"arena check {name}", f"arena run {name}/tournament.toml"):
         console.print(f"  {step}", markup=False, highlight=False, soft_wrap=True)
 
 

@@ -15,9 +15,12 @@ class ArenaError(Exception):
 
 def unknown_name(kind: str, name: str, known: Iterable[str], *, where: str = "") -> ArenaError:
     """An error for an unknown name (a game, a bot, a config key, an option), suggesting
-    the closest known ones; ``where`` (a config table) goes in front."""
+    the closest known ones (or those holding the name, as ``dinosaurs`` for
+    ``lost-valley-of-the-dinosaurs``); ``where`` (a config table) goes in front."""
     known = sorted(known)
     close = difflib.get_close_matches(name, known, n=3, cutoff=0.5)
+    if not close and len(name) >= 3:
+        close = [other for other in known if name.lower() in other.lower()][:3]
     hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
     listing = ", ".join(known) if known else ("none" if where else "none installed")
     prefix = f"{where}: " if where else ""

@@ -161,8 +161,29 @@ def test_the_readme_walks_the_journey_that_new_bot_prints(tmp_path: Path) -> Non
     assert result.exit_code == 0, result.output
     steps = result.stdout.split("Next:\n")[1].split("\n")
     readme = (Path(__file__).parent.parent / "README.md").read_text()
-    section = readme.split("## Writing a bot\n")[1].split("\n## ")[0]
-    commands = [line.split("#")[0].strip() for line in section.splitlines()
-                if line.startswith("    ")]
+    journey, observations = code_blocks(readme.split("## Writing a bot\n")[1].split("\n## ")[0])
+    commands = [line.split("#")[0].strip() for line in journey]
     assert commands == [f"arena new-bot cautious --game {GAME}",
                         *(step.strip() for step in steps if step.strip())]
+    # The recipe for seeing real observations, run as written, from an empty folder.
+    (tmp_path / "elsewhere").mkdir()
+    activated = {**os.environ, "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}"}
+    shown = subprocess.run(["bash", "-c", "\n".join(observations)], cwd=tmp_path / "elsewhere",
+                           env=activated, capture_output=True, text=True, timeout=60, check=False)
+    assert shown.returncode == 0, shown.stderr
+    assert '"phase"' in shown.stdout and shown.stdout.strip().splitlines()[-1].startswith("[")
+
+
+def code_blocks(text: str) -> list[list[str]]:
+    """The indented code blocks of a Markdown section, each as its lines without the indent."""
+    blocks: list[list[str]] = []
+    inside = False
+    for line in text.splitlines():
+        if line.startswith("    "):
+            if not inside:
+                blocks.append([])
+            blocks[-1].append(line[4:])
+            inside = True
+        elif line.strip():
+            inside = False
+    return blocks
