@@ -101,6 +101,14 @@ class MatchResult:
     """This record's line of ``matches.jsonl``, encoded by the Ray worker that played the
     match so that the driver only writes it ("" until then); not part of the record."""
 
+    def __reduce__(self) -> tuple[type[MatchResult], tuple[Any, ...]]:
+        """Pickled as its fields in order: a worker sends every result to the driver, which
+        loads this three times faster than a frozen dataclass's state."""
+        return (MatchResult, (self.id, self.game, self.seed, self.seats, self.scores,
+                              self.ranking, self.statuses, self.actions, self.seconds,
+                              self.think_seconds, self.max_move_seconds, self.errors,
+                              self.history, self.outputs, self.line))
+
     def to_json(self) -> dict[str, Any]:
         """A JSON-able dict for ``matches.jsonl``; tuples become lists; outputs left out."""
         record = asdict(self)

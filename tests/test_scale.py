@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import pickle
 import random
 from collections.abc import Iterator
 from dataclasses import replace
@@ -185,6 +186,15 @@ def test_a_stored_line_is_the_records_json() -> None:
     assert json.dumps(record(result)) == json.dumps(result.to_json())
     fields = {name for name in MatchResult.__dataclass_fields__ if name not in ("outputs", "line")}
     assert set(record(result)) == fields
+
+
+def test_a_result_is_pickled_whole_and_fast() -> None:
+    result = replace(encoded(synthetic_results(1)[0]), outputs=("hi", "", "there"))
+    again = pickle.loads(pickle.dumps(result))
+    assert [getattr(again, name) for name in MatchResult.__dataclass_fields__] == [
+        getattr(result, name) for name in MatchResult.__dataclass_fields__]
+    assert MatchResult.__reduce__(result)[1] == tuple(
+        getattr(result, name) for name in MatchResult.__dataclass_fields__)
 
 
 def test_a_line_encoded_by_the_worker_is_the_line_the_store_writes(tmp_path: Path) -> None:
