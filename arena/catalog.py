@@ -7,8 +7,11 @@ which reports the games and bots it registers. Each host sees only its own
 plugin, so a hostile one can lie only about itself. The plugins that
 register games and no bots are then imported here, trusted, for their games
 (games are the organiser's installs, and their engines run in the referee);
-a plugin that registers both is refused its games, and a game claimed by
-two plugins is refused. The result is cached per process.
+a plugin that registers both, or whose distribution (package) also registers
+bots through another entry point, is refused its games, and a game claimed by
+two plugins is refused. A bot name claimed by two plugins is refused too,
+both times, so that no plugin can pass itself off as another's bot. Each
+host has ``CATALOG_SECONDS`` of its own. The result is cached per process.
 """
 
 from __future__ import annotations
@@ -25,7 +28,9 @@ from arena.seats.process import HostProcess
 from arena.seats.sandbox import Confinement
 
 CATALOG_SECONDS = 20.0
-"""How long one plugin's sandboxed catalog may take."""
+"""How long one plugin's sandboxed catalog may take (the hosts run side by side)."""
+GRACE_SECONDS = 1.0
+"""Once another plugin used up the time, how long a host's answer is still waited for."""
 
 
 def installed_entry_points() -> list[EntryPoint]:
@@ -39,7 +44,10 @@ def _ask(hosts: list[tuple[EntryPoint, HostProcess]]) -> list[tuple[EntryPoint, 
     deadline = time.perf_counter() + CATALOG_SECONDS
     for entry_point, host in hosts:
         try:
-            report = host.receive(deadline, "listing what the plugin registers")
+            # The hosts started together: one that answered in time while a slow one was
+            # waited for has its answer in its pipe already, read with a short grace.
+            report = host.receive(max(deadline, time.perf_counter() + GRACE_SECONDS),
+                                  "listing what the plugin registers")
         except SeatFault as fault:
             report = {"problems": [f"its sandboxed catalog failed: {fault}"]}
         finally:
@@ -55,7 +63,11 @@ def catalog(entry_points_: list[EntryPoint] | None = None, sandbox: str = "auto"
     hosts = [(ep, HostProcess(ep.value, ["--catalog"], Confinement(), sandbox))
              for ep in entry_points_]
     game_plugins: dict[str, list[EntryPoint]] = {}
-    for entry_point, report in _ask(hosts):
+    reports = _ask(hosts)
+    with_bots = {_distribution(ep) for ep, report in reports
+                 if any(isinstance(b, dict) for b in _list(report.get("bots")))}
+    claims: dict[str, list[tuple[str, str, dict[object, object]]]] = {}
+    for entry_point, report in reports:
         name = plugin_name(entry_point)
         problems = [str(problem) for problem in _list(report.get("problems"))]
         found.problems.extend(Problem(name, problem) for problem in problems)
@@ -64,13 +76,32 @@ def catalog(entry_points_: list[EntryPoint] | None = None, sandbox: str = "auto"
         if games and bots:
             found.problems.append(Problem(name, "registers games and bots in one plugin module; "
                                                 "its games are not loaded (split the module)"))
+        elif games and _distribution(entry_point) in with_bots:
+            found.problems.append(Problem(
+                name, f"its package {_distribution(entry_point)} also registers bots; games "
+                      "from a bot's package are not loaded (bot code never runs in the referee)"))
         elif games:
             for game in games:
                 game_plugins.setdefault(str(game.get("name")), []).append(entry_point)
         for bot in bots:
-            _add_bot(found, name, entry_point.value, bot)
+            claims.setdefault(str(bot.get("name")), []).append((name, entry_point.value, bot))
+    for bot_name, claimants in claims.items():
+        plugins = list(dict.fromkeys(plugin for plugin, _, _ in claimants))
+        if len(plugins) > 1:
+            found.problems.append(Problem(", ".join(plugins), (
+                f"bot name {bot_name!r} is claimed by several plugins; none of them is loaded "
+                "(uninstall the one that should not have it)")))
+            continue
+        for plugin, module, bot in claimants:
+            _add_bot(found, plugin, module, bot)
     _load_games(found, game_plugins)
     return found
+
+
+def _distribution(entry_point: EntryPoint) -> str:
+    """The package an entry point comes from (its module if it has no distribution)."""
+    dist = entry_point.dist
+    return dist.name if dist is not None else entry_point.value
 
 
 def _list(value: object) -> list[object]:

@@ -17,7 +17,7 @@ from typing import Any
 
 from arena.errors import ArenaError, unknown_name
 from arena.game import InvalidOptions
-from arena.plugins import Registry, require_registry
+from arena.plugins import Registry, nothing_loaded, require_registry
 from arena.records import Limits, MatchSpec, SeatSpec
 from arena.schedule import MAX_TABLES, SEATINGS, count_matches, round_robin
 from arena.seats.sandbox import SANDBOX_MODES, use_bubblewrap
@@ -170,7 +170,7 @@ def registry_for(limits: Limits) -> Registry:
                      problems=list(discovered.problems), sandboxed=True)
     add_to(found, default_store())
     if not found.games and not found.bots:
-        raise ArenaError("no games or bots are installed (see the README's set-up command)")
+        raise nothing_loaded(found)
     return found
 
 

@@ -202,8 +202,15 @@ def _registrar(
 
     def register(cls: type) -> None:
         reason = check(cls)
-        if reason is None and cls.name in table:  # type: ignore[attr-defined]
-            reason = f"name {cls.name!r} already registered by {table[cls.name].plugin}"  # type: ignore[attr-defined]
+        name = getattr(cls, "name", "")
+        if reason is None and name in table:
+            first = table[name].plugin
+            reason = f"name {name!r} already registered by {first}"
+            if first != plugin and table[name].cls is not None:
+                # Claimed by two plugins: neither may pass itself off as the other's.
+                table[name] = Entry(None, f"{first}, {plugin}", "")
+                reason = (f"name {name!r} is claimed by several plugins ({first}); none of "
+                          "them is loaded")
         if reason is not None:
             problems.append(Problem(plugin, reason))
             return
@@ -251,6 +258,9 @@ def discover(entry_points_: list[EntryPoint] | None = None) -> Registry:
     manager = _load(entry_points_, registry.problems)
     _call_each(manager, "arena_register_games", registry.games, registry.problems, game_problem)
     _call_each(manager, "arena_register_bots", registry.bots, registry.problems, bot_problem)
+    for table in (registry.games, registry.bots):
+        for name in [name for name, entry in table.items() if entry.cls is None]:
+            del table[name]  # claimed by several plugins
     return registry
 
 
@@ -264,8 +274,19 @@ def require_registry() -> Registry:
     """The registry, or an :class:`ArenaError` if nothing at all is installed."""
     found = registry()
     if not found.games and not found.bots:
-        raise ArenaError("no games or bots are installed (see the README's set-up command)")
+        raise nothing_loaded(found)
     return found
+
+
+def nothing_loaded(found: Registry) -> ArenaError:
+    """The error for a discovery that found no game and no bot: nothing installed, or every
+    plugin refused (then the first reasons)."""
+    if not found.problems:
+        return ArenaError("no games or bots are installed (see the README's set-up command)")
+    shown = "; ".join(f"{problem.plugin}: {problem.reason}" for problem in found.problems[:3])
+    more = f" (and {len(found.problems) - 3} more)" if len(found.problems) > 3 else ""
+    return ArenaError(f"no game or bot could be loaded: {len(found.problems)} plugin "
+                      f"problem(s): {shown}{more}")
 
 
 @functools.cache

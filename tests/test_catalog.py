@@ -6,9 +6,12 @@ import json
 import os
 import subprocess
 import sys
-from importlib.metadata import EntryPoint
+from importlib.metadata import EntryPoint, distributions
 from pathlib import Path
 
+import pytest
+
+from arena import catalog as catalog_module
 from arena.catalog import catalog
 
 ROOT = Path(__file__).parent.parent
@@ -43,6 +46,39 @@ def test_a_plugin_that_fails_to_import_is_a_problem_not_a_stop() -> None:
     found = catalog([entry("broken", "arena_testzoo_broken"), entry("testbots", "arena_testbots")])
     assert "crasher" in found.bots
     assert any("broken on purpose" in problem.reason for problem in found.problems)
+
+
+def test_a_bot_name_claimed_by_two_plugins_is_refused_to_both() -> None:
+    # arena_testmixed registers the cheater that arena_testbots registers: an impostor.
+    found = catalog([entry("testbots", "arena_testbots"), entry("mixed", "arena_testmixed")])
+    assert "cheater" not in found.bots and "crasher" in found.bots
+    assert any("bot name 'cheater' is claimed by several plugins" in problem.reason
+               for problem in found.problems)
+
+
+def test_a_package_that_registers_bots_has_the_games_of_its_other_modules_refused(
+    tmp_path: Path,
+) -> None:
+    info = tmp_path / "bundle-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: bundle\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[arena]\nbundle-bots = arena_testbots\n"
+                                           "bundle-game = arena_testgame\n")
+    bundle, = distributions(path=[str(tmp_path)])
+    found = catalog([ep for ep in bundle.entry_points if ep.group == "arena"])
+    assert "tiny-race" not in found.games and "crasher" in found.bots
+    assert any("its package bundle also registers bots" in problem.reason
+               for problem in found.problems)
+
+
+def test_a_slow_or_garbled_plugin_costs_only_itself(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(catalog_module, "CATALOG_SECONDS", 1.0)
+    found = catalog([entry("aaa", "arena_testslow"), entry("deep", "arena_testdeep"),
+                     entry("testbots", "arena_testbots"), entry("testgame", "arena_testgame")])
+    assert "crasher" in found.bots and "tiny-race" in found.games
+    reasons = {problem.plugin: problem.reason for problem in found.problems}
+    assert "no answer within the time allowed" in reasons["aaa"]
+    assert "not a JSON object" in reasons["deep"]
 
 
 PROBE = """

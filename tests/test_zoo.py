@@ -58,6 +58,32 @@ def test_garbage_answers_are_illegal(sandbox: str, kind: str) -> None:
     assert result.statuses == ("illegal", "ok") and result.ranking == (1, 0)
 
 
+def test_an_answer_nested_too_deep_to_decode_is_illegal_not_an_engine_failure(
+    sandbox: str
+) -> None:
+    result = duel(SeatSpec("forger", "zoo-forger", {"mode": "deep"}), sandbox)
+    assert result.statuses == ("illegal", "ok") and result.ranking == (1, 0)
+    assert "not a JSON object" in str(result.errors[0])
+
+
+def test_a_forged_end_of_match_answer_leaks_no_host(sandbox: str) -> None:
+    before = hosts_now()
+    for _ in range(3):
+        result = duel(SeatSpec("forger", "zoo-forger", {"mode": "done"}), sandbox)
+        assert result.statuses[1] == "ok"
+    POOL.close()
+    assert gone(hosts_now() - before)
+
+
+def test_the_sandboxs_scratch_memory_is_bounded() -> None:
+    result = duel(SeatSpec("filler", "zoo-forger", {"mode": "fill"}), "required")
+    assert result.statuses == ("ok", "ok")
+    filled = dict(line.split()[1:3] for line in result.outputs[0].splitlines()
+                  if line.startswith("FILLED"))
+    assert int(filled["/tmp"]) <= 64 and int(filled["/dev/shm"]) <= 16, filled
+    assert filled["/dev"] == "0"  # read-only: no tmpfs of the machine's size to fill
+
+
 @pytest.mark.parametrize("bot", ["zoo-python-loop", "zoo-native-loop"])
 def test_a_bot_that_never_answers_times_out(sandbox: str, bot: str) -> None:
     before = hosts_now()

@@ -329,20 +329,28 @@ class ProcessSeat:
     def close(self, outcome: Mapping[str, Any] | None = None) -> str:
         """End the match for the host; returns the bot's output during it."""
         host = self.host
+        done = None
         if host.alive and outcome is not None:
-            try:
+            with contextlib.suppress(SeatFault):
                 done = host.request({"type": "end", **outcome}, "done",
                                     time.perf_counter() + 2.0, "the end of the match")
-                self.peak_kb = int(done.get("peak_kb", 0) or 0)
-                host.matches += 1
-                self.output += host.output.take()
-                self.pool.release(self.key, host)
-                return self.output
-            except SeatFault:
-                pass
+        if done is not None:
+            self.peak_kb = _kilobytes(done.get("peak_kb"))
+            host.matches += 1
+            self.output += host.output.take()
+            self.pool.release(self.key, host)
+            return self.output
         host.kill()
         self.output += host.output.take(wait=0.5)
         return self.output
+
+
+def _kilobytes(value: object) -> int:
+    """The peak memory a host reported: its host code's number, or 0 for anything a bot
+    may have forged in its place (a string, infinity, a negative or a huge number)."""
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 1 << 40:
+        return value
+    return 0
 
 
 def _protocol(hello: Mapping[str, Any]) -> int:

@@ -64,8 +64,12 @@ def encode(message: dict[str, Any]) -> bytes:
 
 
 def decode(line: bytes) -> dict[str, Any]:
-    """One protocol line as a message; ``ValueError`` if it is not a JSON object."""
-    message = json.loads(line)
+    """One protocol line as a message; ``ValueError`` if it is not a JSON object (nested
+    too deeply to decode, too)."""
+    try:
+        message = json.loads(line)
+    except RecursionError:
+        raise ValueError(f"nested too deeply: {line[:80]!r}") from None
     if not isinstance(message, dict):
         raise ValueError(f"not a JSON object: {line[:80]!r}")
     return message

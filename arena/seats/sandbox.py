@@ -5,7 +5,8 @@ With bubblewrap (Debian package ``bubblewrap``) the host sees a private root:
 read-only binds of the system's ``/usr``, the Python installation, the
 virtualenv, the arena's own packages and the bot's own package, and nothing
 else (no home, no results, no other project files); an empty private
-``/tmp`` as its working directory; no network; its own user, PID, IPC and
+``/tmp`` as its working directory (64 MiB, and 16 MiB of ``/dev/shm``: the rest of
+``/dev`` is read-only); no network; its own user, PID, IPC and
 UTS namespaces; and it dies with the seat that started it.
 
 Without bubblewrap (the *fallback*) the host gets an empty environment, a
@@ -40,6 +41,10 @@ CLEAN_ENV = {"PATH": "/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8", "PYTHON
 """The whole environment of a bot host: nothing of the parent's."""
 
 SANDBOX_UID = 65534
+
+SCRATCH_MB = 64
+"""Size of a sandboxed host's private ``/tmp`` (memory: a tmpfs, which the host's own
+memory limit does not count, so it is bounded here); its ``/dev/shm`` gets a quarter."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,6 +237,8 @@ def host_command(
                "--gid", str(SANDBOX_UID), "--die-with-parent", "--new-session",
                "--cap-drop", "ALL", "--hostname", "bot", "--clearenv",
                *(arg for key, value in CLEAN_ENV.items() for arg in ("--setenv", key, value)),
-               "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--chdir", "/tmp",
+               "--proc", "/proc", "--dev", "/dev",
+               "--size", str(SCRATCH_MB << 18), "--tmpfs", "/dev/shm", "--remount-ro", "/dev",
+               "--size", str(SCRATCH_MB << 20), "--tmpfs", "/tmp", "--chdir", "/tmp",
                *_system_binds(), *_python_binds(extra, environment), "--", *python]
     return command, None

@@ -199,8 +199,50 @@ class Snoop(Bot):
         return found
 
 
+def _protocol_out() -> int:
+    """The descriptor the bot host answers the referee on (``--fds=IN,OUT``)."""
+    for argument in sys.argv:
+        if argument.startswith("--fds="):
+            return int(argument.split(",")[1])
+    raise RuntimeError("no --fds argument: not in a bot host")
+
+
+class Forger(Bot):
+    """Writes protocol lines of its own on the host's descriptor: ``deep`` a JSON answer
+    nested 200,000 deep (past any decoder's recursion), ``done`` a forged end-of-match
+    answer whose ``peak_kb`` is no number; ``fill`` fills its scratch folders (memory: tmpfs)
+and prints how much each took."""
+
+    name = "zoo-forger"
+
+    def __init__(self, *, mode: str = "deep", **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.mode = mode
+
+    def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        if self.mode == "deep":
+            os.write(_protocol_out(), b"[" * 200_000 + b"]" * 200_000 + b"\n")
+            time.sleep(5)
+        if self.mode == "fill" and not getattr(self, "filled", False):
+            self.filled = True
+            for folder in ("/tmp", "/dev/shm", "/dev"):
+                written = 0
+                with contextlib.suppress(OSError):
+                    for index in range(40):  # 320 MiB, in files under the 16 MiB file limit
+                        with open(f"{folder}/fill-{index}", "wb") as handle:
+                            for _ in range(8):
+                                handle.write(b"x" * (1 << 20))
+                                written += 1
+                print(f"FILLED {folder} {written} MiB")
+        return legal_actions[0]
+
+    def close(self) -> None:
+        if self.mode == "done":
+            os.write(_protocol_out(), b'{"type": "done", "peak_kb": "lots"}\n')
+
+
 ZOO: tuple[type, ...] = (Junk, PythonLoop, NativeLoop, SlowStart, Exit, Segfault, Chatty,
-                         Flood, Hog, Forker, Fussy, Snoop)
+                         Flood, Hog, Forker, Fussy, Snoop, Forger)
 
 
 @arena.hookimpl
