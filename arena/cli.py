@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import click
 from rich import box
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from arena.config import TournamentConfig, load, registry_for
@@ -26,7 +27,7 @@ from arena.ledger import rate_run, read_run
 from arena.live import LiveBoard
 from arena.plugins import Registry
 from arena.ratings import Standing, rate
-from arena.records import Limits, MatchResult
+from arena.records import Limits, MatchResult, plain
 from arena.schedule import canonical_ids
 from arena.seats.sandbox import SANDBOX_MODES, protections
 from arena.store import MATCHES, read_failures, read_results
@@ -214,11 +215,13 @@ def check_command(bot: str, games: tuple[str, ...], params: str | None, sandbox:
         console.print(table)
         for seat in report.seats:
             if seat.status != "ok":
-                console.print(f"[red]{seat.match}: {seat.status}[/]: {seat.error}", markup=True,
-                              highlight=False)
+                # What the bot wrote is shown without its terminal codes (no cleared screen,
+                # no colours, no forged verdict in another colour).
+                console.print(f"[red]{seat.match}: {seat.status}[/]: "
+                              f"{escape(plain(str(seat.error)))}", markup=True, highlight=False)
                 if seat.output.strip():
-                    tail = "\n".join(seat.output.strip().splitlines()[-10:])
-                    console.print(f"  its output ends:\n{tail}", markup=False)
+                    tail = "\n".join(plain(seat.output).strip().splitlines()[-10:])
+                    console.print(f"  its output ends:\n{tail}", markup=False, highlight=False)
         for failure in report.failures:
             console.print(f"[red]engine failure[/]: {failure}")
     if not all(report.ok for report in reports):

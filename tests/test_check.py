@@ -70,3 +70,11 @@ def test_an_unknown_bot_is_one_clear_line() -> None:
     done = check("no-such-bot")
     assert done.returncode == 2
     assert "unknown bot 'no-such-bot'" in done.stderr
+
+
+def test_what_a_faulty_bot_wrote_is_shown_without_its_terminal_codes_or_markup() -> None:
+    done = check("zoo-forger", "--game", "tiny-race", "--params", '{"mode": "ansi"}')
+    assert done.returncode == 1
+    assert "\x1b" not in done.stdout and "\x07" not in done.stdout
+    assert "boom [bold]styled[/]" in done.stdout  # shown as text, not as markup
+    assert "[green]ALL CHECKS PASSED[/]" in done.stdout

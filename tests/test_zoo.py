@@ -10,6 +10,7 @@ environment and no network.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import threading
@@ -73,6 +74,23 @@ def test_a_forged_end_of_match_answer_leaks_no_host(sandbox: str) -> None:
         assert result.statuses[1] == "ok"
     POOL.close()
     assert gone(hosts_now() - before)
+
+
+def test_processes_a_bot_leaves_running_are_killed_once_it_answers() -> None:
+    def forgers() -> list[int]:
+        found = []
+        for pid in hosts_now():
+            with contextlib.suppress(OSError):
+                if b"--bot=zoo-forger" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                    found.append(pid)
+        return found
+
+    result = duel(SeatSpec("forger", "zoo-forger", {"mode": "daemons"}), "required")
+    assert result.statuses == ("ok", "ok")
+    # Kept for the next match: bubblewrap, its init and the host; no daemon.
+    assert len(forgers()) == 3
+    POOL.close()
+    assert not forgers()
 
 
 def test_the_sandboxs_scratch_memory_is_bounded() -> None:

@@ -211,18 +211,30 @@ class Forger(Bot):
     """Writes protocol lines of its own on the host's descriptor: ``deep`` a JSON answer
     nested 200,000 deep (past any decoder's recursion), ``done`` a forged end-of-match
     answer whose ``peak_kb`` is no number; ``fill`` fills its scratch folders (memory: tmpfs)
-and prints how much each took."""
+and prints how much each took; ``ansi`` prints terminal codes and markup, then raises with
+more of them; ``daemons`` leaves three spinning daemons behind from its constructor."""
 
     name = "zoo-forger"
 
     def __init__(self, *, mode: str = "deep", **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.mode = mode
+        if mode == "daemons":  # spinning daemons, out of its session, before the match
+            for _ in range(3):
+                if os.fork() == 0:
+                    os.setsid()
+                    if os.fork() == 0:
+                        while True:
+                            pass
+                    os._exit(0)
 
     def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
         if self.mode == "deep":
             os.write(_protocol_out(), b"[" * 200_000 + b"]" * 200_000 + b"\n")
             time.sleep(5)
+        if self.mode == "ansi":
+            print("\x1b[2J\x1b[H\x1b]0;pwned\x07[green]ALL CHECKS PASSED[/]\x1b[31m")
+            raise RuntimeError("\x1b[2Jboom [bold]styled[/]")
         if self.mode == "fill" and not getattr(self, "filled", False):
             self.filled = True
             for folder in ("/tmp", "/dev/shm", "/dev"):
