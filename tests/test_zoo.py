@@ -93,6 +93,29 @@ def test_processes_a_bot_leaves_running_are_killed_once_it_answers() -> None:
     assert not forgers()
 
 
+@pytest.mark.parametrize("sandbox_mode", SANDBOXES)
+def test_a_bot_runs_only_on_its_own_turn(sandbox_mode: str) -> None:
+    """Its host is stopped between its answers: a thread it leaves spinning takes no CPU
+    while the others think, nor while the host waits for its next match."""
+    result = duel(SeatSpec("spinner", "zoo-forger", {"mode": "thread"}), sandbox_mode)
+    assert result.statuses == ("ok", "ok")
+    ticks = os.sysconf("SC_CLK_TCK")
+
+    def cpu_seconds() -> float:
+        total = 0.0
+        for pid in hosts_now():
+            with contextlib.suppress(OSError, ValueError):
+                if b"--bot=zoo-forger" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+                    total += (int(fields[11]) + int(fields[12])) / ticks
+        return total
+
+    before = cpu_seconds()
+    time.sleep(1.0)
+    assert cpu_seconds() - before < 0.1  # spinning, it would be about 1 s
+    POOL.close()
+
+
 def test_the_sandboxs_scratch_memory_is_bounded() -> None:
     result = duel(SeatSpec("filler", "zoo-forger", {"mode": "fill"}), "required")
     assert result.statuses == ("ok", "ok")

@@ -117,6 +117,7 @@ class HostProcess:
         self.hello: dict[str, Any] = {}
         self._sandbox: tuple[int, int] | None = None
         """Inside bubblewrap: the pid (outside) of the sandbox's init and of the host."""
+        self._paused = False
 
     def greet(self, seconds: float) -> dict[str, Any]:
         """Wait for the host's first message (its hello, or a catalog)."""
@@ -157,8 +158,27 @@ class HostProcess:
                 killed += 1
         return killed
 
+    def pause(self) -> None:
+        """Stop the host, every thread of it, until it is asked something again: a bot runs
+        only on its own turn (no thinking on the others' time, no background spinning while
+        they think or while its host waits in the pool)."""
+        if self.alive and not self._paused:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(self._host_pid(), signal.SIGSTOP)
+                self._paused = True
+
+    def resume(self) -> None:
+        if self._paused:
+            self._paused = False
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(self._host_pid(), signal.SIGCONT)
+
+    def _host_pid(self) -> int:
+        return self._sandbox[1] if self._sandbox is not None else self.process.pid
+
     def request(self, message: dict[str, Any], expected: str, deadline: float, what: str) -> Any:
         """Send ``message``; the answer of type ``expected``, or a fault (the host is then dead)."""
+        self.resume()
         self.send(message)
         answer = self.receive(deadline, what)
         kind = answer.get("type")
@@ -239,6 +259,7 @@ class HostProcess:
     def close(self) -> None:
         """A polite end: close its input and give it a moment, then make sure."""
         if self.alive:
+            self.resume()
             with contextlib.suppress(OSError):
                 os.close(self.to_host)
             with contextlib.suppress(subprocess.TimeoutExpired):
@@ -305,6 +326,7 @@ class ProcessSeat:
             host.request({"type": "start", **start}, "ready",
                          time.perf_counter() + startup_seconds, "start-up")
             host.end_strays()
+            host.pause()
         except SeatFault as fault:
             output = host.output.take(wait=0.2) if host is not None else ""
             if host is not None:
@@ -334,6 +356,7 @@ class ProcessSeat:
         answer = self.host.request(message, "action", started + budget,
                                    f"a decision ({budget:.3f}s)")
         self.host.end_strays(thorough=False)
+        self.host.pause()
         return answer.get("action")
 
     def _without_repeats(
@@ -370,6 +393,7 @@ class ProcessSeat:
                                     time.perf_counter() + 2.0, "the end of the match")
         if done is not None:
             self.host.end_strays()
+            self.host.pause()
             self.peak_kb = _kilobytes(done.get("peak_kb"))
             host.matches += 1
             self.output += host.output.take()

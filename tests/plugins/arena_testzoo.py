@@ -212,13 +212,22 @@ class Forger(Bot):
     nested 200,000 deep (past any decoder's recursion), ``done`` a forged end-of-match
     answer whose ``peak_kb`` is no number; ``fill`` fills its scratch folders (memory: tmpfs)
 and prints how much each took; ``ansi`` prints terminal codes and markup, then raises with
-more of them; ``daemons`` leaves three spinning daemons behind from its constructor."""
+more of them; ``daemons`` leaves three spinning daemons behind from its constructor; ``thread`` a
+spinning thread."""
 
     name = "zoo-forger"
 
     def __init__(self, *, mode: str = "deep", **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.mode = mode
+        if mode == "thread":  # a thread that spins on everyone's time
+            import threading
+
+            def spin() -> None:
+                while True:
+                    pass
+
+            threading.Thread(target=spin, daemon=True).start()
         if mode == "daemons":  # spinning daemons, out of its session, before the match
             for _ in range(3):
                 if os.fork() == 0:
