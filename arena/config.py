@@ -249,6 +249,10 @@ def _probe(
     with ThreadPoolExecutor(max_workers=min(PROBES_AT_ONCE, max(1, len(seats)))) as pool:
         problems = list(pool.map(lambda seat: probe(seat, game, players, limits), seats))
     for index, (seat, name, problem) in enumerate(zip(seats, names, problems, strict=True)):
+        if problem and "time allowed for start-up" in problem:
+            raise ArenaError(f"[[bots]] entry {index + 1}: bot {name!r} did not start within "
+                             f"startup_seconds = {limits.startup_seconds:g} (its import or its "
+                             f"constructor with params {seat.params} takes too long)")
         if problem:
             raise ArenaError(f"[[bots]] entry {index + 1}: bot {name!r} rejects params "
                              f"{seat.params}: {problem}")

@@ -172,6 +172,15 @@ def test_a_param_value_the_bot_rejects_is_found_where_the_bot_runs(
     assert message.endswith("level must be 1, 2 or 3, not 7")
 
 
+def test_a_bot_that_does_not_start_in_time_is_said_so(tmp_path: Path) -> None:
+    text = GOOD.replace('name = "random"\nlabel = "random-2"',
+                        'name = "zoo-slow-start"\nlabel = "slow"')
+    text = text.replace("[limits]", "[limits]\nstartup_seconds = 1")
+    message = error(tmp_path, text)
+    assert "bot 'zoo-slow-start' did not start within startup_seconds = 1" in message
+    assert "its import or its constructor with params {} takes too long" in message
+
+
 def test_an_unknown_isolation_lists_the_choices(tmp_path: Path) -> None:
     text = GOOD.replace("[limits]", '[limits]\nisolation = "threads"')
     assert "use one of: process, inprocess" in error(tmp_path, text)
