@@ -237,7 +237,12 @@ def list_bots(wheel: Path, environment: Path, sandbox: str) -> list[dict[str, An
         if report.get("games"):
             raise ArenaError(f"{module} registers games; a submitted package may register bots "
                              "only (games are installed by the organiser)")
-        bots += [{**bot, "module": module} for bot in report.get("bots", [])]
+        listed = report.get("bots")
+        if not isinstance(listed, list) or not all(
+                isinstance(bot, dict) and isinstance(bot.get("name"), str) and bot["name"]
+                for bot in listed):
+            raise ArenaError(f"{module}: its catalog is not a list of named bots")
+        bots += [{**bot, "module": module} for bot in listed]
     names = [bot["name"] for bot in bots]
     if not bots:
         raise ArenaError(f"{wheel.name} registers no bot")
