@@ -9,6 +9,9 @@
     fallback, median of several starts.
 (g) host start-up from a stored bot's own environment (as ``arena submit`` makes it)
     against the arena's environment, side by side.
+(h) the turn guard: one host's request round trip (an empty observation) with and without
+    what follows each answer in a match (the sweep for processes left running and the stop
+    until the next request), alternating, best of the repeats.
 
     .venv/bin/python benchmarks/bench_seats.py --matches 200 --repeats 3
 """
@@ -79,6 +82,25 @@ def startup(sandbox: str, times: int, environment: Path | None = None) -> float:
     return statistics.median(seconds)
 
 
+def round_trips(sandbox: str, guarded: bool, count: int = 3000) -> float:
+    """Microseconds per request round trip of one warm host, with or without the guard."""
+    host = HostProcess("arena_bot_random.plugin", ["--bot=random"], Confinement(), sandbox)
+    host.greet(10.0)
+    start = {"type": "start", "game": GAME, "seat": 0, "num_players": 2, "seed": 1,
+             "params": {}}
+    host.request(start, "ready", time.perf_counter() + 10, "start-up")
+    act = {"type": "act", "observation": {}, "legal": [1, 2, 3]}
+    began = time.perf_counter()
+    for _ in range(count):
+        host.request(act, "action", time.perf_counter() + 5, "a decision")
+        if guarded:
+            host.end_strays(thorough=False)
+            host.pause()
+    seconds = time.perf_counter() - began
+    host.kill()
+    return 1e6 * seconds / count
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=200)
@@ -89,6 +111,11 @@ def main() -> None:
     for mode in modes:
         for bot in ("random", "greedy"):
             compare(bot, args.matches, args.repeats, mode)
+    for mode in modes:
+        bare = min(round_trips(mode, False) for _ in range(args.repeats))
+        guarded = min(round_trips(mode, True) for _ in range(args.repeats))
+        print(f"round trip ({mode}): {bare:.1f} µs bare, {guarded:.1f} µs with the turn guard "
+              f"(+{guarded - bare:.1f} µs)")
     for mode in modes:
         print(f"host start-up ({mode}): median {startup(mode, args.starts) * 1000:.1f} ms")
     with tempfile.TemporaryDirectory() as scratch:
