@@ -133,6 +133,8 @@ def _add_bot(found: Registry, plugin: str, module: str, bot: dict[object, object
 def _load_games(found: Registry, game_plugins: dict[str, list[EntryPoint]]) -> None:
     trusted: list[EntryPoint] = []
     for game, providers in sorted(game_plugins.items()):
+        # Two entry points naming one module are one plugin (the module is imported once).
+        providers = list({provider.value: provider for provider in providers}.values())
         if len(providers) > 1:
             names = ", ".join(plugin_name(ep) for ep in providers)
             found.problems.append(Problem(names, f"game {game!r} is claimed by several plugins; "

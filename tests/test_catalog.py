@@ -37,9 +37,14 @@ def test_a_plugin_registering_games_and_bots_has_its_games_refused() -> None:
 
 
 def test_a_game_claimed_by_two_plugins_is_refused() -> None:
-    found = catalog([entry("one", "arena_testgame"), entry("two", "arena_testgame")])
+    found = catalog([entry("one", "arena_testgame"), entry("two", "arena_testgame_twin")])
     assert "tiny-race" not in found.games
     assert any("claimed by several plugins" in problem.reason for problem in found.problems)
+
+
+def test_a_second_entry_point_naming_the_same_game_module_takes_nothing_away() -> None:
+    found = catalog([entry("one", "arena_testgame"), entry("copy", "arena_testgame")])
+    assert found.games["tiny-race"].module == "arena_testgame"
 
 
 def test_a_plugin_that_fails_to_import_is_a_problem_not_a_stop() -> None:
