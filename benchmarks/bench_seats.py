@@ -94,7 +94,7 @@ def round_trips(sandbox: str, guarded: bool, count: int = 3000) -> float:
     for _ in range(count):
         host.request(act, "action", time.perf_counter() + 5, "a decision")
         if guarded:
-            host.end_strays(thorough=False)
+            host.end_strays()
             host.pause()
     seconds = time.perf_counter() - began
     host.kill()

@@ -76,7 +76,8 @@ def test_a_forged_end_of_match_answer_leaks_no_host(sandbox: str) -> None:
     assert gone(hosts_now() - before)
 
 
-def test_processes_a_bot_leaves_running_are_killed_once_it_answers() -> None:
+@pytest.mark.parametrize("mode", ["daemons", "threadfork"])
+def test_processes_a_bot_leaves_running_are_killed_once_it_answers(mode: str) -> None:
     def forgers() -> list[int]:
         found = []
         for pid in hosts_now():
@@ -85,7 +86,7 @@ def test_processes_a_bot_leaves_running_are_killed_once_it_answers() -> None:
                     found.append(pid)
         return found
 
-    result = duel(SeatSpec("forger", "zoo-forger", {"mode": "daemons"}), "required")
+    result = duel(SeatSpec("forger", "zoo-forger", {"mode": mode}), "required")
     assert result.statuses == ("ok", "ok")
     # Kept for the next match: bubblewrap, its init and the host; no daemon.
     assert len(forgers()) == 3

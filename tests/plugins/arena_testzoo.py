@@ -213,7 +213,7 @@ class Forger(Bot):
     answer whose ``peak_kb`` is no number; ``fill`` fills its scratch folders (memory: tmpfs)
 and prints how much each took; ``ansi`` prints terminal codes and markup, then raises with
 more of them; ``daemons`` leaves three spinning daemons behind from its constructor; ``thread`` a
-spinning thread."""
+spinning thread; ``threadfork`` a spinning child started by a second thread."""
 
     name = "zoo-forger"
 
@@ -228,6 +228,20 @@ spinning thread."""
                     pass
 
             threading.Thread(target=spin, daemon=True).start()
+        if mode == "threadfork":  # a child started by another thread than the main one
+            import threading
+
+            started, never = threading.Event(), threading.Event()
+
+            def start_child() -> None:
+                if os.fork() == 0:
+                    while True:
+                        pass
+                started.set()
+                never.wait()  # alive: the child stays listed under this thread
+
+            threading.Thread(target=start_child, daemon=True).start()
+            started.wait()
         if mode == "daemons":  # spinning daemons, out of its session, before the match
             for _ in range(3):
                 if os.fork() == 0:
