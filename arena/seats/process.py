@@ -142,15 +142,21 @@ class HostProcess:
         if self._sandbox is None or not self.alive:
             return 0
         init, host = self._sandbox
-        strays = [pid for pid in _children_of_task(init, init) if pid != host]
-        strays += _children(host)
         killed = 0
-        while strays:
-            pid = strays.pop()
-            strays += _children(pid)
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(pid, signal.SIGKILL)
-                killed += 1
+        for _ in range(SWEEPS):
+            # Until a look finds none: a process that forks and exits in a loop hops to a
+            # new pid (handed to the init) between a look and the kill; it is caught on a
+            # later look, each kill being quicker than a fork.
+            strays = [pid for pid in _children_of_task(init, init) if pid != host]
+            strays += _children(host)
+            if not strays:
+                break
+            while strays:
+                pid = strays.pop()
+                strays += _children(pid)
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGKILL)
+                    killed += 1
         return killed
 
     def pause(self) -> None:
@@ -397,6 +403,10 @@ class ProcessSeat:
         host.kill()
         self.output += host.output.take(wait=0.5)
         return self.output
+
+
+SWEEPS = 200
+"""Looks for stray processes after an answer, at most (a normal one takes one)."""
 
 
 def _children_of_task(pid: int, task: int) -> list[int]:

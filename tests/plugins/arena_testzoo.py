@@ -212,8 +212,9 @@ class Forger(Bot):
     nested 200,000 deep (past any decoder's recursion), ``done`` a forged end-of-match
     answer whose ``peak_kb`` is no number; ``fill`` fills its scratch folders (memory: tmpfs)
 and prints how much each took; ``ansi`` prints terminal codes and markup, then raises with
-more of them; ``daemons`` leaves three spinning daemons behind from its constructor; ``thread`` a
-spinning thread; ``threadfork`` a spinning child started by a second thread."""
+more of them; ``daemons`` leaves three spinning daemons behind from its constructor;
+``thread`` a spinning thread; ``threadfork`` a spinning child started by a second thread;
+``hopper`` processes that hop to a new pid (fork, exit) in a loop."""
 
     name = "zoo-forger"
 
@@ -252,6 +253,8 @@ spinning thread; ``threadfork`` a spinning child started by a second thread."""
                     os._exit(0)
 
     def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        if self.mode == "hopper":  # processes that hop to a new pid in a loop, leaving beats
+            self.hop(legal_actions)
         if self.mode == "deep":
             os.write(_protocol_out(), b"[" * 200_000 + b"]" * 200_000 + b"\n")
             time.sleep(5)
@@ -270,6 +273,34 @@ spinning thread; ``threadfork`` a spinning child started by a second thread."""
                                 written += 1
                 print(f"FILLED {folder} {written} MiB")
         return legal_actions[0]
+
+    def hop(self, legal_actions: Sequence[int]) -> None:
+        """Starts hoppers that each write a beat (a time) to /tmp about every millisecond,
+        fork and exit; says how many of them beat after it was asked again (they outran the
+        sweep that follows each answer)."""
+        asked = time.time()  # the sweep after its previous answer is over by now
+        if getattr(self, "answered", None) is not None:
+            time.sleep(0.02)  # a hopper that outran that sweep beats meanwhile
+        late = 0
+        for index in range(6):
+            beat = 0.0
+            with contextlib.suppress(OSError, ValueError):
+                beat = float(Path(f"/tmp/beat-{index}").read_text())
+            if beat > asked:
+                late += 1
+            if time.time() - beat > 0.1 and os.fork() == 0:
+                last = 0.0
+                while True:
+                    now = time.time()
+                    if now - last > 0.001:
+                        last = now
+                        Path(f"/tmp/beat-{index}.new").write_text(repr(now))
+                        os.rename(f"/tmp/beat-{index}.new", f"/tmp/beat-{index}")
+                    if os.fork():
+                        os._exit(0)
+        print(f"LATE BEATS {late}", flush=True)
+        time.sleep(0.01)  # the hoppers run a little, so the sweep meets them hopping
+        self.answered = time.time()
 
     def close(self) -> None:
         if self.mode == "done":
