@@ -138,6 +138,13 @@ def test_a_bot_runs_only_on_its_own_turn(sandbox_mode: str) -> None:
     POOL.close()
 
 
+def test_memory_kept_in_memory_files_is_bounded(sandbox: str) -> None:
+    result = duel(SeatSpec("hoarder", "zoo-forger", {"mode": "memfd"}), sandbox)
+    assert result.statuses == ("ok", "ok")
+    line, = [line for line in result.outputs[0].splitlines() if line.startswith("MEMFD")]
+    assert int(line.split()[1]) < 64 and line.endswith("over 16 MiB: False"), line
+
+
 def test_the_sandboxs_scratch_memory_is_bounded() -> None:
     result = duel(SeatSpec("filler", "zoo-forger", {"mode": "fill"}), "required")
     assert result.statuses == ("ok", "ok")

@@ -39,9 +39,15 @@ def _limit(which: int, value: int) -> None:
         resource.setrlimit(which, (value, value))
 
 
+OPEN_FILES = 64
+"""Open files a host may hold: with the file size limit, this bounds the memory a bot can
+keep in memory files (``memfd_create``, which the address-space limit does not count)."""
+
+
 def confine(memory_mb: int, cpu_seconds: int, file_mb: int, processes: int) -> None:
     """Resource limits on this process (and so on everything it starts)."""
     _limit(resource.RLIMIT_CORE, 0)
+    _limit(resource.RLIMIT_NOFILE, OPEN_FILES)
     if memory_mb > 0:
         _limit(resource.RLIMIT_AS, memory_mb * 1024 * 1024)
     if cpu_seconds > 0:

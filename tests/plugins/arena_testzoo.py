@@ -214,7 +214,8 @@ class Forger(Bot):
 and prints how much each took; ``ansi`` prints terminal codes and markup, then raises with
 more of them; ``daemons`` leaves three spinning daemons behind from its constructor;
 ``thread`` a spinning thread; ``threadfork`` a spinning child started by a second thread;
-``hopper`` processes that hop to a new pid (fork, exit) in a loop."""
+``hopper`` processes that hop to a new pid (fork, exit) in a loop; ``memfd`` holds as many
+memory files as it may and tries one over the file size limit."""
 
     name = "zoo-forger"
 
@@ -255,6 +256,18 @@ more of them; ``daemons`` leaves three spinning daemons behind from its construc
     def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
         if self.mode == "hopper":  # processes that hop to a new pid in a loop, leaving beats
             self.hop(legal_actions)
+        if self.mode == "memfd" and not hasattr(self, "held"):  # memory the address limit misses
+            self.held: list[int] = []
+            with contextlib.suppress(OSError):
+                while len(self.held) < 1000:
+                    self.held.append(os.memfd_create(f"hoard-{len(self.held)}"))
+                    os.write(self.held[-1], b"x")
+            big = False
+            with contextlib.suppress(OSError):
+                os.close(self.held.pop())  # room for the big one
+                self.held.append(os.memfd_create("big"))
+                big = os.write(self.held[-1], b"x" * (17 << 20)) > 16 << 20
+            print(f"MEMFD {len(self.held)} files, over 16 MiB: {big}", flush=True)
         if self.mode == "deep":
             os.write(_protocol_out(), b"[" * 200_000 + b"]" * 200_000 + b"\n")
             time.sleep(5)
