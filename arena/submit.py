@@ -36,7 +36,7 @@ from arena.plugins import BotInfo, Entry, Registry
 from arena.records import Limits
 from arena.seats import SeatFault
 from arena.seats.process import HostProcess
-from arena.seats.sandbox import Confinement, module_location
+from arena.seats.sandbox import Confinement, module_location, sandboxed
 
 WHEEL_NAME = re.compile(
     r"^(?P<dist>[^-]+)-(?P<version>[^-]+)(-\d[^-]*)?-(?P<python>[^-]+)-(?P<abi>[^-]+)"
@@ -64,7 +64,7 @@ def submit(
     """Build, install, list and check the package at ``path``; admit it to ``store``."""
     with tempfile.TemporaryDirectory(prefix="arena-submit-") as scratch:
         began = time.perf_counter()
-        wheel = build_wheel(path, Path(scratch), pip_options)
+        wheel = build_wheel(path, Path(scratch), pip_options, sandbox)
         match = WHEEL_NAME.match(wheel.name)
         assert match is not None
         check_python(wheel.name, match["python"], match["abi"])
@@ -120,7 +120,8 @@ def _admit(
     (folder / ENTRY).write_text(json.dumps(entry, indent=2) + "\n")
 
 
-def build_wheel(path: Path, scratch: Path, pip_options: list[str]) -> Path:
+def build_wheel(path: Path, scratch: Path, pip_options: list[str], sandbox: str = "auto"
+                ) -> Path:
     """The wheel of the package at ``path`` (a folder, an sdist or a wheel)."""
     if not path.exists():
         raise ArenaError(f"{path}: no such file or folder")
@@ -133,17 +134,38 @@ def build_wheel(path: Path, scratch: Path, pip_options: list[str]) -> Path:
     if path.is_file() and not path.name.endswith((".tar.gz", ".zip")):
         raise ArenaError(f"{path}: give a package folder, a wheel (.whl) or an sdist (.tar.gz)")
     out = scratch / "wheel"
+    # A build runs the package's own code (setup.py, its build backend): inside the sandbox,
+    # on a copy, offline, with the arena's setuptools. Only without bubblewrap does it run
+    # here, as the arena's user, as pip would.
+    build = scratch / "build"
+    build.mkdir()
+    copy = build / path.name
+    if path.is_dir():
+        shutil.copytree(path, copy, symlinks=True,
+                        ignore=shutil.ignore_patterns(".git", "results", "__pycache__"))
+    else:
+        shutil.copy2(path, copy)
+    out.mkdir()
     # An absolute path: a bare "mybot" would be taken for a project name on the package index.
-    command = [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out),
-               str(path.resolve())]
-    done = subprocess.run([*command, "--no-build-isolation"], capture_output=True, text=True,
-                          check=False)
-    if done.returncode != 0:  # a build backend the arena lacks: let pip fetch it
-        done = subprocess.run([*command, *pip_options], capture_output=True, text=True,
-                              check=False)
+    command = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
+               "-w", str(out), str(copy)]
+    inside = sandboxed(command, [build, out], sandbox)
+    if inside is not None:
+        done = subprocess.run(inside, capture_output=True, text=True, check=False,
+                              env={"PATH": "/usr/bin:/bin"})
+    else:
+        done = subprocess.run(command, capture_output=True, text=True, check=False)
+        if done.returncode != 0:  # a build backend the arena lacks: let pip fetch it
+            isolated = [arg for arg in command if arg != "--no-build-isolation"]
+            done = subprocess.run([*isolated, *pip_options], capture_output=True, text=True,
+                                  check=False)
     wheels = sorted(out.glob("*.whl"))
     if done.returncode != 0 or len(wheels) != 1:
-        raise ArenaError(f"{path}: the wheel could not be built: {_last_line(done.stderr)}")
+        hint = ("; the build runs sandboxed and offline with the arena's setuptools: for "
+                "another build backend, build the wheel yourself (pip wheel) and submit it"
+                if inside is not None else "")
+        raise ArenaError(f"{path}: the wheel could not be built: "
+                         f"{_last_line(done.stderr)}{hint}")
     return wheels[0]
 
 
@@ -166,17 +188,20 @@ def make_environment(environment: Path, wheel: Path, pip_options: list[str]) -> 
         check=True, capture_output=True, text=True,
     ).stdout.strip()
     install_runtime(Path(purelib))
+    # Wheels only: building a dependency from source would run its code here.
     done = subprocess.run(
         [sys.executable, "-m", "pip", "--python", str(python), "install", "-q",
-         "--no-warn-script-location", *pip_options, str(wheel)],
+         "--no-warn-script-location", "--only-binary=:all:", *pip_options, str(wheel)],
         capture_output=True, text=True, check=False,
     )
     if done.returncode != 0:
         raise ArenaError(f"{wheel.name}: its dependencies could not be installed: "
                          f"{_last_line(done.stderr)}")
     # Hosts run read-only and never write bytecode: compile the runtime once, here.
-    subprocess.run([str(python), "-m", "compileall", "-q", *(str(Path(purelib) / package)
-                    for package in RUNTIME)], check=False, capture_output=True)
+    # -S: no site, so no ``.pth`` file of the bot's runs here.
+    subprocess.run([str(python), "-I", "-S", "-m", "compileall", "-q",
+                    *(str(Path(purelib) / package) for package in RUNTIME)],
+                   check=False, capture_output=True)
 
 
 def install_runtime(site: Path) -> None:

@@ -346,3 +346,33 @@ def test_a_stored_bot_shadowed_by_an_installed_one_is_said_when_it_would_play(
     warning, = _shadowed(config, found)
     assert "bot 'new-wave': the installed one plays" in warning
     assert "pip uninstall" in warning
+
+
+def test_a_submitted_packages_own_code_never_runs_outside_the_sandbox(
+    tmp_path: Path, wheels: Path
+) -> None:
+    """Its build (setup.py) runs in bubblewrap on a copy, offline; a ``.pth`` file in its
+    wheel never runs in the arena's processes (its environment is compiled without site)."""
+    marker = tmp_path / "PWNED"
+    source = write_bot(tmp_path / "src", "sneaky")
+    (source / "setup.py").write_text(
+        "import contextlib\nfrom setuptools import setup\n"
+        f"with contextlib.suppress(OSError):\n    open({str(marker)!r}, 'a').write('setup ran')\n"
+        "setup()\n")
+    built = tmp_path / "built"
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps",
+                    "--no-build-isolation", "-w", str(built), str(source)], check=True)
+    marker.unlink()  # the build just now ran here, on purpose; the one below may not
+    wheel, = built.glob("*.whl")
+    with zipfile.ZipFile(wheel, "a") as archive:
+        archive.writestr("zz_sneaky.pth",
+                         f"import os; open({str(marker)!r}, 'a').write('pth ran')\n")
+        record = next(name for name in archive.namelist() if name.endswith("RECORD"))
+    store = tmp_path / "store"
+    done = arena("submit", str(source), "--sandbox", "required", store=store)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert not marker.exists()  # setup.py ran, sandboxed, where the marker's folder is not
+    arena("store", "remove", "sneaky", store=store)
+    done = arena("submit", str(wheel), "--sandbox", "required", "--no-index", store=store)
+    assert record and not marker.exists(), marker.read_text()
+    assert done.returncode == 0, done.stdout + done.stderr

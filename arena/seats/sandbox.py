@@ -242,3 +242,23 @@ def host_command(
                "--size", str(SCRATCH_MB << 20), "--tmpfs", "/tmp", "--chdir", "/tmp",
                *_system_binds(), *_python_binds(extra, environment), "--", *python]
     return command, None
+
+
+def sandboxed(argv: list[str], writable: list[Path], mode: str = "auto") -> list[str] | None:
+    """``argv`` (a command of the arena's own Python) run inside bubblewrap as a bot host is,
+    with ``writable`` folders bound read-write and nothing else writable, no network and an
+    empty environment: for running a stranger's package code that is not a bot, such as the
+    build of a submitted package. None where bubblewrap is not used."""
+    if not use_bubblewrap(mode):
+        return None
+    bwrap = bubblewrap()
+    assert bwrap is not None
+    binds = [arg for place in writable for arg in ("--bind", str(place), str(place))]
+    return [bwrap, "--unshare-all", "--unshare-user", "--uid", str(SANDBOX_UID),
+            "--gid", str(SANDBOX_UID), "--die-with-parent", "--new-session",
+            "--cap-drop", "ALL", "--hostname", "bot", "--clearenv",
+            *(arg for key, value in CLEAN_ENV.items() for arg in ("--setenv", key, value)),
+            "--setenv", "PIP_NO_CACHE_DIR", "1", "--setenv", "PIP_NO_INDEX", "1",
+            "--proc", "/proc", "--dev", "/dev", "--size", str(SCRATCH_MB << 20),
+            "--tmpfs", "/tmp", *_system_binds(), *_python_binds([], None), *binds,
+            "--chdir", str(writable[0]) if writable else "/tmp", "--", *argv]
