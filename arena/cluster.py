@@ -387,8 +387,10 @@ class Dispatcher:
         on_failure: Callable[[Failed], None],
     ) -> None:
         """A batch whose worker died: send each unrecorded match again, or give up on it."""
-        first_line = plain(str(error)).strip().splitlines()[:1]
-        reason = f"{type(error).__name__}: {first_line[0] if first_line else ''}"
+        lines = [line.strip() for line in plain(str(error)).strip().splitlines() if line.strip()]
+        reason = f"{type(error).__name__}: {lines[0] if lines else ''}"
+        if len(lines) > 1:  # a task's error: its first line says where, its last line what
+            reason += f" ... {lines[-1][:300]}"
         for spec in batch:
             if spec.id in recorded:
                 continue

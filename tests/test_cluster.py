@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections import deque
 from pathlib import Path
 
 import pytest
 from helpers import outcome, spec
+from ray.exceptions import RayError
 
 from arena.cluster import Dispatcher, Failed, connect
 from arena.match import play_match
@@ -74,6 +76,22 @@ def test_a_match_that_keeps_killing_its_worker_is_given_up_and_the_rest_played()
     assert [f.id for f in failures] == [doomed.id]
     assert "lost 3 times" in failures[0].reason
     assert sorted(r.id for r in results) == [s.id for s in specs[1:]]
+
+
+def test_a_lost_match_says_where_and_what_of_the_workers_error() -> None:
+    class TaskFailed(RayError):
+        def __str__(self) -> str:
+            return ("ray::_play_batch_on_node() (pid=7, ip=10.0.0.1)\n  File \"x.py\", line 1\n"
+                    "ImportError: cannot import name 'hookspec' from 'arena' (unknown location)")
+
+    doomed = spec("random", "random")
+    failures: list[Failed] = []
+    Dispatcher(1, max_attempts=1)._lost([doomed], TaskFailed(), {}, set(), deque(),
+                                        failures.append)
+    reason = failures[0].reason
+    assert reason.startswith("lost 1 times; last: TaskFailed: ray::_play_batch_on_node()")
+    assert reason.endswith("ImportError: cannot import name 'hookspec' from 'arena' "
+                           "(unknown location)")
 
 
 def test_a_sandboxed_bot_that_kills_its_host_is_a_crash_not_a_lost_worker() -> None:
