@@ -9,6 +9,8 @@
     fallback, median of several starts.
 (g) host start-up from a stored bot's own environment (as ``arena submit`` makes it)
     against the arena's environment, side by side.
+(i) host start-up with a control group per host (where the machine allows one) and
+    without, alternating.
 (h) the turn guard: one host's request round trip (an empty observation) with and without
     what follows each answer in a match (the sweep for processes left running and the stop
     until the next request), alternating, best of the repeats.
@@ -26,6 +28,7 @@ from pathlib import Path
 
 from arena.match import refereed
 from arena.records import Limits, MatchSpec, SeatSpec
+from arena.seats import cgroups
 from arena.seats.process import POOL, HostProcess
 from arena.seats.sandbox import Confinement, bubblewrap
 from arena.submit import build_wheel, make_environment
@@ -118,6 +121,17 @@ def main() -> None:
               f"(+{guarded - bare:.1f} µs)")
     for mode in modes:
         print(f"host start-up ({mode}): median {startup(mode, args.starts) * 1000:.1f} ms")
+    groups = cgroups.available
+    if groups() is not None:
+        for mode in modes:
+            timed: dict[str, list[float]] = {"with": [], "without": []}
+            for _ in range(args.repeats):
+                for kind, found in (("with", groups), ("without", lambda: None)):
+                    cgroups.available = found  # type: ignore[assignment]
+                    timed[kind].append(startup(mode, args.starts))
+            cgroups.available = groups
+            print(f"host start-up ({mode}): {min(timed['with']) * 1000:.1f} ms with a control "
+                  f"group, {min(timed['without']) * 1000:.1f} ms without")
     with tempfile.TemporaryDirectory() as scratch:
         wheel = build_wheel(Path(__file__).parent.parent / "bots" / "random", Path(scratch), [])
         environment = Path(scratch) / "env"

@@ -23,6 +23,7 @@ from helpers import alive, bot_hosts_under, spec
 
 from arena.match import play_match
 from arena.records import Limits, MatchResult, SeatSpec
+from arena.seats import cgroups
 from arena.seats import sandbox as sandbox_module
 from arena.seats.process import OUTPUT_BYTES, POOL
 from arena.seats.sandbox import dependency_locations
@@ -87,7 +88,8 @@ def pool_closed() -> Iterator[None]:
 def test_processes_that_hop_to_new_pids_do_not_outrun_the_sweep() -> None:
     results = [duel(SeatSpec("hopper", "zoo-forger", {"mode": "hopper"}), "required")
                for _ in range(3)]
-    assert all(result.statuses == ("ok", "ok") for result in results)
+    assert all(result.statuses == ("ok", "ok") for result in results), [
+        (result.statuses, result.errors) for result in results]
     late = [int(line.split()[-1]) for result in results
             for line in result.outputs[0].splitlines() if line.startswith("LATE BEATS")]
     assert len(late) >= 6 and sum(late) == 0, late  # no beat after its bot's answer
@@ -143,6 +145,33 @@ def test_memory_kept_in_memory_files_is_bounded(sandbox: str) -> None:
     assert result.statuses == ("ok", "ok")
     line, = [line for line in result.outputs[0].splitlines() if line.startswith("MEMFD")]
     assert int(line.split()[1]) < 64 and line.endswith("over 16 MiB: False"), line
+
+
+needs_cgroups = pytest.mark.skipif(cgroups.available() is None,
+                                   reason="this machine lets the arena make no control group")
+
+
+@needs_cgroups
+@pytest.mark.parametrize("sandbox_mode", SANDBOXES)
+def test_a_bots_processes_share_one_memory_bound(sandbox_mode: str) -> None:
+    """Six children of 150 MiB each, every one under the address-space limit (512 MiB):
+    together they are held to the bot's group, memory_mb plus its scratch folders."""
+    result = duel(SeatSpec("hog", "zoo-forger", {"mode": "forkhog"}), sandbox_mode,
+                  move_seconds=10.0)
+    line, = [line for line in result.outputs[0].splitlines() if line.startswith("STARTED")]
+    started, alive = int(line.split()[1]), int(line.split()[3])
+    assert started == 6 and alive <= 3, line  # (512 + 80) MiB hold three at most
+    assert result.statuses[1] == "ok"
+
+
+@needs_cgroups
+@pytest.mark.parametrize("sandbox_mode", SANDBOXES)
+def test_a_bots_processes_are_counted_even_as_root(sandbox_mode: str) -> None:
+    result = duel(SeatSpec("forks", "zoo-forger", {"mode": "manyforks"}), sandbox_mode,
+                  move_seconds=10.0)
+    line, = [line for line in result.outputs[0].splitlines() if line.startswith("STARTED")]
+    assert int(line.split()[1]) <= 64, line  # processes = 64, the sandbox's own aside
+    assert result.statuses == ("ok", "ok")
 
 
 def test_the_sandboxs_scratch_memory_is_bounded() -> None:

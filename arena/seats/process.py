@@ -30,9 +30,9 @@ from pathlib import Path
 from typing import Any
 
 from arena.game import Static
-from arena.seats import BotCrashed, BotIllegal, BotRaised, BotTimedOut, SeatFault
+from arena.seats import BotCrashed, BotIllegal, BotRaised, BotTimedOut, SeatFault, cgroups
 from arena.seats.protocol import MAX_LINE, STATIC_PROTOCOL, decode, encode
-from arena.seats.sandbox import CLEAN_ENV, Confinement, host_command
+from arena.seats.sandbox import CLEAN_ENV, SCRATCH_MB, Confinement, host_command
 
 OUTPUT_BYTES = 64 * 1024
 """How much of a bot's stdout and stderr is kept per match."""
@@ -98,6 +98,13 @@ class HostProcess:
         command, self.workdir = host_command(
             plugin, role, (to_host_r, from_host_w), confinement, sandbox, environment
         )
+        # The bot's processes together, where the machine allows a control group: memory
+        # (the scratch folders' too) and how many (see arena.seats.cgroups).
+        own = 3 if self.workdir is None else 1  # bubblewrap, its init and the host; the host
+        self.cgroup = cgroups.create(confinement.memory_mb, confinement.processes + own,
+                                     SCRATCH_MB + SCRATCH_MB // 4)
+        if self.cgroup is not None:
+            command = [*self.cgroup.prefix(), *command]
         self.started = time.perf_counter()
         try:
             self.process = subprocess.Popen(
@@ -249,8 +256,13 @@ class HostProcess:
             os.killpg(self.process.pid, signal.SIGKILL)
         with contextlib.suppress(ProcessLookupError):
             self.process.kill()
+        if self.cgroup is not None:
+            self.cgroup.kill_all()
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.process.wait(timeout=5)
+        if self.cgroup is not None:
+            self.cgroup.kill_all()
+            _remove_when_empty(self.cgroup)
         for fd in (self.to_host, self.from_host):
             with contextlib.suppress(OSError):
                 os.close(fd)
@@ -403,6 +415,15 @@ class ProcessSeat:
         host.kill()
         self.output += host.output.take(wait=0.5)
         return self.output
+
+
+def _remove_when_empty(group: cgroups.Cgroup) -> None:
+    """Remove a dead host's group; its sandbox's last processes may take a moment to go."""
+    for _ in range(50):
+        group.remove()
+        if not any(folder.exists() for folder in group.folders):
+            return
+        time.sleep(0.002)
 
 
 SWEEPS = 200

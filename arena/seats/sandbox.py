@@ -56,8 +56,9 @@ class Confinement:
     file_mb: int = 16
     processes: int = 64
     """RLIMIT_NPROC inside bubblewrap's user namespace. The kernel does not apply it when the
-    arena runs as root (the sandbox's processes then belong to root outside): there a fork
-    bomb is bounded by the pid namespace and the kill at the bot's deadline instead."""
+    arena runs as root (the sandbox's processes then belong to root outside): there the
+    host's control group counts them, where the machine allows one (:mod:`arena.seats.cgroups`),
+    else the pid namespace and the kill at the bot's deadline bound a fork bomb."""
 
     def arguments(self) -> list[str]:
         return [f"--memory-mb={self.memory_mb}", f"--cpu-seconds={self.cpu_seconds}",
@@ -95,8 +96,12 @@ def use_bubblewrap(mode: str) -> bool:
 
 def protections(mode: str) -> list[str]:
     """What confines a bot host under ``mode``, in words (for ``arena check`` and runs)."""
+    from arena.seats import cgroups
+
     common = ["empty environment", "memory, CPU, file size and process limits",
               "killed with its whole process group on overrun"]
+    if cgroups.available() is not None:
+        common.append("a control group: the bot's processes' memory and number together")
     if use_bubblewrap(mode):
         return ["bubblewrap: read-only private root, private /tmp, no home, no network",
                 "own PID, user and IPC namespaces; dies with its seat", *common]

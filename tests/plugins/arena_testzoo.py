@@ -215,7 +215,8 @@ and prints how much each took; ``ansi`` prints terminal codes and markup, then r
 more of them; ``daemons`` leaves three spinning daemons behind from its constructor;
 ``thread`` a spinning thread; ``threadfork`` a spinning child started by a second thread;
 ``hopper`` processes that hop to a new pid (fork, exit) in a loop; ``memfd`` holds as many
-memory files as it may and tries one over the file size limit."""
+memory files as it may and tries one over the file size limit; ``forkhog`` and ``manyforks``
+spread over many processes (holding memory, or just many)."""
 
     name = "zoo-forger"
 
@@ -256,6 +257,8 @@ memory files as it may and tries one over the file size limit."""
     def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
         if self.mode == "hopper":  # processes that hop to a new pid in a loop, leaving beats
             self.hop(legal_actions)
+        if self.mode in ("forkhog", "manyforks") and not hasattr(self, "counted"):
+            self.counted = self.spread(150 if self.mode == "manyforks" else 6)
         if self.mode == "memfd" and not hasattr(self, "held"):  # memory the address limit misses
             self.held: list[int] = []
             with contextlib.suppress(OSError):
@@ -287,11 +290,39 @@ memory files as it may and tries one over the file size limit."""
                 print(f"FILLED {folder} {written} MiB")
         return legal_actions[0]
 
+    def spread(self, children: int) -> int:
+        """Starts ``children`` processes (``forkhog``: each holding 150 MiB, under the
+        address-space limit of each), says how many were alive together, ends them."""
+        started: list[int] = []
+        for _ in range(children):
+            try:
+                pid = os.fork()
+            except OSError:
+                break
+            if pid == 0:
+                if self.mode == "forkhog":
+                    hoard = bytearray(150 << 20)
+                    hoard[::4096] = b"x" * len(hoard[::4096])  # touch every page
+                time.sleep(30)
+                os._exit(0)
+            started.append(pid)
+        time.sleep(1.5)
+        alive = [pid for pid in started if os.waitpid(pid, os.WNOHANG) == (0, 0)]
+        for pid in started:
+            with contextlib.suppress(OSError):
+                os.kill(pid, 9)
+                os.waitpid(pid, 0)
+        print(f"STARTED {len(started)} ALIVE {len(alive)}", flush=True)
+        return len(alive)
+
     def hop(self, legal_actions: Sequence[int]) -> None:
         """Starts hoppers that each write a beat (a time) to /tmp about every millisecond,
         fork and exit; says how many of them beat after it was asked again (they outran the
         sweep that follows each answer)."""
         asked = time.time()  # the sweep after its previous answer is over by now
+        with contextlib.suppress(ChildProcessError):  # reap the hoppers it started before
+            while os.waitpid(-1, os.WNOHANG)[0]:
+                pass
         if getattr(self, "answered", None) is not None:
             time.sleep(0.02)  # a hopper that outran that sweep beats meanwhile
         late = 0

@@ -1,0 +1,182 @@
+"""A control group per bot host, where the machine lets the arena make one.
+
+Resource limits (``setrlimit``) bound each process of a bot on its own: a bot
+that forks twenty children may hold twenty times ``memory_mb``, and the kernel
+ignores the process limit when the arena runs as root. A control group bounds
+the bot's processes *together*: their memory (resident pages, the sandbox's
+tmpfs included) and their number. The arena uses one where it can create
+groups: cgroup v1 with writable ``memory`` and ``pids`` hierarchies (the
+group is made inside the arena's own, so the machine's limits still apply),
+or cgroup v2 whose root enables both controllers (as root). Elsewhere, for
+instance a user without delegated groups, it says so (:func:`available`) and
+the resource limits are what there is.
+
+A host is started through ``/bin/sh``, which puts itself into the group and
+then becomes the host's command (``exec``), so everything the bot ever
+starts is inside from its first instruction.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import itertools
+import os
+import re
+import signal
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path("/sys/fs/cgroup")
+_names = itertools.count()
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """Where this process may make groups: one folder per hierarchy, and its kind."""
+
+    version: int
+    memory: Path
+    pids: Path
+
+
+@dataclass(frozen=True, slots=True)
+class Cgroup:
+    """One host's group (a folder per hierarchy)."""
+
+    folders: tuple[Path, ...]
+
+    def prefix(self) -> list[str]:
+        """Run a command inside the group: a shell joins it, then becomes the command."""
+        joins = " && ".join(f'echo $$ > "{folder / "cgroup.procs"}"' for folder in self.folders)
+        return ["/bin/sh", "-c", f'{joins} && exec "$@"', "sh"]
+
+    def kill_all(self) -> None:
+        """SIGKILL every process in the group (those that left the host's session too)."""
+        for folder in self.folders[:1]:
+            with contextlib.suppress(OSError):
+                for pid in (folder / "cgroup.procs").read_text().split():
+                    with contextlib.suppress(OSError):
+                        os.kill(int(pid), signal.SIGKILL)
+
+    def remove(self) -> None:
+        """Take the group away once its processes are gone (a busy one is left as it is)."""
+        for folder in self.folders:
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+
+
+def create(memory_mb: int, processes: int, scratch_mb: int) -> Cgroup | None:
+    """A new group bounding a bot's memory to ``memory_mb`` plus its ``scratch_mb`` of
+    in-memory folders, and its processes to ``processes`` (the sandbox's own included); None
+    where groups cannot be made (or a limit cannot be set: then none is used)."""
+    layout = available()
+    if layout is None:
+        return None
+    _sweep_stale(layout)
+    name = f"arena-{os.getpid()}-{next(_names)}"
+    memory_bytes = str((memory_mb + scratch_mb) << 20)
+    pids = str(processes)
+    made: list[Path] = []
+    try:
+        if layout.version == 1:
+            memory, count = layout.memory / name, layout.pids / name
+            for folder in (memory, count):
+                folder.mkdir()
+                made.append(folder)
+            (memory / "memory.limit_in_bytes").write_text(memory_bytes)
+            with contextlib.suppress(OSError):  # without swap accounting there is no such file
+                (memory / "memory.memsw.limit_in_bytes").write_text(memory_bytes)
+            (count / "pids.max").write_text(pids)
+        else:
+            group = layout.memory / name
+            group.mkdir()
+            made.append(group)
+            (group / "memory.max").write_text(memory_bytes)
+            with contextlib.suppress(OSError):
+                (group / "memory.swap.max").write_text("0")
+            (group / "pids.max").write_text(pids)
+    except OSError:
+        Cgroup(tuple(made)).remove()
+        return None
+    return Cgroup(tuple(made))
+
+
+@functools.cache
+def _sweep_stale(layout: Layout) -> None:
+    """Once a process: remove the empty groups that processes gone before left behind (a
+    Ray worker that exits takes its hosts with it, not their groups)."""
+    for base in dict.fromkeys((layout.memory, layout.pids)):
+        with contextlib.suppress(OSError):
+            for folder in base.iterdir():
+                found = re.fullmatch(r"arena-(\d+)-\d+", folder.name)
+                if found and not _alive(int(found[1])):
+                    with contextlib.suppress(OSError):
+                        folder.rmdir()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+@functools.cache
+def available() -> Layout | None:
+    """Where groups can be made here, found by making (and removing) one; None if nowhere."""
+    for layout in (_v1(), _v2()):
+        if layout is not None and _can_make(layout):
+            return layout
+    return None
+
+
+def _v1() -> Layout | None:
+    own = _own_groups()
+    places = {}
+    for controller in ("memory", "pids"):
+        mount = ROOT / controller
+        if not (mount / "cgroup.procs").exists() or controller not in own:
+            return None
+        places[controller] = mount / own[controller].lstrip("/")
+    return Layout(1, places["memory"], places["pids"])
+
+
+def _v2() -> Layout | None:
+    try:
+        enabled = (ROOT / "cgroup.subtree_control").read_text().split()
+    except OSError:
+        return None
+    if "memory" not in enabled or "pids" not in enabled:
+        return None
+    return Layout(2, ROOT, ROOT)
+
+
+def _own_groups() -> dict[str, str]:
+    """This process's group per v1 controller (from ``/proc/self/cgroup``)."""
+    groups: dict[str, str] = {}
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/self/cgroup").read_text().splitlines():
+            _, controllers, path = line.split(":", 2)
+            for controller in controllers.split(","):
+                groups[controller] = path
+    return groups
+
+
+def _can_make(layout: Layout) -> bool:
+    probe = f"arena-probe-{os.getpid()}"
+    made = []
+    try:
+        for base in dict.fromkeys((layout.memory, layout.pids)):
+            (base / probe).mkdir()
+            made.append(base / probe)
+        return True
+    except OSError:
+        return False
+    finally:
+        for folder in made:
+            with contextlib.suppress(OSError):
+                folder.rmdir()

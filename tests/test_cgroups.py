@@ -1,0 +1,64 @@
+"""A control group per bot host (``arena.seats.cgroups``), made for real where the machine
+allows it (root with cgroup v1 here); the zoo's tests show what it bounds."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from helpers import spec
+
+from arena.match import play_match
+from arena.records import Limits
+from arena.seats import cgroups
+from arena.seats.process import POOL, HostProcess
+from arena.seats.sandbox import Confinement
+
+needs_cgroups = pytest.mark.skipif(cgroups.available() is None,
+                                   reason="this machine lets the arena make no control group")
+
+
+@needs_cgroups
+def test_a_group_holds_what_it_runs_with_its_limits_and_goes_away() -> None:
+    group = cgroups.create(256, 10, 80)
+    assert group is not None
+    inside = subprocess.run([*group.prefix(), "cat", "/proc/self/cgroup"], capture_output=True,
+                            text=True, check=True).stdout
+    assert all(folder.name in inside for folder in group.folders)
+    limits = {path.name: path.read_text().strip() for folder in group.folders
+              for path in folder.iterdir() if path.name in ("memory.limit_in_bytes",
+                                                            "memory.max", "pids.max")}
+    assert limits.get("memory.limit_in_bytes", limits.get("memory.max")) == str(336 << 20)
+    assert limits["pids.max"] == "10"
+    group.remove()
+    assert not any(folder.exists() for folder in group.folders)
+
+
+@needs_cgroups
+def test_the_groups_of_processes_gone_before_are_swept(tmp_path: Path) -> None:
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    layout = cgroups.available()
+    assert layout is not None
+    stale = [base / f"arena-{gone.pid}-7" for base in {layout.memory, layout.pids}]
+    for folder in stale:
+        folder.mkdir()
+    subprocess.run([sys.executable, "-c", "from arena.seats import cgroups\n"
+                    "cgroups.create(256, 10, 80).remove()"], check=True)
+    assert not any(folder.exists() for folder in stale)
+
+
+def test_without_groups_a_host_runs_on_its_own_limits(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cgroups, "available", lambda: None)
+    host = HostProcess("arena_bot_random.plugin", ["--bot=random"], Confinement(), "auto")
+    try:
+        assert host.cgroup is None
+        assert host.greet(10.0)["type"] == "hello"
+    finally:
+        host.kill()
+    POOL.close()
+    quick = Limits(move_seconds=1.0, bank_seconds=1.0, isolation="process")
+    assert play_match(spec("random", "random", limits=quick)).statuses == ("ok", "ok")
+    POOL.close()
