@@ -84,8 +84,17 @@ def pool_closed() -> Iterator[None]:
     POOL.close()
 
 
+def swept_sandboxes() -> list[str]:
+    """Where processes a bot leaves running are swept: bubblewrap, and the fallback too where
+    a control group holds the host."""
+    return SANDBOXES if cgroups.available() is not None else ["required"]
+
+
 @pytest.mark.usefixtures("pool_closed")
 def test_processes_that_hop_to_new_pids_do_not_outrun_the_sweep() -> None:
+    # Bubblewrap only: in the fallback the hoppers' orphans go to the machine's init, and
+    # this machine's does not reap them, so their zombies fill the group's process count
+    # over three matches (the hopper's own fault, but not what this test is about).
     results = [duel(SeatSpec("hopper", "zoo-forger", {"mode": "hopper"}), "required")
                for _ in range(3)]
     assert all(result.statuses == ("ok", "ok") for result in results), [
@@ -97,22 +106,29 @@ def test_processes_that_hop_to_new_pids_do_not_outrun_the_sweep() -> None:
 
 
 @pytest.mark.usefixtures("pool_closed")
+@pytest.mark.parametrize("sandbox_mode", swept_sandboxes())
 @pytest.mark.parametrize("mode", ["daemons", "threadfork", "hopper"])
-def test_processes_a_bot_leaves_running_are_killed_once_it_answers(mode: str) -> None:
+def test_processes_a_bot_leaves_running_are_killed_once_it_answers(
+    mode: str, sandbox_mode: str
+) -> None:
     def forgers() -> list[int]:
+        """Every process on the machine started as this bot's host (daemons that left this
+        test's process tree included)."""
         found = []
-        for pid in hosts_now():
+        for entry in Path("/proc").iterdir():
             with contextlib.suppress(OSError):
-                if b"--bot=zoo-forger" in Path(f"/proc/{pid}/cmdline").read_bytes():
-                    found.append(pid)
+                if entry.name.isdigit() and b"--bot=zoo-forger" in (
+                        entry / "cmdline").read_bytes():
+                    found.append(int(entry.name))
         return found
 
-    result = duel(SeatSpec("forger", "zoo-forger", {"mode": mode}), "required")
+    result = duel(SeatSpec("forger", "zoo-forger", {"mode": mode}), sandbox_mode)
     assert result.statuses == ("ok", "ok")
-    # Kept for the next match: bubblewrap, its init and the host; no daemon.
-    assert len(forgers()) == 3
+    # Kept for the next match: bubblewrap, its init and the host (or the host alone).
+    kept = 3 if sandbox_mode == "required" else 1
+    assert len(forgers()) == kept
     time.sleep(0.3)  # nothing that escaped the sweep shows up later either
-    assert len(forgers()) == 3
+    assert len(forgers()) == kept
     POOL.close()
     assert not forgers()
 

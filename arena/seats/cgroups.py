@@ -51,13 +51,27 @@ class Cgroup:
         joins = " && ".join(f'echo $$ > "{folder / "cgroup.procs"}"' for folder in self.folders)
         return ["/bin/sh", "-c", f'{joins} && exec "$@"', "sh"]
 
+    def processes(self) -> list[int]:
+        """The processes in the group now (one read; none if it is gone)."""
+        try:
+            fd = os.open(self.folders[0] / "cgroup.procs", os.O_RDONLY)
+        except OSError:
+            return []
+        try:
+            data = b""
+            while chunk := os.read(fd, 1 << 16):
+                data += chunk
+            return [int(pid) for pid in data.split()]
+        except OSError:
+            return []
+        finally:
+            os.close(fd)
+
     def kill_all(self) -> None:
         """SIGKILL every process in the group (those that left the host's session too)."""
-        for folder in self.folders[:1]:
+        for pid in self.processes():
             with contextlib.suppress(OSError):
-                for pid in (folder / "cgroup.procs").read_text().split():
-                    with contextlib.suppress(OSError):
-                        os.kill(int(pid), signal.SIGKILL)
+                os.kill(pid, signal.SIGKILL)
 
     def remove(self) -> None:
         """Take the group away once its processes are gone (a busy one is left as it is)."""

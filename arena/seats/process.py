@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import functools
 import json
 import math
 import os
@@ -142,20 +143,26 @@ class HostProcess:
 
         A bot may start processes while it thinks, but none may run on once it has answered:
         they would take the CPU of the seats thinking after it (and, in a host kept for the
-        next match, of matches it does not play). Inside bubblewrap every process the bot
-        starts, daemons included, stays a descendant of the sandbox's init (where orphans go)
-        or of the host (any of its threads), so a few reads of ``/proc`` find them all
-        (about 14 µs); the fallback has no such tree and is not swept."""
-        if self._sandbox is None or not self.alive:
+        next match, of matches it does not play). With a control group every process the bot
+        starts is in it, whatever its parent: one read lists them (either sandbox). Without
+        one, inside bubblewrap, every process stays a descendant of the sandbox's init
+        (where orphans go) or of the host (any of its threads), so a few reads of ``/proc``
+        find them all (about 14 µs); the fallback without a group is not swept."""
+        if not self.alive or (self.workdir is None and self._sandbox is None):
+            return 0  # bubblewrap, but its tree was not as expected: nothing is known to keep
+        if self.cgroup is not None:
+            keep = {self.process.pid, *(self._sandbox or ())}
+            look = functools.partial(_group_strays, self.cgroup, keep)
+        elif self._sandbox is not None:
+            look = functools.partial(_tree_strays, *self._sandbox)
+        else:
             return 0
-        init, host = self._sandbox
         killed = 0
         for _ in range(SWEEPS):
             # Until a look finds none: a process that forks and exits in a loop hops to a
-            # new pid (handed to the init) between a look and the kill; it is caught on a
-            # later look, each kill being quicker than a fork.
-            strays = [pid for pid in _children_of_task(init, init) if pid != host]
-            strays += _children(host)
+            # new pid between a look and the kill; it is caught on a later look, each kill
+            # being quicker than a fork.
+            strays = look()
             if not strays:
                 break
             while strays:
@@ -442,6 +449,16 @@ def _children_of_task(pid: int, task: int) -> list[int]:
         return []
     finally:
         os.close(fd)
+
+
+def _group_strays(group: cgroups.Cgroup, keep: set[int]) -> list[int]:
+    """The processes of a host's control group but the sandbox's own."""
+    return [pid for pid in group.processes() if pid not in keep]
+
+
+def _tree_strays(init: int, host: int) -> list[int]:
+    """The processes under a bubblewrap sandbox's init but the host."""
+    return [pid for pid in _children_of_task(init, init) if pid != host] + _children(host)
 
 
 def _children(pid: int) -> list[int]:
