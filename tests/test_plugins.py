@@ -78,3 +78,14 @@ def test_the_installed_console_script_finds_the_bots() -> None:
         env={"PATH": "", "COLUMNS": "200"},
     )
     assert "random" in listing.stdout and "greedy" in listing.stdout
+
+
+def test_when_nothing_loads_the_error_names_the_first_problems() -> None:
+    from arena.plugins import Problem, Registry, nothing_loaded
+
+    assert "no games or bots are installed" in str(nothing_loaded(Registry()))
+    problems = [Problem(f"plugin-{n}", f"reason {n}") for n in range(5)]
+    message = str(nothing_loaded(Registry(problems=problems)))
+    assert message.startswith("no game or bot could be loaded: 5 plugin problem(s): "
+                              "plugin-0: reason 0; plugin-1: reason 1; plugin-2: reason 2")
+    assert message.endswith("(and 2 more)")

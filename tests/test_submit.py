@@ -376,3 +376,16 @@ def test_a_submitted_packages_own_code_never_runs_outside_the_sandbox(
     done = arena("submit", str(wheel), "--sandbox", "required", "--no-index", store=store)
     assert record and not marker.exists(), marker.read_text()
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_a_catalog_that_is_no_list_of_named_bots_is_one_line(tmp_path: Path) -> None:
+    """A plugin that answers its own (forged) catalog while it is listed."""
+    forged = ('import os, sys\n'
+              'for argument in sys.argv:\n'
+              '    if argument.startswith("--fds="):\n'
+              '        out = int(argument.split(",")[1])\n'
+              '        os.write(out, b\'{"type": "catalog", "bots": "all of them"}\\n\')\n')
+    source = write_bot(tmp_path, "liar")
+    (source / "bot_liar" / "plugin.py").write_text(forged)
+    line = refused(str(source), "--sandbox", "required", store=tmp_path / "store")
+    assert "its catalog is not a list of named bots" in line
