@@ -68,6 +68,12 @@ def test_an_answer_nested_too_deep_to_decode_is_illegal_not_an_engine_failure(
     assert "not a JSON object" in str(result.errors[0])
 
 
+def test_an_answer_sent_twice_is_illegal_and_said_so(sandbox: str) -> None:
+    result = duel(SeatSpec("twice", "zoo-forger", {"mode": "twice"}), sandbox)
+    assert result.statuses == ("illegal", "ok") and result.ranking == (1, 0)
+    assert "sent a message nobody asked for" in str(result.errors[0])
+
+
 def test_a_forged_end_of_match_answer_leaks_no_host(sandbox: str) -> None:
     before = hosts_now()
     for _ in range(3):

@@ -193,6 +193,7 @@ class HostProcess:
 
     def request(self, message: dict[str, Any], expected: str, deadline: float, what: str) -> Any:
         """Send ``message``; the answer of type ``expected``, or a fault (the host is then dead)."""
+        self._nothing_unasked(what)
         self.resume()
         self.send(message)
         answer = self.receive(deadline, what)
@@ -203,6 +204,20 @@ class HostProcess:
         if kind == "error":
             raise BotRaised(str(answer.get("error", ""))[-4000:])
         raise BotIllegal(f"answered a {str(kind)[:40]!r} message during {what}")
+
+    def _nothing_unasked(self, what: str) -> None:
+        """Refuse a host that wrote to the referee when nobody asked (an answer sent twice, or
+        ahead of its question, a forged line): one request, one answer."""
+        if not self.buffer and not self.poller.poll(0):
+            return
+        if not self.buffer:
+            chunk = os.read(self.from_host, 1 << 16)
+            if not chunk:
+                raise self._crashed()
+            self.buffer = chunk
+        line = self.buffer.split(b"\n", 1)[0]
+        self.kill()
+        raise BotIllegal(f"sent a message nobody asked for, before {what}: {line[:60]!r}")
 
     def send(self, message: dict[str, Any]) -> None:
         data = encode(message)

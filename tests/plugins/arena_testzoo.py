@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import json
 import os
 import re
 import socket
@@ -216,7 +217,7 @@ more of them; ``daemons`` leaves three spinning daemons behind from its construc
 ``thread`` a spinning thread; ``threadfork`` a spinning child started by a second thread;
 ``hopper`` processes that hop to a new pid (fork, exit) in a loop; ``memfd`` holds as many
 memory files as it may and tries one over the file size limit; ``forkhog`` and ``manyforks``
-spread over many processes (holding memory, or just many)."""
+spread over many processes (holding memory, or just many); ``twice`` answers twice."""
 
     name = "zoo-forger"
 
@@ -271,6 +272,9 @@ spread over many processes (holding memory, or just many)."""
                 self.held.append(os.memfd_create("big"))
                 big = os.write(self.held[-1], b"x" * (17 << 20)) > 16 << 20
             print(f"MEMFD {len(self.held)} files, over 16 MiB: {big}", flush=True)
+        if self.mode == "twice":  # an answer of its own on the wire, then the host's
+            os.write(_protocol_out(), (json.dumps({"type": "action", "action": legal_actions[-1]})
+                                       + "\n").encode())
         if self.mode == "deep":
             os.write(_protocol_out(), b"[" * 200_000 + b"]" * 200_000 + b"\n")
             time.sleep(5)
