@@ -44,13 +44,14 @@ ETA_SECONDS = 2.0
 rate mostly measures the workers starting up."""
 RATING_SHARE = 0.1
 """The share of the driver's time the live table may spend rating: TrueSkill takes about
-0.2 ms a match, so rating every match as it lands would cap a run near 5,000 matches/s, and
-on a machine whose cores all play matches the driver's time is taken from a worker."""
+40 µs a three-seat match, so rating every match as it lands would cap a run near 20,000
+matches/s, and on a machine whose cores all play matches the driver's time is taken from a
+worker."""
 CALIBRATE_ABOVE = 10_000
 """A run of at least this many matches (this session) says how long it expects to take."""
 CALIBRATION_SECONDS = 5.0
 """How long the pace is measured (from the first match) before that is said."""
-SAY_RATING_ABOVE = 5_000
+SAY_RATING_ABOVE = 20_000
 """Matches left to rate at the end (about a second of TrueSkill) above which that is said."""
 RATING_ALLOWANCE = 0.05
 """Seconds of rating allowed on top of the share (a small run's table is always current)."""

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -39,6 +40,7 @@ from typing import Any
 
 import trueskill
 
+from arena.freeforall import Rater
 from arena.records import MatchResult
 
 MU = 25.0
@@ -90,8 +92,10 @@ class Standing:
 class _Tally:
     """What is known about one bot so far; mutable, private to :class:`Ratings`."""
 
-    rating: Any
-    """A ``trueskill.Rating``."""
+    pi: float
+    """The rating's precision (1 / sigma**2), as TrueSkill holds it."""
+    tau: float
+    """The rating's precision-adjusted mean (pi * mu)."""
     matches: int = 0
     rated: int = 0
     wins: int = 0
@@ -103,7 +107,9 @@ class _Tally:
 
     def standing(self, bot: str) -> Standing:
         """This tally as a finished line of the table."""
-        mu, sigma = float(self.rating.mu), float(self.rating.sigma)
+        # As trueskill.Rating derives them from pi and tau.
+        mu = float(self.pi and self.tau / self.pi)
+        sigma = float(math.sqrt(1 / self.pi) if self.pi else math.inf)
         return Standing(
             bot=bot,
             mu=mu,
@@ -152,6 +158,7 @@ class Ratings:
         self, draw_probability: float = DRAW_PROBABILITY, labels: Iterable[str] = ()
     ) -> None:
         self._fast, self._precise = environments(draw_probability)
+        self._rater = _rater(draw_probability)
         self._tallies: dict[str, _Tally] = {}
         self.fallbacks = 0
         """How many matches needed the mpmath backend."""
@@ -190,7 +197,7 @@ class Ratings:
         every bit of a float)."""
         return {
             "fallbacks": self.fallbacks,
-            "tallies": {label: [tally.rating.pi, tally.rating.tau, tally.matches, tally.rated,
+            "tallies": {label: [tally.pi, tally.tau, tally.matches, tally.rated,
                                 tally.wins, tally.faults, tally.score_sum, tally.place_sum,
                                 tally.scored]
                         for label, tally in self._tallies.items()},
@@ -204,11 +211,9 @@ class Ratings:
         ratings.fallbacks = int(state["fallbacks"])
         for label, values in state["tallies"].items():
             pi, tau, matches, rated, wins, faults, score_sum, place_sum, scored = values
-            rating = ratings._fast.create_rating()
-            rating.pi, rating.tau = float(pi), float(tau)
             ratings._tallies[str(label)] = _Tally(
-                rating, int(matches), int(rated), int(wins), int(faults), float(score_sum),
-                int(place_sum), int(scored))
+                float(pi), float(tau), int(matches), int(rated), int(wins), int(faults),
+                float(score_sum), int(place_sum), int(scored))
         return ratings
 
     def copy(self) -> Ratings:
@@ -225,30 +230,43 @@ class Ratings:
     def _tally(self, label: str) -> _Tally:
         tally = self._tallies.get(label)
         if tally is None:
-            tally = self._tallies[label] = _Tally(self._fast.create_rating())
+            start = self._fast.create_rating()
+            tally = self._tallies[label] = _Tally(start.pi, start.tau)
         return tally
 
     def _update(self, result: MatchResult, tallies: list[_Tally]) -> None:
-        teams = [(tally.rating,) for tally in tallies]
-        ranks = list(result.ranking)
+        ranks = result.ranking
         try:
-            rated = self._fast.rate(teams, ranks=ranks)
+            # trueskill's float backend, computed without its objects (arena.freeforall).
+            rated = self._rater.rate([(tally.pi, tally.tau) for tally in tallies], ranks)
         except ArithmeticError:
             # The float backend's erfc loses precision when a far weaker bot
             # beats a far stronger one and trueskill raises FloatingPointError
             # (or divides by zero); mpmath gets the same answer slowly.
-            rated = self._rate_precisely(result, teams, ranks)
+            rated = self._rate_precisely(result, tallies, list(ranks))
             self.fallbacks += 1
-        for tally, (rating,) in zip(tallies, rated, strict=True):
-            tally.rating = rating
+        for tally, (pi, tau) in zip(tallies, rated, strict=True):
+            tally.pi, tally.tau = pi, tau
 
-    def _rate_precisely(self, result: MatchResult, teams: list[Any], ranks: list[int]) -> Any:
+    def _rate_precisely(self, result: MatchResult, tallies: list[_Tally],
+                        ranks: list[int]) -> list[tuple[float, float]]:
+        teams = []
+        for tally in tallies:
+            rating = self._precise.create_rating()
+            rating.pi, rating.tau = tally.pi, tally.tau
+            teams.append((rating,))
         try:
-            return self._precise.rate(teams, ranks=ranks)
+            rated = self._precise.rate(teams, ranks=ranks)
         except ArithmeticError as error:
             raise FloatingPointError(
                 f"TrueSkill cannot rate match {result.id!r}, even with mpmath: {error}"
             ) from error
+        return [(float(rating.pi), float(rating.tau)) for (rating,) in rated]
+
+
+@lru_cache(maxsize=16)
+def _rater(draw_probability: float) -> Rater:
+    return Rater(BETA, TAU, draw_probability)
 
 
 def _check_lengths(result: MatchResult) -> None:

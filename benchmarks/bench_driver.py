@@ -12,8 +12,10 @@ results shaped like real ones (3 seats, a replay of about 120 actions):
 It reports matches/s for the whole path and per stage, against the same path
 as it was before issue 11 (``dataclasses.asdict`` for the line, every match
 rated at once and kept whole), side by side in one run, and the final
-canonical rating separately: what the live table has not rated yet (TrueSkill,
-about 0.2 ms a match).
+canonical rating separately: what the live table has not rated yet. (l) That
+rating as it is (``arena.freeforall``, TrueSkill's messages on plain floats)
+against the ``trueskill`` package's objects, side by side on the same results,
+and the two tables compared for equality.
 
 Times are CPU seconds of the driver's process (its display thread included): on a
 shared machine, wall time would measure the neighbours.
@@ -40,7 +42,7 @@ from rich.console import Console
 
 from arena.cluster import Dispatcher, Failed
 from arena.live import LiveBoard
-from arena.ratings import Ratings, rate
+from arena.ratings import Ratings, _Tally, canonical_order, rate
 from arena.records import MatchResult
 from arena.store import RunStore
 
@@ -99,8 +101,8 @@ def now_path(payload: list[bytes], order: list[str], folder: Path, terminal: boo
 
 def before_path(payload: list[bytes], folder: Path) -> float:
     """The same path as before issue 11: ``asdict`` lines, every match rated at once, every
-    result kept (without its replay) for the final table."""
-    ratings = Ratings(0.01, LABELS)
+    result kept (without its replay) for the final table, the ``trueskill`` package rating."""
+    ratings = PackageRatings(0.01, LABELS)
     kept: list[MatchResult] = []
     recorded: set[str] = set()
     folder.mkdir()
@@ -116,6 +118,35 @@ def before_path(payload: list[bytes], folder: Path) -> float:
                 kept.append(replace(result, history=()))
                 ratings.add(result)
     return time.process_time() - started
+
+
+class PackageRatings(Ratings):
+    """:class:`Ratings` rating every match with the ``trueskill`` package's objects, as
+    before ``arena.freeforall``."""
+
+    def _update(self, result: MatchResult, tallies: list[_Tally]) -> None:
+        teams = []
+        for tally in tallies:
+            rating = self._fast.create_rating()
+            rating.pi, rating.tau = tally.pi, tally.tau
+            teams.append((rating,))
+        try:
+            rated = [(r.pi, r.tau) for (r,) in self._fast.rate(teams, ranks=list(result.ranking))]
+        except ArithmeticError:
+            rated = self._rate_precisely(result, tallies, list(result.ranking))
+            self.fallbacks += 1
+        for tally, (pi, tau) in zip(tallies, rated, strict=True):
+            tally.pi, tally.tau = pi, tau
+
+
+def canonical(kind: type[Ratings], results: list[MatchResult]) -> tuple[float, object]:
+    """CPU seconds to rate ``results`` in canonical order, and the table."""
+    started = time.process_time()
+    ratings = kind(0.01, LABELS)
+    for result in canonical_order(results):
+        ratings.add(result)
+    table = ratings.standings()
+    return time.process_time() - started, table
 
 
 def stage(name: str, count: int, work: Callable[[], object]) -> float:
@@ -165,6 +196,13 @@ def main() -> None:
             stage("view (ledger, live rating)", args.matches, lambda: each(board.add, results))
             final = stage("final table (canonical)", args.matches, board.standings)
         assert board.standings() == rate(results, 0.01, LABELS)
+        flat, package = float("inf"), float("inf")
+        for _ in range(args.repeats):
+            seconds, table = canonical(Ratings, results)
+            flat = min(flat, seconds)
+            seconds, package_table = canonical(PackageRatings, results)
+            package = min(package, seconds)
+            assert table == package_table, "the two ratings differ"
     view = "terminal" if args.terminal else "plain"
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"driver path, {args.matches:,} synthetic matches, {view} view, best of {args.repeats}:")
@@ -172,6 +210,9 @@ def main() -> None:
     print(f"  before: {args.matches / best_before:>10,.0f} matches/s")
     print(f"  ratio now/before: {best_before / best_now:.1f}")
     print(f"  final canonical rating: {final:.2f} s ({args.matches / final:,.0f} matches/s)")
+    print(f"  (l) canonical rating, arena.freeforall: {args.matches / flat:,.0f} matches/s, "
+          f"trueskill package: {args.matches / package:,.0f} matches/s, "
+          f"ratio {package / flat:.1f} (tables equal)")
     print(f"  peak resident memory: {peak:.0f} MB")
     sys.stdout.flush()
 

@@ -10,9 +10,12 @@ import pytest
 import trueskill
 from helpers import finished
 
+from arena.freeforall import Rater
 from arena.ratings import (
+    BETA,
     MU,
     SIGMA,
+    TAU,
     Ratings,
     Standing,
     canonical_order,
@@ -186,3 +189,71 @@ def test_a_result_with_a_missing_place_is_refused_before_anything_is_counted() -
     with pytest.raises(ValueError, match="m1"):
         ratings.add(broken)
     assert ratings.standings() == []
+
+
+def _package_rate(environment: trueskill.TrueSkill, ratings: list[tuple[float, float]],
+                  ranks: list[int]) -> list[tuple[float, float]] | str:
+    teams = []
+    for pi, tau in ratings:
+        rating = environment.create_rating()
+        rating.pi, rating.tau = pi, tau
+        teams.append((rating,))
+    try:
+        return [(rating.pi, rating.tau) for (rating,) in environment.rate(teams, ranks=ranks)]
+    except ArithmeticError as error:
+        return type(error).__name__
+
+
+def _our_rate(rater: Rater, ratings: list[tuple[float, float]],
+              ranks: list[int]) -> list[tuple[float, float]] | str:
+    try:
+        return rater.rate(ratings, ranks)
+    except ArithmeticError as error:
+        return type(error).__name__
+
+
+@pytest.mark.parametrize("draw_probability", [0.1, 0.01, 0.5])
+def test_the_flat_rater_gives_trueskills_ratings_to_the_last_bit(draw_probability: float) -> None:
+    """arena.freeforall passes trueskill's messages without its objects: 2 to 8 seats,
+    ties, settled and new ratings, lopsided ones; every pi and tau equal, not approximately."""
+    rng = random.Random(draw_probability)
+    environment, _ = environments(draw_probability)
+    rater = Rater(BETA, TAU, draw_probability)
+    for _ in range(600):
+        seats = rng.choice([2, 2, 3, 3, 4, 5, 8])
+        ratings = []
+        for _ in range(seats):
+            sigma = rng.choice([SIGMA, rng.uniform(0.3, 9.0), 0.05])
+            mu = rng.gauss(25.0, 30.0 if rng.random() < 0.2 else 4.0)
+            ratings.append((sigma**-2, sigma**-2 * mu))
+        spread = seats if rng.random() < 0.7 else 2
+        ranks = [rng.randrange(spread) for _ in range(seats)]
+        assert _our_rate(rater, ratings, ranks) == _package_rate(environment, ratings, ranks)
+
+
+def test_the_flat_rater_fails_where_trueskills_float_backend_fails() -> None:
+    """Large free-for-alls rated again in reverse break the float backend's erfc; the flat
+    rater raises the same error on the same matches, so the mpmath fallback is taken alike."""
+    rng = random.Random(7)
+    environment, _ = environments(0.1)
+    rater = Rater(BETA, TAU, 0.1)
+    outcomes = set()
+    for _ in range(40):
+        seats = rng.choice([20, 40, 60])
+        ratings = [(SIGMA**-2, SIGMA**-2 * MU)] * seats
+        for _ in range(rng.randrange(1, 4)):
+            rated = _package_rate(environment, ratings, list(range(seats)))
+            if isinstance(rated, str):
+                break
+            ratings = rated
+        ranks = list(range(seats))[::-1] if rng.random() < 0.5 else [
+            rng.randrange(seats) for _ in range(seats)]
+        expected = _package_rate(environment, ratings, ranks)
+        assert _our_rate(rater, ratings, ranks) == expected
+        outcomes.add(isinstance(expected, str))
+    assert outcomes == {True, False}
+
+
+def test_the_flat_rater_refuses_a_match_of_one() -> None:
+    with pytest.raises(ValueError, match="two players"):
+        Rater(BETA, TAU, 0.1).rate([(1.0, 25.0)], [0])
