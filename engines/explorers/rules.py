@@ -184,10 +184,13 @@ class Rules(Table):
         With no action left, an explorer who may still buy one is asked first (``TURN_END``).
         """
         player = self.player
-        if all(self.abandoned) or (-1 in self.row and not self.deck):
+        if all(self.abandoned):
             self._end_adventure()
         elif self.exploration_tokens[player] == 0 and not self.abandoned[player]:
+            # "He has to decide immediately": before the adventure ends too (ruling 14).
             self.phase = EXHAUSTED
+        elif -1 in self.row and not self.deck:
+            self._end_adventure()
         elif -1 in self.row:
             self.phase = REVEAL
         elif self.abandoned[player] or self.passing:
@@ -232,7 +235,6 @@ class Rules(Table):
         self.exploration_tokens[seat] = max(self.exploration_tokens[seat], EXPLORATION_TOKENS)
         self.discards += self.dinosaurs[seat] + self.advantages[seat]
         self.dinosaurs[seat], self.advantages[seat] = [], []
-        self.allied[seat] = False
         self.center_ammunition += self.ammunition[seat]
         self.ammunition[seat] = 0
         self._advance()

@@ -49,15 +49,27 @@ def test_allies_add_one_to_later_hunt_throws() -> None:
     assert state.observation(0)["players"][0]["advantages"] == [card("Allies")]
 
 
-def test_allies_lose_their_bonus_when_discarded_at_the_base_camp() -> None:
-    """Ruling: the +1 lasts "until the adventure ends" while the card is held; going back to
-    the base camp discards the advantages, and the bonus with them."""
+def test_allies_keep_their_bonus_after_the_base_camp_until_the_adventure_ends() -> None:
+    """"you will gain +1 in all your future hunt throws (until the adventure ends)": going
+    back to the base camp discards the card (and its -1 point), not the bonus (ruling 21)."""
     difficulty = CARDS.difficulty[card(GALVENSIS)]
     state = setup(2, row=(GALVENSIS, "Allies"))
     play(state, A.TAKE + 1, draw("Pterodactylus kochi"), *CAMP, *CAMP)
+    assert state.advantages[0] == []
+    assert state.observation(1)["players"][0]["throw_bonus"] == 1
     play(state, A.TAKE, roll(difficulty - 1))
-    assert state.dinosaurs[0] == [] and state.current_player() == 0
-    assert state.legal_actions() == [A.REROLL, A.STOP_HUNT]
+    assert state.dinosaurs[0] == [card(GALVENSIS)]
+
+
+def test_the_allies_bonus_ends_with_the_adventure() -> None:
+    """Taking the Allies as the deck's last card ends the adventure: the next one starts
+    without the bonus."""
+    state = setup(2, row=(GALVENSIS, "Allies"))
+    state.discards += state.deck
+    state.deck = []
+    play(state, A.TAKE + 1)
+    assert state.adventure == 2
+    assert [player["throw_bonus"] for player in state.observation(0)["players"]] == [0, 0]
 
 
 def test_the_allies_action_does_not_count_toward_the_bought_one() -> None:

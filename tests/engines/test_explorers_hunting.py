@@ -228,3 +228,38 @@ def test_a_failed_hunt_passes_the_turn_after_the_exhausted_choice() -> None:
     assert state.legal_actions() == [A.BASE_CAMP, A.ABANDON]
     play(state, A.BASE_CAMP)
     assert state.current_player() == 1
+
+
+def test_exhausted_by_the_adventures_last_capture_still_chooses() -> None:
+    """"When a player has no exploration tokens left, he has to decide immediately": also
+    when the capture took the deck's last card, before the adventure ends (ruling 14). Here
+    going back to the base camp turns -1 point into 0 and 6 tokens, which wins the tie."""
+    mantelli = "Iguanodon mantelli"
+    state = setup(2, row=(mantelli, "Haven of Peace"))
+    for name in ("Allies", "Ammunition Box", "Hound"):
+        state.deck.remove(card(name))
+        state.advantages[0].append(card(name))
+    state.discards += state.deck
+    state.deck = []
+    state.exploration_tokens[0], state.exploration_tokens[1] = 1, 5
+    play(state, A.TAKE, roll(2), A.REROLL, roll(2), A.REROLL,
+         roll(CARDS.difficulty[card(mantelli)]))
+    assert state.exploration_tokens[0] == 0 and state.adventure == 1
+    assert state.observation(0)["phase"] == "exhausted"
+    assert state.legal_actions() == [A.BASE_CAMP, A.ABANDON]
+    play(state, A.BASE_CAMP)
+    assert state.history[0] == [0, 0] and state.trophies == [1, 0]
+
+
+def test_abandoning_when_exhausted_by_the_last_capture_keeps_it() -> None:
+    difficulty, success, _ = stats(HESPERIS)
+    state = hunting(name=HESPERIS)
+    state.discards += state.deck
+    state.deck = []
+    state.exploration_tokens[0] = success
+    play(state, roll(difficulty))
+    assert state.observation(0)["phase"] == "exhausted"
+    play(state, A.ABANDON)
+    assert state.adventure == 2
+    # The lone megalosaurus scores double; no ammunition, no advantage.
+    assert state.history[0] == [2 * CARDS.points[card(HESPERIS)], 0, 0]
