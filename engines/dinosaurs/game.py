@@ -42,8 +42,8 @@ The cards (counts from the rulebook)
     Pteranodon Swoops (6): put one of your explorers on an empty safe space,
     or an opponent's on an empty dangerous one. Swamp Monster (6): it moves
     one grey arrow clockwise and eats whoever is there. Falls into the Swamp
-    (6): one of your explorers goes into the swamp, 1-3 spaces ahead of the
-    monster. Escape from the Swamp (1): one of yours leaves by the nearest
+    (6): one of your explorers (not a captive) goes onto any grey arrow but
+    the monster's. Escape from the Swamp (1): one of yours leaves by the nearest
     exit. Restless Dinosaurs (6), Undergrowth (5), Grazing (4), Danger Ahead
     (3), Dinosaur Attack (1): dinosaurs move (three by 2; all by 1; three by
     1; three by 2 and three by 1; one by 3 and three by 1), chosen and

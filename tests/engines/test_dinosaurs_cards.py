@@ -242,17 +242,42 @@ def test_the_swamp_monster_moves_clockwise_and_eats() -> None:
         assert state.monster == space(name)
 
 
-def test_falling_into_the_swamp_lands_within_three_of_the_monster() -> None:
+def test_falling_into_the_swamp_lands_on_any_grey_arrow_but_the_monsters() -> None:
     """"Players can risk the explorer by placing them closer than 3 spaces from the monster
-    (so they can occupy a blue exit arrow space).\""""
+    (so they can occupy a blue exit arrow space)." Closer is the optional risk, so the
+    normal placement, 3 or more spaces away, is allowed too: any ring space but the
+    monster's own."""
     state = put(put(started(), 0, "b5"), 1, "b1")
     state.carrying[0] = True
     draw_now(state, "One Member Falls")
     assert state.legal_actions() == [explorer(0)]
     play(state, explorer(0))
-    assert names(state.legal_actions()) == ["h3", "i4", "j3"]
+    legal = names(state.legal_actions())
+    assert sorted(legal) == sorted(set(names(list(BOARD.swamp_ring))) - {"h2"})
+    assert {"k2", "k3", "j0"} <= set(legal)  # 4 and 5 grey arrows from h2, and an exit
     play(state, space("i4"))
     assert state.explorers[0] == space("i4") and state.coins[space("b5")] == 1
+
+
+def test_falling_closer_than_3_is_a_distance_either_way() -> None:
+    """"closer than 3 spaces from the monster" is a distance, not "ahead of it": i1 is one
+    grey arrow behind the monster on h1."""
+    state = put(started(), 0, "b5")
+    state.monster = space("h1")
+    draw_now(state, "One Member Falls")
+    play(state, explorer(0))
+    assert "i1" in names(state.legal_actions()) and "h1" not in names(state.legal_actions())
+
+
+def test_falling_reaches_an_explorer_in_the_temple() -> None:
+    """"This card does NOT permit you to take an explorer out of a dinosaur's lair." The lair
+    is the only exception named: an explorer in the temple may fall in."""
+    state = put(started(), 0, "f6")
+    state.carrying[0], state.temple_coins = True, 11  # it took one from the roof
+    draw_now(state, "One Member Falls")
+    assert phase(state) == "fall-pick" and state.legal_actions() == [explorer(0)]
+    play(state, explorer(0), space("k2"))
+    assert state.explorers[0] == space("k2") and state.temple_coins == 12  # coin left there
 
 
 def test_falling_never_takes_an_explorer_out_of_a_lair() -> None:
