@@ -36,8 +36,8 @@ A turn
     Then the next seat clockwise with a living explorer plays.
 
 The cards (counts from the rulebook)
-    Volcano Erupts (7): a lava piece down the slope A-F, then G and two more
-    at the valley's edge, then three per eruption, each next to lava; lava
+    Volcano Erupts (7): a lava piece down the slope A-F, then G at the
+    valley's edge, then three per eruption, each next to lava; lava
     kills explorers; after 30 pieces, three pieces may be repositioned.
     Pteranodon Swoops (6): put one of your explorers on an empty safe space,
     or an opponent's on an empty dangerous one. Swamp Monster (6): it moves

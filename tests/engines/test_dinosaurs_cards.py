@@ -97,26 +97,46 @@ def test_lava_runs_down_the_slope_one_piece_per_card() -> None:
         assert phase(state) == "move-pick" and state.lava_placed == count
 
 
-def test_in_the_valley_three_pieces_each_next_to_lava() -> None:
-    """"...until reaching the valley, at which time three pieces are placed." / "The first
-    piece to touch the valley is (G)" / "Lava must always be placed on spaces adjacent to
-    previously laid lava.\""""
+def test_the_seventh_eruption_puts_G_alone() -> None:
+    """"One piece is placed (per turn) down the slope until reaching the valley, at which time
+    three pieces are placed." / "The first piece to touch the valley is (G), the 3 (H) pieces
+    can be split..." G is one piece per card like A-F; the three H pieces are the next card."""
     state = erupt(started(), 7)
-    assert state.lava[BOARD.lava_start] and phase(state) == "lava-place"
+    assert state.lava[BOARD.lava_start]
+    assert state.lava_placed == 7 and phase(state) == "move-pick"
+
+
+def test_a_dinosaur_on_G_dams_the_flow_until_G_is_covered() -> None:
+    """Ruling 15: a dinosaur standing on G keeps the lava in the cone; the next eruption after
+    it has gone puts G, still alone."""
+    state = put_dinosaur(erupt(started(), 6), 0, "d9")
+    erupt(state)
+    assert not state.lava[BOARD.lava_start] and state.lava_placed == 6
+    put_dinosaur(state, 0, "b1")
+    erupt(state)
+    assert state.lava[BOARD.lava_start] and state.lava_placed == 7
+    assert phase(state) == "move-pick"
+
+
+def test_in_the_valley_three_pieces_each_next_to_lava() -> None:
+    """"...until reaching the valley, at which time three pieces are placed." / "Lava must
+    always be placed on spaces adjacent to previously laid lava.\""""
+    state = erupt(started(), 8)
+    assert phase(state) == "lava-place" and state.lava_left == 3
     assert names(state.legal_actions()) == ["c9", "d8", "d10", "e9", "e10"]
     play(state, space("d8"))
     assert "c8" in names(state.legal_actions()) and "c9" in names(state.legal_actions())
-    play(state, space("c8"))
-    assert phase(state) == "move-pick" and state.lava_placed == 9
+    play(state, space("c8"), space("c9"))
+    assert phase(state) == "move-pick" and state.lava_placed == 10
     erupt(state)
     assert phase(state) == "lava-place" and state.lava_left == 3
 
 
 def test_lava_never_covers_the_swamp_or_a_dinosaur() -> None:
     """"One piece of lava occupies 1 space, and can occupy any space EXCEPT the swamp.\""""
-    state = put_dinosaur(erupt(started(), 6), 0, "d10")
+    state = put_dinosaur(erupt(started(), 7), 0, "d10")
     erupt(state)
-    assert space("d10") not in state.legal_actions()
+    assert phase(state) == "lava-place" and space("d10") not in state.legal_actions()
     assert all(BOARD.terrain[at] not in (4, 5) for at in BOARD.lava_spaces)
 
 
@@ -127,6 +147,7 @@ def test_lava_kills_the_explorers_it_covers() -> None:
     state.carrying[5] = True
     erupt(state)
     assert state.explorers[0] == DEAD
+    erupt(state)
     play(state, space("e9"))
     assert state.explorers[5] == DEAD and state.coins[space("e9")] == 1
 
