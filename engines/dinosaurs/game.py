@@ -26,13 +26,15 @@ A turn
        or the swamp it moves one space without dice. It may never enter a
        space twice in a move, a space with a dinosaur, the swamp monster or
        lava, a lair, or the swamp. Wading into a river ends the move; the
-       temple (entered from its arrow spaces) ends it too and gives a coin
-       to an explorer without one; stepping out at an entry ends it and
-       banks a carried coin. Otherwise the move uses the whole roll (or as
-       much as a boxed-in explorer can); landing on an abandoned coin by
-       that exact count picks it up.
-    3. Before or after the move: fire bullets (each pushes a dinosaur one
-       space) and take a secret path (cave to temple or back).
+       temple (entered from its arrow spaces) ends the whole turn (nothing
+       after the move) and gives a coin to an explorer without one;
+       stepping out at an entry ends the move and banks a carried coin.
+       Otherwise the move uses the whole roll (or as much as a boxed-in
+       explorer can); landing on an abandoned coin by that exact count
+       picks it up.
+    3. Before or after the move (not after one into the temple): fire
+       bullets (each pushes a dinosaur one space) and take a secret path
+       (cave to temple or back).
     Then the next seat clockwise with a living explorer plays.
 
 The cards (counts from the rulebook)

@@ -150,9 +150,10 @@ class Rules(Events):
         self.visited |= 1 << action
         self.steps_left -= 1
         kind = self.board.terrain[action]
-        if kind == TEMPLE:
+        if kind == TEMPLE:  # "An exact dice roll isn't needed to enter, but your turn will end."
             self.take_temple_coin(number)
-            self.end_move(exact=False)
+            self.mover = -1
+            self.end_turn()
         elif kind == RIVER and wading:
             self.end_move(exact=self.steps_left == 0)
         elif self.steps_left == 0:

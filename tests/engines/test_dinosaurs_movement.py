@@ -118,6 +118,18 @@ def test_no_exact_roll_to_enter_the_temple_and_the_turn_ends() -> None:
     assert phase(state) == "draw" and state.player == 1
 
 
+def test_entering_the_temple_ends_the_turn_with_no_extras_after_it() -> None:
+    """"An exact dice roll isn't needed to enter, but your turn will end." Ruling 12: no
+    secret path out of the temple after walking in (nor bullets), in that turn."""
+    state = put(started(), 0, "e5")
+    state.secret_paths[0] = 1
+    state.guns[0], state.bullets[0] = 1, 2
+    moving(0, "e5", 5, state)
+    play(state, space("e6"), BOARD.temple)
+    assert state.carrying[0] and state.secret_paths[0] == 1 and state.bullets[0] == 2
+    assert phase(state) == "draw" and state.player == 1
+
+
 def test_the_temple_may_only_be_entered_from_its_arrows_by_any_number() -> None:
     """"The temple may only be entered by explorers. They may enter on any spaces marked with
     an arrow. Any number of explorers may be there at the same time.\""""
