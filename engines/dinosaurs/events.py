@@ -158,7 +158,7 @@ class Events(Pieces):
         if self.at_water(number):
             self.card_done()
             return
-        self.mover, self.visited = number, 1 << self.explorers[number]
+        self.mover, self.visited = number, 0
         self.phase = P.WATER_ROLL
 
     def _water_roll(self, action: int) -> None:

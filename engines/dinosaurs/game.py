@@ -24,8 +24,9 @@ A turn
     2. Move one explorer: choose it, then (on land) a die is thrown, two
        dice when it carries a coin, and it steps space by space. In a river
        or the swamp it moves one space without dice. It may never enter a
-       space twice in a move, a space with a dinosaur, the swamp monster or
-       lava, a lair, or the swamp. Wading into a river ends the move; the
+       space twice in a move (its start space it may come back to), a
+       space with a dinosaur, the swamp monster or lava, a lair, or the
+       swamp. Wading into a river ends the move; the
        temple (entered from its arrow spaces) ends the whole turn (nothing
        after the move) and gives a coin to an explorer without one;
        stepping out at an entry ends the move and banks a carried coin.

@@ -107,8 +107,7 @@ class Rules(Events):
         at = self.explorers[number]
         if at == DEAD or number == self.path_explorer or (at >= 0 and self.guarded(at)):
             return False
-        visited = 1 << at if at >= 0 else 0
-        return self.can_exit(number) or bool(self.explorer_steps(number, visited))
+        return self.can_exit(number) or bool(self.explorer_steps(number, 0))
 
     def _move_pick(self, action: int) -> None:
         family = A.kind(action)
@@ -121,7 +120,7 @@ class Rules(Events):
 
     def _start_move(self, number: int) -> None:
         at = self.explorers[number]
-        self.mover, self.visited = number, 1 << at if at >= 0 else 0
+        self.mover, self.visited = number, 0  # its start was not travelled into (ruling 9)
         if at >= 0 and (self.board.terrain[at] == RIVER or self.board.terrain[at] in SWAMPY):
             self.roll, self.steps_left = 0, 1  # in water: one space, no dice
             self._next_step()

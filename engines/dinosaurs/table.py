@@ -78,7 +78,8 @@ class Table:
     steps_left: int
     roll: int
     visited: int
-    """Bit set of the spaces entered by the piece moving now (its start included)."""
+    """Bit set of the spaces entered by the piece moving now (a dinosaur's start included, not
+    an explorer's: ruling 9)."""
     dinosaur_moves: tuple[int, ...]
     """Spaces each dinosaur still to be chosen by the current card will move."""
     dinosaurs_moved: int

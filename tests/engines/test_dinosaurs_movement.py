@@ -75,13 +75,15 @@ def test_explorers_may_share_spaces() -> None:
 
 def test_never_into_a_space_already_traveled_into_that_turn() -> None:
     """"They may go in any direction, but never into a space already traveled into that
-    turn.\""""
+    turn." Ruling 9: the start space was not travelled into, so the explorer may come back."""
     state = moving(0, "b5", 3)
     assert space("b6") in state.legal_actions()
     play(state, space("b6"))
-    assert space("b5") not in state.legal_actions()
+    assert space("b5") in state.legal_actions()
     play(state, space("c6"))
-    assert not {space("b5"), space("b6")} & set(state.legal_actions())
+    assert space("b6") not in state.legal_actions() and space("b5") in state.legal_actions()
+    play(state, space("b5"))
+    assert state.explorers[0] == space("b5") and state.player == 1
 
 
 def test_never_into_a_dinosaur_or_the_swamp_monster() -> None:
@@ -185,10 +187,10 @@ def test_a_move_uses_the_whole_roll() -> None:
 
 
 def test_a_boxed_in_explorer_stops_where_it_is() -> None:
-    """Ruling: an explorer with steps left but nowhere to go ends its move there."""
-    state = put_dinosaur(started(), 0, "b0")
-    moving(0, "a2", 3, state)
-    play(state, space("a1"))  # a2 is behind it, b0 holds a dinosaur
+    """Ruling 8: an explorer with points left but nowhere legal to go stops there."""
+    state = put_dinosaur(put_dinosaur(put_dinosaur(started(), 0, "b0"), 1, "a3"), 2, "b2")
+    moving(0, "a1", 3, state)
+    play(state, space("a2"), space("a1"))  # back to its start; a2 is travelled, b0 a dinosaur
     assert state.explorers[0] == space("a1") and state.player == 1
 
 
