@@ -52,9 +52,9 @@ The cards (counts from the rulebook)
     1; three by 2 and three by 1; one by 3 and three by 1), chosen and
     steered by the drawer; Attack eats the captives in the lairs dinosaurs
     reach. Dinosaurs Fight (3): a captive escapes onto a footprint (yours if
-    you have one). Short of Water (2): one of your explorers throws two dice
-    and must reach a river or dies. Secret Path (2) and Found a Gun (2) are
-    kept.
+    you have one in a lair, else an opponent's). Short of Water (2): one of
+    your explorers throws two dice and must reach a river or dies. Secret
+    Path (2) and Found a Gun (2) are kept.
 
 Dinosaurs
     They never enter lava, the swamp or the temple, never leave the valley,

@@ -222,11 +222,12 @@ class Pieces(Table):
                 and self.escape_spaces(number)]
 
     def fight_picks(self) -> list[int]:
-        """Captives who may escape: the drawer's own if any can, else everyone else's."""
-        captives = [number for number in range(len(self.explorers))
-                    if self.in_lair(number) and self.free_footprints(self.explorers[number])]
-        own = [number for number in captives if number // 4 == self.player]
-        return own or captives
+        """Captives who may escape: the drawer's own if any of theirs is in a lair (none, if
+        none of those can get out), else the opponents'."""
+        mine = any(self.in_lair(number) for number in self.own(self.player))
+        return [number for number in range(len(self.explorers))
+                if (number // 4 == self.player) == mine and self.in_lair(number)
+                and self.free_footprints(self.explorers[number])]
 
     def water_picks(self) -> list[int]:
         """The drawer's free explorers in the valley (not outside it, not captive)."""

@@ -415,6 +415,17 @@ def test_dinosaurs_fight_frees_an_opponent_when_you_have_no_captive() -> None:
     assert state.explorers[4] == space("c1")
 
 
+def test_dinosaurs_fight_frees_no_opponent_while_you_have_a_captive() -> None:
+    """"If you draw this card and none of your explorers are in a lair, then you must move an
+    opponent's explorer out of a lair." Seat 0's explorer in lair d13 cannot get out (both
+    footprints under lava): the card frees no one, not seat 1's captive in b1."""
+    state = put(put(started(), 0, "d13"), 4, "b1")
+    state.lava[space("d12")] = state.lava[space("e13")] = True
+    draw_now(state, "Dinosaurs Fight")
+    assert phase(state) == "move-pick" and state.explorers[4] == space("b1")
+    assert state.discards[10] == 1
+
+
 def test_dinosaurs_fight_is_ignored_without_captives() -> None:
     """"If no player has any explorers in the Dino lair, then ignore the effects and
     discard.\""""
