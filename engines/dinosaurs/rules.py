@@ -48,11 +48,11 @@ class Rules(Events):
         self.turns += 1
         self.mover = self.dinosaur = self.path_explorer = -1
         if all(at == DEAD for at in self.explorers):
-            self.finish("deaths")
+            self.finish("deaths", self.leader())
         elif self.coins_in_play() == 0:
-            self.finish("no-coins")
+            self.finish("no-coins", self.leader())
         elif self.turns >= MAX_TURNS:
-            self.finish("bound")
+            self.finish("bound", self.leader())
         else:
             seat = self.player
             for _ in range(self.num_players):

@@ -145,6 +145,17 @@ class Table:
         return (self.lava[space] or space in self.dinosaurs or space == self.monster
                 or space in self.explorers)
 
+    def standing(self, seat: int) -> tuple[int, int]:
+        """What ranks ``seat`` at the end: coins brought out, then explorers alive."""
+        return self.coins_out[seat], self.alive(seat)
+
+    def leader(self) -> int:
+        """The one seat ahead of all others by :meth:`standing`, or -1 if first place is
+        shared."""
+        standings = [self.standing(seat) for seat in range(self.num_players)]
+        best = max(standings)
+        return standings.index(best) if standings.count(best) == 1 else -1
+
     def coins_in_play(self) -> int:
         """Coins that can still be brought out: on the roof, abandoned, or carried."""
         return self.temple_coins + sum(self.coins) + sum(self.carrying)
