@@ -30,9 +30,10 @@ A turn
        temple (entered from its arrow spaces) ends the whole turn (nothing
        after the move) and gives a coin to an explorer without one;
        stepping out at an entry ends the move and banks a carried coin.
-       Otherwise the move uses the whole roll (or as much as a boxed-in
-       explorer can); landing on an abandoned coin by that exact count
-       picks it up.
+       Otherwise the move uses the whole roll: only steps after which it
+       still can are offered (all of them if none can; a boxed-in explorer
+       stops); landing on an abandoned coin by that exact count picks it
+       up.
     3. Before or after the move (not after one into the temple): fire
        bullets (each pushes a dinosaur one space) and take a secret path
        (cave to temple or back).
@@ -58,7 +59,9 @@ The cards (counts from the rulebook)
 
 Dinosaurs
     They never enter lava, the swamp or the temple, never leave the valley,
-    never share a space, and enter a free lair only by exact count. A
+    never share a space, and enter a free lair only by exact count. Each
+    moves its whole count if it can (only such steps are offered), and one
+    that cannot step is not chosen while another can. A
     dinosaur entering a space captures everyone there: its move ends and the
     mover takes it and its captives to a lair no other dinosaur occupies.
     Captives leave a lair when its dinosaur is away, by Dinosaurs Fight, or

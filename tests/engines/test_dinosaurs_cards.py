@@ -546,7 +546,8 @@ def test_lava_can_maroon_dinosaurs_and_cut_off_lairs() -> None:
     state = started()
     state.lava[space("d12")] = state.lava[space("e13")] = True  # both footprints of d13
     draw_now(state, "Encounter Grazing")
-    play(state, dinosaur(2))  # the dinosaur of d13 has nowhere to go: its move ends
+    assert dinosaur(2) not in state.legal_actions()  # d13's dinosaur has nowhere to go
+    play(state, dinosaur(0), space("c1"))
     assert phase(state) == "dinosaur-pick" and state.dinosaurs[2] == space("d13")
 
 

@@ -168,7 +168,7 @@ def test_never_into_a_lair_or_the_swamp_but_onto_the_flowery_spaces() -> None:
     state = put_dinosaur(started(), 0, "a1")  # the lair b1 is empty now
     moving(0, "c1", 6, state)
     assert space("b1") not in state.legal_actions()
-    state = moving(0, "g1", 6)
+    state = moving(0, "g1", 2)
     assert space("h0") in state.legal_actions()
     play(state, space("h0"))
     assert not {space("h1"), space("i1")} & set(state.legal_actions())
@@ -184,6 +184,19 @@ def test_a_move_uses_the_whole_roll() -> None:
     assert phase(state) == "move-step"
     play(state, space("c7"))
     assert phase(state) == "draw"
+
+
+def test_an_explorer_uses_the_whole_roll_when_it_can() -> None:
+    """Ruling 8: "A move uses the whole roll". From a2 with 2 points left, a1 is a dead end
+    (b0 holds a dinosaur, a2 is travelled) while b2 or a3 lead on: a1 is not offered. A step
+    that ends the move early (temple, river, an entry to leave by) still counts as whole."""
+    state = put_dinosaur(started(), 0, "b0")
+    moving(0, "a3", 3, state)
+    play(state, space("a2"))
+    assert names(state.legal_actions()) == ["a3", "b2"]
+    state = moving(0, "g1", 3)
+    play(state, space("h0"))  # i0 is a dead end: j0 is the swamp
+    assert names(state.legal_actions()) == ["g0", "g1"]
 
 
 def test_a_boxed_in_explorer_stops_where_it_is() -> None:
