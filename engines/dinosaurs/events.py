@@ -60,24 +60,22 @@ class Events(Pieces):
             self.card_done()
 
     def _erupt(self) -> None:
-        slope = self.board.volcano_slope
+        slope, start = self.board.volcano_slope, self.board.lava_start
         if self.lava_placed < len(slope):
             self.lava[slope[self.lava_placed]] = True
             self.lava_placed += 1
             self.card_done()
-        elif self.lava_placed < LAVA_PIECES:
-            self.lava_left = min(LAVA_PER_ERUPTION, LAVA_PIECES - self.lava_placed)
-            start = self.board.lava_start
-            if not self.lava[start]:
-                if start in self.dinosaurs:
-                    self.lava_left = 0  # the flow is dammed at the valley's edge this time
-                else:
-                    self.place_lava(start)
-                    self.lava_left -= 1
-            self._next_lava()
-        else:
+        elif self.lava_placed >= LAVA_PIECES:
             self.lava_left = REPOSITIONS
             self._next_lift()
+        elif not self.lava[start]:
+            # G, the first piece to touch the valley, comes alone (a dinosaur there dams it)
+            if start not in self.dinosaurs:
+                self.place_lava(start)
+            self.card_done()
+        else:
+            self.lava_left = min(LAVA_PER_ERUPTION, LAVA_PIECES - self.lava_placed)
+            self._next_lava()
 
     def _next_lava(self) -> None:
         if self.lava_left and self.lava_targets():
@@ -160,7 +158,7 @@ class Events(Pieces):
         if self.at_water(number):
             self.card_done()
             return
-        self.mover, self.visited = number, 1 << self.explorers[number]
+        self.mover, self.visited = number, 0
         self.phase = P.WATER_ROLL
 
     def _water_roll(self, action: int) -> None:

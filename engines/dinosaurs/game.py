@@ -24,38 +24,44 @@ A turn
     2. Move one explorer: choose it, then (on land) a die is thrown, two
        dice when it carries a coin, and it steps space by space. In a river
        or the swamp it moves one space without dice. It may never enter a
-       space twice in a move, a space with a dinosaur, the swamp monster or
-       lava, a lair, or the swamp. Wading into a river ends the move; the
-       temple (entered from its arrow spaces) ends it too and gives a coin
-       to an explorer without one; stepping out at an entry ends it and
-       banks a carried coin. Otherwise the move uses the whole roll (or as
-       much as a boxed-in explorer can); landing on an abandoned coin by
-       that exact count picks it up.
-    3. Before or after the move: fire bullets (each pushes a dinosaur one
-       space) and take a secret path (cave to temple or back).
+       space twice in a move (its start space it may come back to), a
+       space with a dinosaur, the swamp monster or lava, a lair, or the
+       swamp. Wading into a river ends the move; the
+       temple (entered from its arrow spaces) ends the whole turn (nothing
+       after the move) and gives a coin to an explorer without one;
+       stepping out at an entry ends the move and banks a carried coin.
+       Otherwise the move uses the whole roll: only steps after which it
+       still can are offered (all of them if none can; a boxed-in explorer
+       stops); landing on an abandoned coin by that exact count picks it
+       up.
+    3. Before or after the move (not after one into the temple): fire
+       bullets (each pushes a dinosaur one space) and take a secret path
+       (cave to temple or back).
     Then the next seat clockwise with a living explorer plays.
 
 The cards (counts from the rulebook)
-    Volcano Erupts (7): a lava piece down the slope A-F, then G and two more
-    at the valley's edge, then three per eruption, each next to lava; lava
+    Volcano Erupts (7): a lava piece down the slope A-F, then G at the
+    valley's edge, then three per eruption, each next to lava; lava
     kills explorers; after 30 pieces, three pieces may be repositioned.
     Pteranodon Swoops (6): put one of your explorers on an empty safe space,
     or an opponent's on an empty dangerous one. Swamp Monster (6): it moves
     one grey arrow clockwise and eats whoever is there. Falls into the Swamp
-    (6): one of your explorers goes into the swamp, 1-3 spaces ahead of the
-    monster. Escape from the Swamp (1): one of yours leaves by the nearest
+    (6): one of your explorers (not a captive) goes onto any grey arrow but
+    the monster's. Escape from the Swamp (1): one of yours leaves by the nearest
     exit. Restless Dinosaurs (6), Undergrowth (5), Grazing (4), Danger Ahead
     (3), Dinosaur Attack (1): dinosaurs move (three by 2; all by 1; three by
     1; three by 2 and three by 1; one by 3 and three by 1), chosen and
     steered by the drawer; Attack eats the captives in the lairs dinosaurs
     reach. Dinosaurs Fight (3): a captive escapes onto a footprint (yours if
-    you have one). Short of Water (2): one of your explorers throws two dice
-    and must reach a river or dies. Secret Path (2) and Found a Gun (2) are
-    kept.
+    you have one in a lair, else an opponent's). Short of Water (2): one of
+    your explorers throws two dice and must reach a river or dies. Secret
+    Path (2) and Found a Gun (2) are kept.
 
 Dinosaurs
     They never enter lava, the swamp or the temple, never leave the valley,
-    never share a space, and enter a free lair only by exact count. A
+    never share a space, and enter a free lair only by exact count. Each
+    moves its whole count if it can (only such steps are offered), and one
+    that cannot step is not chosen while another can. A
     dinosaur entering a space captures everyone there: its move ends and the
     mover takes it and its captives to a lair no other dinosaur occupies.
     Captives leave a lair when its dinosaur is away, by Dinosaurs Fight, or

@@ -18,7 +18,7 @@ def _explorers(numbers: Iterable[int], optional: bool = False) -> list[int]:
 
 
 def _move_step(rules: Rules) -> list[int]:
-    steps = rules.explorer_steps(rules.mover, rules.visited)
+    steps = rules.explorer_choices(rules.mover, rules.visited, rules.steps_left)
     return [*steps, A.EXIT] if rules.can_exit(rules.mover) else steps
 
 
@@ -34,8 +34,12 @@ def _shoot_push(rules: Rules) -> list[int]:
 
 
 def _dino_pick(rules: Rules) -> list[int]:
-    return [A.DINOSAUR + dinosaur for dinosaur in range(len(rules.dinosaurs))
+    """The dinosaurs not moved yet by this card; only those that can step, if any can."""
+    left = [dinosaur for dinosaur in range(len(rules.dinosaurs))
             if not rules.dinosaurs_moved >> dinosaur & 1]
+    count = rules.dinosaur_moves[0]
+    able = [dinosaur for dinosaur in left if rules.can_step(dinosaur, count)]
+    return [A.DINOSAUR + dinosaur for dinosaur in able or left]
 
 
 DECISIONS: dict[int, Callable[[Rules], list[int]]] = {
@@ -45,8 +49,8 @@ DECISIONS: dict[int, Callable[[Rules], list[int]]] = {
     P.SHOOT_PUSH: _shoot_push,
     P.LAIR_PICK: lambda rules: rules.free_lairs(),
     P.DINO_PICK: _dino_pick,
-    P.DINO_STEP: lambda rules: rules.dinosaur_steps(rules.dinosaur, rules.steps_left,
-                                                     rules.visited),
+    P.DINO_STEP: lambda rules: rules.dinosaur_choices(rules.dinosaur, rules.steps_left,
+                                                       rules.visited),
     P.LAVA_PLACE: lambda rules: rules.lava_targets(),
     P.LAVA_LIFT: lambda rules: [*rules.lava_lifts(), A.DONE],
     P.LAVA_DROP: lambda rules: rules.lava_drops(rules.lifted),

@@ -18,7 +18,6 @@ from engines.dinosaurs.board import (
     RIVER,
     SWAMP,
     SWAMPY,
-    TEMPLE,
     WALKABLE,
     Board,
 )
@@ -26,8 +25,6 @@ from engines.dinosaurs.table import DEAD, OUTSIDE, Table
 
 DANGEROUS = WALKABLE | SWAMPY | {RIVER}
 """Terrain the pteranodon may drop an opponent on (land only next to a dinosaur)."""
-FALL_REACH = 3
-"""An explorer falling into the swamp lands 1 to 3 ring spaces ahead of the monster."""
 
 
 def _connected(board: Board, pieces: frozenset[int]) -> bool:
@@ -177,17 +174,17 @@ class Pieces(Table):
         return picks
 
     def fall_picks(self) -> list[int]:
-        """The drawer's explorers that may fall in: on a valley space, not in a lair, the
-        swamp or the temple."""
+        """The drawer's explorers that may fall in: in the valley (the temple too), not in a
+        lair or already in the swamp."""
         terrain = self.board.terrain
         return [number for number in self.own(self.player)
                 if (at := self.explorers[number]) >= 0
-                and terrain[at] not in (LAIR, SWAMP, INNER_SWAMP, TEMPLE)]
+                and terrain[at] not in (LAIR, SWAMP, INNER_SWAMP)]
 
     def fall_spaces(self) -> list[int]:
-        ring = self.board.swamp_ring
-        start = ring.index(self.monster)
-        return sorted(ring[(start + ahead) % len(ring)] for ahead in range(1, FALL_REACH + 1))
+        """Where a falling explorer may land: any grey-arrow space but the monster's own
+        (closer than 3 spaces, either way, is the risk the rulebook allows)."""
+        return sorted(space for space in self.board.swamp_ring if space != self.monster)
 
     def _exit_distance(self, space: int) -> dict[int, int]:
         """Ring steps from swamp ``space`` to each exit (an inner space adds one)."""
@@ -225,11 +222,12 @@ class Pieces(Table):
                 and self.escape_spaces(number)]
 
     def fight_picks(self) -> list[int]:
-        """Captives who may escape: the drawer's own if any can, else everyone else's."""
-        captives = [number for number in range(len(self.explorers))
-                    if self.in_lair(number) and self.free_footprints(self.explorers[number])]
-        own = [number for number in captives if number // 4 == self.player]
-        return own or captives
+        """Captives who may escape: the drawer's own if any of theirs is in a lair (none, if
+        none of those can get out), else the opponents'."""
+        mine = any(self.in_lair(number) for number in self.own(self.player))
+        return [number for number in range(len(self.explorers))
+                if (number // 4 == self.player) == mine and self.in_lair(number)
+                and self.free_footprints(self.explorers[number])]
 
     def water_picks(self) -> list[int]:
         """The drawer's free explorers in the valley (not outside it, not captive)."""

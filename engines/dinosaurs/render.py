@@ -101,8 +101,8 @@ def _status(table: Table) -> str:
             f"deck {sum(table.deck)} cards; temple roof {table.temple_coins} coins; "
             f"lava {table.lava_placed}/30 placed")
     if table.phase == phases.OVER:
-        who = f"seat {table.winner}" if table.winner >= 0 else "the ranking"
-        text += f"; over ({table.end_reason}), won by {who}"
+        outcome = f"won by seat {table.winner}" if table.winner >= 0 else "first place shared"
+        text += f"; over ({table.end_reason}), {outcome}"
     return text
 
 

@@ -48,11 +48,11 @@ class Rules(Events):
         self.turns += 1
         self.mover = self.dinosaur = self.path_explorer = -1
         if all(at == DEAD for at in self.explorers):
-            self.finish("deaths")
+            self.finish("deaths", self.leader())
         elif self.coins_in_play() == 0:
-            self.finish("no-coins")
+            self.finish("no-coins", self.leader())
         elif self.turns >= MAX_TURNS:
-            self.finish("bound")
+            self.finish("bound", self.leader())
         else:
             seat = self.player
             for _ in range(self.num_players):
@@ -107,8 +107,7 @@ class Rules(Events):
         at = self.explorers[number]
         if at == DEAD or number == self.path_explorer or (at >= 0 and self.guarded(at)):
             return False
-        visited = 1 << at if at >= 0 else 0
-        return self.can_exit(number) or bool(self.explorer_steps(number, visited))
+        return self.can_exit(number) or bool(self.explorer_steps(number, 0))
 
     def _move_pick(self, action: int) -> None:
         family = A.kind(action)
@@ -121,7 +120,7 @@ class Rules(Events):
 
     def _start_move(self, number: int) -> None:
         at = self.explorers[number]
-        self.mover, self.visited = number, 1 << at if at >= 0 else 0
+        self.mover, self.visited = number, 0  # its start was not travelled into (ruling 9)
         if at >= 0 and (self.board.terrain[at] == RIVER or self.board.terrain[at] in SWAMPY):
             self.roll, self.steps_left = 0, 1  # in water: one space, no dice
             self._next_step()
@@ -150,9 +149,10 @@ class Rules(Events):
         self.visited |= 1 << action
         self.steps_left -= 1
         kind = self.board.terrain[action]
-        if kind == TEMPLE:
+        if kind == TEMPLE:  # "An exact dice roll isn't needed to enter, but your turn will end."
             self.take_temple_coin(number)
-            self.end_move(exact=False)
+            self.mover = -1
+            self.end_turn()
         elif kind == RIVER and wading:
             self.end_move(exact=self.steps_left == 0)
         elif self.steps_left == 0:

@@ -69,8 +69,7 @@ class DinosaursState(Rules, State):
 
     def ranking(self) -> list[int]:
         """Most coins brought out, then most explorers alive; equal places if still tied."""
-        return competition_ranking([(self.coins_out[seat], self.alive(seat))
-                                    for seat in range(self.num_players)])
+        return competition_ranking([self.standing(seat) for seat in range(self.num_players)])
 
     def observation(self, seat: int) -> dict[str, Any]:
         return observation.build(self, seat)

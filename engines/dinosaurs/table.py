@@ -10,6 +10,7 @@ and :mod:`engines.dinosaurs.rules`.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from typing import Self
 
 from engines.dinosaurs.board import (
@@ -34,6 +35,9 @@ BULLETS = 12
 """Bullets on the press-out sheet: the supply players take from."""
 BULLETS_PER_DUMP = 3
 """Bullets a gun holder takes when one of their explorers ends a move on an ammunition dump."""
+LOOKAHEAD = 12
+"""The most steps ahead a move is searched to see whether it can still use its whole count
+(a roll is at most 12): beyond it a path counts as complete."""
 MAX_TURNS = 600
 """Hard bound: the match ends, and is scored, after this many turns (all seats together)."""
 
@@ -43,6 +47,17 @@ _SLOTS = ("board", "num_players", "coins_to_win", "phase", "player", "turns", "e
           "card", "mover", "dinosaur", "steps_left", "roll", "visited", "dinosaur_moves",
           "dinosaurs_moved", "lava_left", "lifted", "resume", "captured", "path_explorer",
           "winner", "end_reason")
+
+
+def _completing(steps: list[int], visited: int, steps_left: int,
+                can_finish: Callable[[int, int, int], bool]) -> list[int]:
+    """The ``steps`` after which ``can_finish(space, visited, left)`` holds for the rest of the
+    move (searched at most :data:`LOOKAHEAD` steps deep), or all of them if none does."""
+    left = min(steps_left - 1, LOOKAHEAD)
+    if left <= 0 or len(steps) < 2:  # nothing to search, or nothing to choose between
+        return steps
+    full = [space for space in steps if can_finish(space, visited | 1 << space, left)]
+    return full or steps
 
 
 class Table:
@@ -78,7 +93,8 @@ class Table:
     steps_left: int
     roll: int
     visited: int
-    """Bit set of the spaces entered by the piece moving now (its start included)."""
+    """Bit set of the spaces entered by the piece moving now (a dinosaur's start included, not
+    an explorer's: ruling 9)."""
     dinosaur_moves: tuple[int, ...]
     """Spaces each dinosaur still to be chosen by the current card will move."""
     dinosaurs_moved: int
@@ -144,6 +160,17 @@ class Table:
         return (self.lava[space] or space in self.dinosaurs or space == self.monster
                 or space in self.explorers)
 
+    def standing(self, seat: int) -> tuple[int, int]:
+        """What ranks ``seat`` at the end: coins brought out, then explorers alive."""
+        return self.coins_out[seat], self.alive(seat)
+
+    def leader(self) -> int:
+        """The one seat ahead of all others by :meth:`standing`, or -1 if first place is
+        shared."""
+        standings = [self.standing(seat) for seat in range(self.num_players)]
+        best = max(standings)
+        return standings.index(best) if standings.count(best) == 1 else -1
+
     def coins_in_play(self) -> int:
         """Coins that can still be brought out: on the roof, abandoned, or carried."""
         return self.temple_coins + sum(self.coins) + sum(self.carrying)
@@ -153,22 +180,40 @@ class Table:
     def explorer_steps(self, number: int, visited: int, water_run: bool = False) -> list[int]:
         """Spaces explorer ``number`` may step into next, ``visited`` being the bit set of the
         spaces already entered this move (the valley's exit not included)."""
-        board, here = self.board, self.explorers[number]
+        return list(self._explorer_steps_from(self.explorers[number], visited, water_run))
+
+    def _explorer_steps_from(self, here: int, visited: int,
+                             water_run: bool = False) -> Iterator[int]:
+        """The steps from ``here``, one by one (a search stops at the first that will do)."""
+        board = self.board
         terrain, lava, dinosaurs = board.terrain, self.lava, self.dinosaurs
         if here == OUTSIDE:
             near: tuple[int, ...] = board.entries
         else:
             near = board.neighbors[here]
         in_swamp = here >= 0 and terrain[here] in SWAMPY
-        steps = []
         for space in near:
             if visited >> space & 1 or lava[space] or space in dinosaurs or space == self.monster:
                 continue
             kind = terrain[space]
             if (kind in WALKABLE or kind == RIVER or (kind == TEMPLE and not water_run)
                     or (in_swamp and kind == SWAMP)):
-                steps.append(space)
-        return steps
+                yield space
+
+    def explorer_choices(self, number: int, visited: int, steps_left: int) -> list[int]:
+        """The steps explorer ``number`` may take next, with ``steps_left`` points of its roll:
+        those after which the roll can still be used up or the move properly ended early (in
+        the temple, a river, or on an entry to leave by); every step if none can (ruling 8)."""
+        return _completing(self.explorer_steps(number, visited), visited, steps_left,
+                           self._explorer_can_finish)
+
+    def _explorer_can_finish(self, here: int, visited: int, left: int) -> bool:
+        """Whether an explorer just arrived on ``here`` with ``left`` points to go can end its
+        move properly (depth-first, stopping at the first way found)."""
+        if left == 0 or self.board.terrain[here] in (TEMPLE, RIVER) or here in self.board.entries:
+            return True
+        return any(self._explorer_can_finish(space, visited | 1 << space, left - 1)
+                   for space in self._explorer_steps_from(here, visited))
 
     def can_exit(self, number: int) -> bool:
         here = self.explorers[number]
@@ -176,16 +221,38 @@ class Table:
 
     def dinosaur_steps(self, dinosaur: int, steps_left: int, visited: int) -> list[int]:
         """Spaces dinosaur ``dinosaur`` may step into with ``steps_left`` steps to go."""
+        return list(self._dinosaur_steps_from(self.dinosaurs[dinosaur], steps_left, visited))
+
+    def _dinosaur_steps_from(self, here: int, steps_left: int, visited: int) -> Iterator[int]:
+        """The steps from ``here``, one by one (a search stops at the first that will do)."""
         board, lava, dinosaurs = self.board, self.lava, self.dinosaurs
         terrain = board.terrain
-        steps = []
-        for space in board.neighbors[dinosaurs[dinosaur]]:
+        for space in board.neighbors[here]:
             kind = terrain[space]
             if (visited >> space & 1 or kind in NO_DINOSAUR or lava[space]
                     or space in dinosaurs or (kind == LAIR and steps_left != 1)):
                 continue
-            steps.append(space)
-        return steps
+            yield space
+
+    def can_step(self, dinosaur: int, steps_left: int) -> bool:
+        """Whether dinosaur ``dinosaur``, not moving yet, has a first step."""
+        here = self.dinosaurs[dinosaur]
+        return next(self._dinosaur_steps_from(here, steps_left, 1 << here), -1) >= 0
+
+    def dinosaur_choices(self, dinosaur: int, steps_left: int, visited: int) -> list[int]:
+        """The steps dinosaur ``dinosaur`` may take next, with ``steps_left`` to go: those
+        after which it can still move its whole count (or capture on the way); every step if
+        none can (ruling 20)."""
+        return _completing(self.dinosaur_steps(dinosaur, steps_left, visited), visited,
+                           steps_left, self._dinosaur_can_finish)
+
+    def _dinosaur_can_finish(self, here: int, visited: int, left: int) -> bool:
+        """Whether a dinosaur just arrived on ``here`` with ``left`` steps to go can move them
+        all, a capture ending its move early (a lair is entered by its last step only)."""
+        if left == 0 or here in self.explorers:
+            return True
+        return any(self._dinosaur_can_finish(space, visited | 1 << space, left - 1)
+                   for space in self._dinosaur_steps_from(here, left, visited))
 
     def free_lairs(self) -> list[int]:
         """Lairs no dinosaur occupies (captives may be there)."""

@@ -97,26 +97,46 @@ def test_lava_runs_down_the_slope_one_piece_per_card() -> None:
         assert phase(state) == "move-pick" and state.lava_placed == count
 
 
-def test_in_the_valley_three_pieces_each_next_to_lava() -> None:
-    """"...until reaching the valley, at which time three pieces are placed." / "The first
-    piece to touch the valley is (G)" / "Lava must always be placed on spaces adjacent to
-    previously laid lava.\""""
+def test_the_seventh_eruption_puts_G_alone() -> None:
+    """"One piece is placed (per turn) down the slope until reaching the valley, at which time
+    three pieces are placed." / "The first piece to touch the valley is (G), the 3 (H) pieces
+    can be split..." G is one piece per card like A-F; the three H pieces are the next card."""
     state = erupt(started(), 7)
-    assert state.lava[BOARD.lava_start] and phase(state) == "lava-place"
+    assert state.lava[BOARD.lava_start]
+    assert state.lava_placed == 7 and phase(state) == "move-pick"
+
+
+def test_a_dinosaur_on_G_dams_the_flow_until_G_is_covered() -> None:
+    """Ruling 15: a dinosaur standing on G keeps the lava in the cone; the next eruption after
+    it has gone puts G, still alone."""
+    state = put_dinosaur(erupt(started(), 6), 0, "d9")
+    erupt(state)
+    assert not state.lava[BOARD.lava_start] and state.lava_placed == 6
+    put_dinosaur(state, 0, "b1")
+    erupt(state)
+    assert state.lava[BOARD.lava_start] and state.lava_placed == 7
+    assert phase(state) == "move-pick"
+
+
+def test_in_the_valley_three_pieces_each_next_to_lava() -> None:
+    """"...until reaching the valley, at which time three pieces are placed." / "Lava must
+    always be placed on spaces adjacent to previously laid lava.\""""
+    state = erupt(started(), 8)
+    assert phase(state) == "lava-place" and state.lava_left == 3
     assert names(state.legal_actions()) == ["c9", "d8", "d10", "e9", "e10"]
     play(state, space("d8"))
     assert "c8" in names(state.legal_actions()) and "c9" in names(state.legal_actions())
-    play(state, space("c8"))
-    assert phase(state) == "move-pick" and state.lava_placed == 9
+    play(state, space("c8"), space("c9"))
+    assert phase(state) == "move-pick" and state.lava_placed == 10
     erupt(state)
     assert phase(state) == "lava-place" and state.lava_left == 3
 
 
 def test_lava_never_covers_the_swamp_or_a_dinosaur() -> None:
     """"One piece of lava occupies 1 space, and can occupy any space EXCEPT the swamp.\""""
-    state = put_dinosaur(erupt(started(), 6), 0, "d10")
+    state = put_dinosaur(erupt(started(), 7), 0, "d10")
     erupt(state)
-    assert space("d10") not in state.legal_actions()
+    assert phase(state) == "lava-place" and space("d10") not in state.legal_actions()
     assert all(BOARD.terrain[at] not in (4, 5) for at in BOARD.lava_spaces)
 
 
@@ -127,6 +147,7 @@ def test_lava_kills_the_explorers_it_covers() -> None:
     state.carrying[5] = True
     erupt(state)
     assert state.explorers[0] == DEAD
+    erupt(state)
     play(state, space("e9"))
     assert state.explorers[5] == DEAD and state.coins[space("e9")] == 1
 
@@ -242,17 +263,42 @@ def test_the_swamp_monster_moves_clockwise_and_eats() -> None:
         assert state.monster == space(name)
 
 
-def test_falling_into_the_swamp_lands_within_three_of_the_monster() -> None:
+def test_falling_into_the_swamp_lands_on_any_grey_arrow_but_the_monsters() -> None:
     """"Players can risk the explorer by placing them closer than 3 spaces from the monster
-    (so they can occupy a blue exit arrow space).\""""
+    (so they can occupy a blue exit arrow space)." Closer is the optional risk, so the
+    normal placement, 3 or more spaces away, is allowed too: any ring space but the
+    monster's own."""
     state = put(put(started(), 0, "b5"), 1, "b1")
     state.carrying[0] = True
     draw_now(state, "One Member Falls")
     assert state.legal_actions() == [explorer(0)]
     play(state, explorer(0))
-    assert names(state.legal_actions()) == ["h3", "i4", "j3"]
+    legal = names(state.legal_actions())
+    assert sorted(legal) == sorted(set(names(list(BOARD.swamp_ring))) - {"h2"})
+    assert {"k2", "k3", "j0"} <= set(legal)  # 4 and 5 grey arrows from h2, and an exit
     play(state, space("i4"))
     assert state.explorers[0] == space("i4") and state.coins[space("b5")] == 1
+
+
+def test_falling_closer_than_3_is_a_distance_either_way() -> None:
+    """"closer than 3 spaces from the monster" is a distance, not "ahead of it": i1 is one
+    grey arrow behind the monster on h1."""
+    state = put(started(), 0, "b5")
+    state.monster = space("h1")
+    draw_now(state, "One Member Falls")
+    play(state, explorer(0))
+    assert "i1" in names(state.legal_actions()) and "h1" not in names(state.legal_actions())
+
+
+def test_falling_reaches_an_explorer_in_the_temple() -> None:
+    """"This card does NOT permit you to take an explorer out of a dinosaur's lair." The lair
+    is the only exception named: an explorer in the temple may fall in."""
+    state = put(started(), 0, "f6")
+    state.carrying[0], state.temple_coins = True, 11  # it took one from the roof
+    draw_now(state, "One Member Falls")
+    assert phase(state) == "fall-pick" and state.legal_actions() == [explorer(0)]
+    play(state, explorer(0), space("k2"))
+    assert state.explorers[0] == space("k2") and state.temple_coins == 12  # coin left there
 
 
 def test_falling_never_takes_an_explorer_out_of_a_lair() -> None:
@@ -367,6 +413,17 @@ def test_dinosaurs_fight_frees_an_opponent_when_you_have_no_captive() -> None:
     assert state.legal_actions() == [explorer(4)]
     play(state, explorer(4), space("c1"))
     assert state.explorers[4] == space("c1")
+
+
+def test_dinosaurs_fight_frees_no_opponent_while_you_have_a_captive() -> None:
+    """"If you draw this card and none of your explorers are in a lair, then you must move an
+    opponent's explorer out of a lair." Seat 0's explorer in lair d13 cannot get out (both
+    footprints under lava): the card frees no one, not seat 1's captive in b1."""
+    state = put(put(started(), 0, "d13"), 4, "b1")
+    state.lava[space("d12")] = state.lava[space("e13")] = True
+    draw_now(state, "Dinosaurs Fight")
+    assert phase(state) == "move-pick" and state.explorers[4] == space("b1")
+    assert state.discards[10] == 1
 
 
 def test_dinosaurs_fight_is_ignored_without_captives() -> None:
@@ -489,7 +546,8 @@ def test_lava_can_maroon_dinosaurs_and_cut_off_lairs() -> None:
     state = started()
     state.lava[space("d12")] = state.lava[space("e13")] = True  # both footprints of d13
     draw_now(state, "Encounter Grazing")
-    play(state, dinosaur(2))  # the dinosaur of d13 has nowhere to go: its move ends
+    assert dinosaur(2) not in state.legal_actions()  # d13's dinosaur has nowhere to go
+    play(state, dinosaur(0), space("c1"))
     assert phase(state) == "dinosaur-pick" and state.dinosaurs[2] == space("d13")
 
 

@@ -75,6 +75,35 @@ def test_dinosaurs_enter_a_lair_only_by_exact_count() -> None:
     assert space("b1") not in state.legal_actions()
 
 
+def test_a_dinosaur_moves_its_full_count_when_it_can() -> None:
+    """"Restless Dinosaurs! Three Dinosaurs move 2 spaces each." (Ruling 20: a dinosaur moves
+    exactly its count if it can.) From a2, a1 is a dead end (b0 holds a dinosaur) while a3
+    and b2 lead on: a1 is not offered. A capture on the way ends a move early and counts."""
+    state = put_dinosaur(put_dinosaur(started(), 0, "a2"), 1, "b0")
+    draw_now(state, "Restless")
+    play(state, dinosaur(0))
+    assert names(state.legal_actions()) == ["a3", "b2"]
+    state = put(put_dinosaur(put_dinosaur(started(), 0, "a2"), 1, "b0"), 4, "a1")
+    draw_now(state, "Restless")
+    play(state, dinosaur(0))
+    assert names(state.legal_actions()) == ["a1", "a3", "b2"]
+
+
+def test_a_dinosaur_that_cannot_move_is_not_chosen_while_others_can() -> None:
+    """"Restless Dinosaurs! Three Dinosaurs move 2 spaces each." The dinosaur in lair d13
+    cannot move (both footprints under lava): choosing it would let only two move."""
+    state = started()
+    state.lava[space("d12")] = state.lava[space("e13")] = True
+    draw_now(state, "Restless")
+    assert dinosaur(2) not in state.legal_actions() and len(state.legal_actions()) == 5
+    boxed = started()
+    for marks in BOARD.footprints:  # every lair walled in: no dinosaur can step
+        for mark in marks:
+            boxed.lava[mark] = True
+    draw_now(boxed, "Restless")
+    assert boxed.legal_actions() == [dinosaur(number) for number in range(6)]
+
+
 def test_dinosaurs_never_share_a_space() -> None:
     """"Dinosaurs may never share any space with another dinosaur.\""""
     state = grazing({0: "b5", 1: "b6"})

@@ -99,6 +99,16 @@ def test_greedy_drops_an_opposing_carrier_into_the_swamp() -> None:
     assert state.board.terrain[drop] == 5  # an inner swamp space
 
 
+def test_greedy_drops_its_falling_explorer_on_the_exit_away_from_the_monster() -> None:
+    """Falling into the swamp it may land on any grey arrow: it takes the exit arrow that the
+    monster (on h2, walking clockwise) reaches last."""
+    state = put(started(), 0, "b5")
+    state.deck[card("One Member Falls") - A.CARD] += 1
+    play(state, card("One Member Falls"), A.EXPLORER + 0)
+    rng = random.Random(3)
+    assert choose(state.observation(0), state.legal_actions(), rng, 0.5) == space("j0")
+
+
 def test_greedy_reads_the_board_from_the_observation(tmp_path: Path) -> None:
     """On a user's board (here every space renamed) the bot still finds its way: it knows the
     board only through its observation."""

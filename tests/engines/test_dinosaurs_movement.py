@@ -75,13 +75,15 @@ def test_explorers_may_share_spaces() -> None:
 
 def test_never_into_a_space_already_traveled_into_that_turn() -> None:
     """"They may go in any direction, but never into a space already traveled into that
-    turn.\""""
+    turn." Ruling 9: the start space was not travelled into, so the explorer may come back."""
     state = moving(0, "b5", 3)
     assert space("b6") in state.legal_actions()
     play(state, space("b6"))
-    assert space("b5") not in state.legal_actions()
+    assert space("b5") in state.legal_actions()
     play(state, space("c6"))
-    assert not {space("b5"), space("b6")} & set(state.legal_actions())
+    assert space("b6") not in state.legal_actions() and space("b5") in state.legal_actions()
+    play(state, space("b5"))
+    assert state.explorers[0] == space("b5") and state.player == 1
 
 
 def test_never_into_a_dinosaur_or_the_swamp_monster() -> None:
@@ -115,6 +117,18 @@ def test_no_exact_roll_to_enter_the_temple_and_the_turn_ends() -> None:
     assert BOARD.temple in state.legal_actions()
     play(state, BOARD.temple)
     assert state.explorers[0] == BOARD.temple
+    assert phase(state) == "draw" and state.player == 1
+
+
+def test_entering_the_temple_ends_the_turn_with_no_extras_after_it() -> None:
+    """"An exact dice roll isn't needed to enter, but your turn will end." Ruling 12: no
+    secret path out of the temple after walking in (nor bullets), in that turn."""
+    state = put(started(), 0, "e5")
+    state.secret_paths[0] = 1
+    state.guns[0], state.bullets[0] = 1, 2
+    moving(0, "e5", 5, state)
+    play(state, space("e6"), BOARD.temple)
+    assert state.carrying[0] and state.secret_paths[0] == 1 and state.bullets[0] == 2
     assert phase(state) == "draw" and state.player == 1
 
 
@@ -154,7 +168,7 @@ def test_never_into_a_lair_or_the_swamp_but_onto_the_flowery_spaces() -> None:
     state = put_dinosaur(started(), 0, "a1")  # the lair b1 is empty now
     moving(0, "c1", 6, state)
     assert space("b1") not in state.legal_actions()
-    state = moving(0, "g1", 6)
+    state = moving(0, "g1", 2)
     assert space("h0") in state.legal_actions()
     play(state, space("h0"))
     assert not {space("h1"), space("i1")} & set(state.legal_actions())
@@ -172,11 +186,24 @@ def test_a_move_uses_the_whole_roll() -> None:
     assert phase(state) == "draw"
 
 
-def test_a_boxed_in_explorer_stops_where_it_is() -> None:
-    """Ruling: an explorer with steps left but nowhere to go ends its move there."""
+def test_an_explorer_uses_the_whole_roll_when_it_can() -> None:
+    """Ruling 8: "A move uses the whole roll". From a2 with 2 points left, a1 is a dead end
+    (b0 holds a dinosaur, a2 is travelled) while b2 or a3 lead on: a1 is not offered. A step
+    that ends the move early (temple, river, an entry to leave by) still counts as whole."""
     state = put_dinosaur(started(), 0, "b0")
-    moving(0, "a2", 3, state)
-    play(state, space("a1"))  # a2 is behind it, b0 holds a dinosaur
+    moving(0, "a3", 3, state)
+    play(state, space("a2"))
+    assert names(state.legal_actions()) == ["a3", "b2"]
+    state = moving(0, "g1", 3)
+    play(state, space("h0"))  # i0 is a dead end: j0 is the swamp
+    assert names(state.legal_actions()) == ["g0", "g1"]
+
+
+def test_a_boxed_in_explorer_stops_where_it_is() -> None:
+    """Ruling 8: an explorer with points left but nowhere legal to go stops there."""
+    state = put_dinosaur(put_dinosaur(put_dinosaur(started(), 0, "b0"), 1, "a3"), 2, "b2")
+    moving(0, "a1", 3, state)
+    play(state, space("a2"), space("a1"))  # back to its start; a2 is travelled, b0 a dinosaur
     assert state.explorers[0] == space("a1") and state.player == 1
 
 

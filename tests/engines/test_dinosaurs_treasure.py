@@ -115,6 +115,19 @@ def test_when_all_explorers_die_most_coins_then_most_explorers_win() -> None:
     play(state, card("The Swamp Monster"))
     assert state.current_player() == TERMINAL and state.end_reason == "deaths"
     assert state.ranking() == [2, 0, 0]
+    assert state.observation(0)["winner"] == -1  # first place shared: no single winner
+
+
+def test_the_sole_leader_is_named_winner_when_all_explorers_die() -> None:
+    """"If the game ends because all explorers have died ... the winner is the player with the
+    most coins": the observation's `winner` names seat 1."""
+    state = started(3, coins=3)
+    state.explorers = _all_but(3, {0: "h2"})
+    state.monster = space("h1")
+    state.coins_out = [0, 2, 1]
+    play(state, card("The Swamp Monster"))
+    assert state.is_terminal() and state.ranking() == [2, 0, 1]
+    assert state.winner == 1 and state.observation(0)["winner"] == 1
 
 
 def test_explorers_left_break_a_tie_in_coins() -> None:
@@ -134,7 +147,7 @@ def test_the_game_ends_when_no_coin_can_be_claimed() -> None:
     state.coins_out = [2, 1]
     play(to_move(state), explorer(0), die(1), space("a5"))
     assert state.is_terminal() and state.end_reason == "no-coins"
-    assert state.ranking() == [0, 1]
+    assert state.ranking() == [0, 1] and state.winner == 0
 
 
 def test_a_hard_bound_ends_every_match() -> None:
@@ -143,7 +156,7 @@ def test_a_hard_bound_ends_every_match() -> None:
     state.turns = MAX_TURNS - 1
     play(to_move(state), explorer(0), die(1), space("a5"))
     assert state.is_terminal() and state.end_reason == "bound"
-    assert phase(state) == "over" and state.ranking() == [0, 0]
+    assert phase(state) == "over" and state.ranking() == [0, 0] and state.winner == -1
 
 
 def test_play_passes_clockwise_skipping_seats_with_no_explorer_left() -> None:

@@ -293,9 +293,14 @@ def _fall_pick(view: View, action: int) -> float:
 
 
 def _fall_drop(view: View, action: int) -> float:
+    """Near an exit arrow (the way out, one grey arrow a turn), and not just ahead of the
+    monster, which walks clockwise; the bolder, the closer to it."""
     ring = view.map.ring
-    ahead = (ring.index(action) - ring.index(view.obs["swamp_monster"])) % len(ring)
-    return ahead + (2.5 * view.risk if action in view.map.exits else 0.0)
+    here, size = ring.index(action), len(ring)
+    ahead = (here - ring.index(view.obs["swamp_monster"])) % size
+    to_exit = min(min((here - ring.index(out)) % size, (ring.index(out) - here) % size)
+                  for out in view.map.exits)
+    return -2.0 * to_exit + 1.5 * (1 - view.risk) * min(ahead, 3)
 
 
 def _own_first(view: View, action: int) -> float:
