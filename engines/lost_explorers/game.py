@@ -31,9 +31,10 @@ A turn
     player may send 1 member, the second 2, the others 3.
     Phase 2: complete missions (a member of yours on every location of the
     mission, validated ones counting by themselves): retrieve one of those
-    members, advance the Leader of the mission's track by the members it
-    needed, take a token from the discard area if that Leader was not ahead
-    of the other, discard the mission; with both Leaders on slot 4 or
+    members (none if every location is validated), advance the Leader of the
+    mission's track by the members it needed, take a token from the discard
+    area if that Leader moved forward and was not ahead of the other,
+    discard the mission; with both Leaders on slot 4 or
     beyond take the 4th member; a Leader reaching a magnifying glass takes
     a clue tile (drawn from those left). Then the members on the Equipment
     areas come back. Taking a stack's last token when the other is empty

@@ -173,16 +173,18 @@ class Rules(Table):
             return
         self.completing = action - A.COMPLETE
         places = self.retrievable(self.completing)
-        if len(places) == 1:
-            self._complete(places[0])
+        if len(places) <= 1:  # none: every location validated, no member to retrieve
+            self._complete(places[0] if places else -1)
         else:
             self.step = P.RETRIEVE_PICK
 
     def _complete(self, place: int) -> None:
-        """Retrieve the member on ``place``, advance the Leader, maybe take a catch-up token."""
+        """Retrieve the member on ``place`` (none if -1), advance the Leader, maybe take a
+        catch-up token."""
         seat, mission = self.player, self.completing
-        self.occupant[place] = -1
-        self.members_front[seat] += 1
+        if place >= 0:
+            self.occupant[place] = -1
+            self.members_front[seat] += 1
         track = self.components.mission_track[mission]
         leaders = self.leaders[seat]
         before = leaders[track]
@@ -192,7 +194,9 @@ class Rules(Table):
         self.clues_due += sum(1 for slot in self.components.glasses[track]
                               if before < slot <= after)
         kinds = [vehicle for vehicle, count in enumerate(self.discard) if count]
-        if before <= leaders[1 - track] and kinds:
+        # "If you move forward an Expedition Leader whose position was equal or lower...":
+        # a Leader that does not move (no member needed, or on the last slot) takes nothing.
+        if before < after and before <= leaders[1 - track] and kinds:
             if len(kinds) > 1:
                 self.step = P.CATCH_UP
                 return

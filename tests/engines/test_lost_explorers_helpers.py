@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engines.lost_explorers import actions as A
-from engines.lost_explorers.components import MISSIONS, VEHICLES, default_components
+from engines.lost_explorers.components import MISSIONS, VEHICLES, Components, default_components
 from engines.lost_explorers.game import LostExplorersGame
 from engines.lost_explorers.state import LostExplorersState
 
@@ -61,14 +61,17 @@ def reveal(*names: str) -> list[int]:
 
 def setup(players: int = 3, *, first: int = 0, markers: Sequence[str] | None = None,
           view: Sequence[Sequence[str]] = DEFAULT_VIEW,
-          flips: Sequence[tuple[str, int]] | None = None) -> LostExplorersState:
+          flips: Sequence[tuple[str, int]] | None = None,
+          components: Components | None = None) -> LostExplorersState:
     """A state at the first player's first turn, set up exactly as asked.
 
     ``flips``: per seat in turn order, the starting vehicle flipped and the index
     of the starting mission of that vehicle revealed (default: seat k flips its
-    train and reveals the k-th starting train mission).
+    train and reveals the k-th starting train mission). ``components``: a crafted
+    component set (same location names) instead of the shipped one.
     """
-    state = GAME.new_initial_state(players)
+    state = (GAME.new_initial_state(players) if components is None
+             else LostExplorersState(components, players))
     chosen = markers if markers is not None else DEFAULT_MARKERS[players]
     play(state, *(A.VALIDATE + place(name) for name in chosen))
     play(state, *reveal(*view[0]), *reveal(*view[1]), A.FIRST_PLAYER + first)
