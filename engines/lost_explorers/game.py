@@ -11,9 +11,9 @@ Players and goal
 Setup (chance, then one decision each)
     2/3/4 Validated Location markers (for 4/3/2 players) are drawn from the
     4 and placed on their locations. The 64 tokens form two stacks of 32,
-    vehicle side up; the first four tokens of each stack are in view, each
-    drawn (its vehicle type) when it comes into view. The first player is
-    drawn. Every player has 3 of their 4 Expedition Members in front of
+    vehicle side up, the type of every token in view: stack 0 is set out
+    token by token (each type drawn from the tokens left), then stack 1. The
+    first player is drawn. Every player has 3 of their 4 Expedition Members in front of
     them, both Leaders on slot 1 of the two Discovery tracks and one
     starting token of each vehicle; in turn order each flips one starting
     token of their choice mission side up, and its mission is drawn from

@@ -3,8 +3,8 @@
 :class:`Rules` applies chance outcomes and decisions already checked for
 legality by :class:`~engines.lost_explorers.state.LostExplorersState`. After
 any move, :meth:`Rules._settle` decides what comes next: a chance node that
-is due (a marker to place, a token coming into view, a mission or a clue to
-reveal) or else the decision the turn is at.
+is due (a marker to place, a stack's token to set out at setup, a mission or a
+clue to reveal) or else the decision the turn is at.
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from engines.lost_explorers.table import (
     BY_TURN_LIMIT,
     MAX_TURNS,
     MEMBERS_AT_START,
-    VISIBLE,
     Table,
 )
 
@@ -50,9 +49,10 @@ class Rules(Table):
         self._settle()
 
     def stack_to_reveal(self) -> int:
-        """The stack with a token coming into view, or -1."""
+        """The stack whose next token is to be set out (at setup only: stack 0's 32 tokens,
+        then stack 1's), or -1."""
         for stack in (0, 1):
-            if len(self.visible[stack]) < min(VISIBLE, self.stack_left[stack]):
+            if len(self.visible[stack]) < self.stack_left[stack]:
                 return stack
         return -1
 

@@ -14,7 +14,6 @@ from test_lost_explorers_helpers import (
     mission,
     place,
     play,
-    reveal,
     setup,
     starting,
     vehicle,
@@ -269,8 +268,8 @@ def test_members_on_equipment_areas_come_back_at_the_end_of_the_turn() -> None:
     """
     state = setup(2)
     end_turn(end_turn(state))
-    play(state, A.equip(0, 2, A.VEHICLE_SIDE), *reveal("boat"))
-    play(state, A.equip(1, 1, A.VEHICLE_SIDE), *reveal("boat"), A.END_PHASE_1)
+    play(state, A.equip(0, 2, A.VEHICLE_SIDE))
+    play(state, A.equip(1, 1, A.VEHICLE_SIDE), A.END_PHASE_1)
     assert state.members_front[0] == 0 and state.observation(1)["equipment_areas"] == [2, 1]
     play(state, A.END_TURN)
     assert state.members_front[0] == 3 and state.area_members == [0, 0]
