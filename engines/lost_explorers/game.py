@@ -13,11 +13,11 @@ Setup (chance, then one decision each)
     4 and placed on their locations. The 64 tokens form two stacks of 32,
     vehicle side up, the type of every token in view: stack 0 is set out
     token by token (each type drawn from the tokens left), then stack 1. The
-    first player is drawn. Every player has 3 of their 4 Expedition Members in front of
-    them, both Leaders on slot 1 of the two Discovery tracks and one
-    starting token of each vehicle; in turn order each flips one starting
-    token of their choice mission side up, and its mission is drawn from
-    the starting missions of that vehicle.
+    first player is drawn. Every player has 3 of their 4 Expedition Members
+    in front of them, both Leaders on slot 1 of the two Discovery tracks and
+    one starting token of each vehicle; in turn order each flips one
+    starting token of their choice mission side up, and its mission is
+    drawn from the starting missions of that vehicle.
 
 A turn
     Phase 1: first retrieve any of your members from the World Map; then,
@@ -96,8 +96,9 @@ class LostExplorersGame(Game):
     max_players: ClassVar[int] = 4
     num_distinct_actions: ClassVar[int] = actions.NUM_ACTIONS
     default_options: ClassVar[Mapping[str, Any]] = {"components": ""}
-    # Share of seat pairs tied for a place, 500 self-play games each: greedy 0 / 0.4 / 0.2 %
-    # (2 / 3 / 4 players), random 0 / 0.3 / 1.9 %. Ties are rare: the tie-breaks go deep.
+    # Share of seat pairs tied for a place, 500 self-play games each: greedy 0 / 0.3 / 0.5 %
+    # (2 / 3 / 4 players), random 0 / 0.6 / 2.5 % (before rulings 1, 6 and 15 changed:
+    # 0 / 0.4 / 0.2 % and 0 / 0.3 / 1.9 %). Ties are rare: the tie-breaks go deep.
     draw_probability: ClassVar[float] = 0.005
 
     def new_initial_state(

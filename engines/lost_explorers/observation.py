@@ -2,9 +2,8 @@
 
 Hidden from everyone: the mission side of tokens still in the stacks or
 taken vehicle side up (the vehicle side of every stack token is in view, in
-order). Hidden from
-the other seats: the numbers on a player's clue tiles (their count is
-public). None of it is in the state to leak: it is drawn when revealed.
+order). Hidden from the other seats: the numbers on a player's clue tiles
+(their count is public). None of it is in the state to leak: it is drawn when revealed.
 """
 
 from __future__ import annotations

@@ -12,9 +12,8 @@ the order train, car, boat, airship):
 - turn, members that may still be sent, members sent this turn (3);
 - per location: validated (0/1), the member on it one-hot relative (n), its route's
   vehicles counted per vehicle (4) (5 + n each);
-- per stack: tokens left, then each of its ``S`` places (32 in the shipped game), from
-  the 1st token down, one-hot over the four vehicles (zeros past the last token)
-  (1 + 4S each, 258);
+- per stack: tokens left, then each of its ``S`` = 32 places, from the 1st token down,
+  one-hot over the four vehicles (zeros past the last token) (1 + 4S each, 258);
 - members on each of the two equipment areas (2); the discard per vehicle (4);
 - per relative seat: vehicles held per vehicle (4), members in front, members in all,
   members on locations, its leaders' places on the two tracks (2), clue tiles, tokens,
