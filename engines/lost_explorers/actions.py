@@ -21,7 +21,8 @@ id       meaning
 158-161  catch-up: take a ``V`` token from the discard area
 162-165  setup: flip your starting ``V`` token mission side up
 166-177  chance: a Validated Location marker on ``L``
-178-181  chance: the token that comes into view is a ``V``
+178-181  chance: setup, the next token set out in a stack is a ``V`` (stack
+         0's 1st to 32nd token, then stack 1's)
 182-185  chance: seat 0..3 is the first player
 186-265  chance: the mission revealed is ``M``
 266-278  chance: the clue tile drawn is tile 0..12

@@ -166,8 +166,9 @@ class _Names:
     """What a token entry is checked against."""
 
     def __init__(self, locations: list[str], routes: list[tuple[int, ...]],
-                 tracks: list[str]) -> None:
+                 tracks: list[str], markers: tuple[int, ...]) -> None:
         self.locations, self.routes, self.tracks = locations, routes, tracks
+        self.markers = {locations[place] for place in markers}
 
 
 def _token(source: str, where: str, entry: Any, known: _Names) -> tuple[int, tuple[int, ...], int]:
@@ -190,6 +191,11 @@ def _token(source: str, where: str, entry: Any, known: _Names) -> tuple[int, tup
         if kind not in known.routes[known.locations.index(name)]:
             raise _fail(source, f"{where}: {name} cannot be reached with a {vehicle} "
                                 "(its route does not show one)")
+    marked = [name for name in mission if name in known.markers]
+    if len(marked) > 1:
+        raise _fail(source, f"{where}: mission names {len(marked)} locations with a Validated "
+                            f"Location marker ({', '.join(marked)}); at most one is allowed "
+                            "(a marker makes a mission worth one fewer point, not more)")
     places = tuple(sorted(known.locations.index(name) for name in mission))
     return kind, places, known.tracks.index(track)
 
@@ -219,7 +225,8 @@ def parse_components(document: dict[str, Any], source: str) -> Components:
     _check_vehicles(source, document["vehicles"])
     locations, routes = _locations(source, document["locations"])
     tracks, lengths, glasses = _tracks(source, document["tracks"])
-    known = _Names(locations, routes, tracks)
+    markers = _markers(source, document["markers"], locations)
+    known = _Names(locations, routes, tracks, markers)
     rows = (_tokens(source, "tokens", document["tokens"], TOKENS_PER_VEHICLE, known)
             + _tokens(source, "starting_tokens", document["starting_tokens"],
                       STARTING_PER_VEHICLE, known))
@@ -229,7 +236,7 @@ def parse_components(document: dict[str, Any], source: str) -> Components:
         location_names=tuple(locations), routes=tuple(routes),
         route_needs=tuple(tuple(route.count(v) for v in range(len(VEHICLES)))
                           for route in routes),
-        markers=_markers(source, document["markers"], locations),
+        markers=markers,
         mission_vehicle=tuple(row[0] for row in rows),
         mission_locations=tuple(row[1] for row in rows),
         mission_track=tuple(row[2] for row in rows),

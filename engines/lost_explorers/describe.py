@@ -61,7 +61,10 @@ def _named(state: LostExplorersState, family: str, value: int) -> str:
     if family == "validate":
         return f"Validated Location marker on {components.location_names[value]}"
     if family == "reveal":
-        return f"{a_vehicle(value)} token comes into view"
+        stack = state.stack_to_reveal()
+        where = (f"token {len(state.visible[stack]) + 1} of stack {stack}" if stack >= 0
+                 else "a stack's next token")
+        return f"{where} is {a_vehicle(value)}"
     if family == "first-player":
         return f"seat {value} goes first"
     if family == "mission":

@@ -1,14 +1,17 @@
 """A state rebuilt from a seat's observation (``Game.state_from_observation``).
 
 What a seat does not see in Lost Explorers: the numbers on the others' clue
-tiles, and the mission side of tokens still face down. The engine never
-stores a face-down mission (it is drawn from the unrevealed missions of the
-token's kind when the token turns over), so those pools are rebuilt exactly
-from what was revealed (missions held, and ``completed_missions``). The
-others' clue tiles are the one thing sampled: each seat gets as many tiles
-as it holds, drawn at random from those the observing seat does not hold
-(they change nothing before the game is won, only which tile numbers the
-winner reveals).
+tiles, and the mission side of tokens still face down. The vehicle type of
+every stack token is in view from setup on, in order (``stacks``), so the
+stacks are rebuilt as they are. The engine never stores a face-down mission
+(it is drawn from the unrevealed missions of the token's kind when the token
+turns over), so those pools are rebuilt exactly from what was revealed
+(missions held, and ``completed_missions``): an unknown mission side stays
+a chance outcome of the rebuilt state, drawn when the token is turned over,
+never fixed in advance. The others' clue tiles are the one thing sampled:
+each seat gets as many tiles as it holds, drawn at random from those the
+observing seat does not hold (they change nothing before the game is won,
+only which tile numbers the winner reveals).
 
 The components come from the observation: its locations and tracks, and
 its ``box`` (every mission, the markers, the clue numbers), so a game played
@@ -27,7 +30,6 @@ from typing import Any
 from engines.lost_explorers import phases as P
 from engines.lost_explorers.components import (
     CLUE_TILES,
-    TOKENS_PER_VEHICLE,
     VEHICLES,
     Components,
     default_components,
@@ -116,6 +118,10 @@ def rebuild(observation: Mapping[str, Any], rng: random.Random) -> LostExplorers
     state.stack_left = [stack["count"] for stack in observation["stacks"]]
     state.visible = [[VEHICLES.index(v) for v in stack["visible"]]
                      for stack in observation["stacks"]]
+    if [len(stack) for stack in state.visible] != state.stack_left:
+        raise ValueError("lost-explorers: state_from_observation needs every stack token's "
+                         "vehicle in the observation's 'stacks' (one per token counted)")
+    state.unseen_vehicles = [0] * len(VEHICLES)  # every stack token was set out at setup
     state.end_triggered = not any(state.stack_left)
     state.discard = [observation["discard"][v] for v in VEHICLES]
     state.area_members = list(observation["equipment_areas"])
@@ -138,7 +144,7 @@ def _players(state: LostExplorersState, players: list[Mapping[str, Any]]) -> Non
 
 
 def _hidden(state: LostExplorersState, observation: Mapping[str, Any]) -> None:
-    """The face-down missions and the tokens whose vehicle side no one has seen yet."""
+    """The face-down missions: per kind of token, those not revealed yet."""
     components = state.components
     revealed = set(observation["completed_missions"])
     for held in state.missions:
@@ -146,14 +152,6 @@ def _hidden(state: LostExplorersState, observation: Mapping[str, Any]) -> None:
     pools = [components.stack_missions(v) for v in range(len(VEHICLES))]
     pools += [components.starting_missions(v) for v in range(len(VEHICLES))]
     state.hidden_missions = [[m for m in pool if m not in revealed] for pool in pools]
-    # Every token of a vehicle is either unseen in a stack or seen somewhere: in a stack's
-    # view, in front of a seat, in the discard area, or turned over as a mission.
-    for v in range(len(VEHICLES)):
-        seen = (sum(held[v] for held in state.vehicles) + state.discard[v]
-                + sum(stack.count(v) for stack in state.visible)
-                + sum(1 for held in state.missions for m in held
-                      if components.mission_vehicle[m] == v))
-        state.unseen_vehicles[v] = TOKENS_PER_VEHICLE + state.num_players - seen
 
 
 def _clues(state: LostExplorersState, observation: Mapping[str, Any],

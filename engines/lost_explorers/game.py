@@ -11,13 +11,13 @@ Players and goal
 Setup (chance, then one decision each)
     2/3/4 Validated Location markers (for 4/3/2 players) are drawn from the
     4 and placed on their locations. The 64 tokens form two stacks of 32,
-    vehicle side up; the first four tokens of each stack are in view, each
-    drawn (its vehicle type) when it comes into view. The first player is
-    drawn. Every player has 3 of their 4 Expedition Members in front of
-    them, both Leaders on slot 1 of the two Discovery tracks and one
-    starting token of each vehicle; in turn order each flips one starting
-    token of their choice mission side up, and its mission is drawn from
-    the starting missions of that vehicle.
+    vehicle side up, the type of every token in view: stack 0 is set out
+    token by token (each type drawn from the tokens left), then stack 1. The
+    first player is drawn. Every player has 3 of their 4 Expedition Members
+    in front of them, both Leaders on slot 1 of the two Discovery tracks and
+    one starting token of each vehicle; in turn order each flips one
+    starting token of their choice mission side up, and its mission is
+    drawn from the starting missions of that vehicle.
 
 A turn
     Phase 1: first retrieve any of your members from the World Map; then,
@@ -31,9 +31,10 @@ A turn
     player may send 1 member, the second 2, the others 3.
     Phase 2: complete missions (a member of yours on every location of the
     mission, validated ones counting by themselves): retrieve one of those
-    members, advance the Leader of the mission's track by the members it
-    needed, take a token from the discard area if that Leader was not ahead
-    of the other, discard the mission; with both Leaders on slot 4 or
+    members (none if every location is validated), advance the Leader of the
+    mission's track by the members it needed, take a token from the discard
+    area if that Leader moved forward and was not ahead of the other,
+    discard the mission; with both Leaders on slot 4 or
     beyond take the 4th member; a Leader reaching a magnifying glass takes
     a clue tile (drawn from those left). Then the members on the Equipment
     areas come back. Taking a stack's last token when the other is empty
@@ -95,8 +96,9 @@ class LostExplorersGame(Game):
     max_players: ClassVar[int] = 4
     num_distinct_actions: ClassVar[int] = actions.NUM_ACTIONS
     default_options: ClassVar[Mapping[str, Any]] = {"components": ""}
-    # Share of seat pairs tied for a place, 500 self-play games each: greedy 0 / 0.4 / 0.2 %
-    # (2 / 3 / 4 players), random 0 / 0.3 / 1.9 %. Ties are rare: the tie-breaks go deep.
+    # Share of seat pairs tied for a place, 500 self-play games each: greedy 0 / 0.3 / 0.5 %
+    # (2 / 3 / 4 players), random 0 / 0.6 / 2.5 % (before rulings 1, 6 and 15 changed:
+    # 0 / 0.4 / 0.2 % and 0 / 0.3 / 1.9 %). Ties are rare: the tie-breaks go deep.
     draw_probability: ClassVar[float] = 0.005
 
     def new_initial_state(

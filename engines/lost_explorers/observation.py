@@ -1,9 +1,9 @@
 """What a seat sees: the whole table but the hidden sides.
 
 Hidden from everyone: the mission side of tokens still in the stacks or
-taken vehicle side up, the stacks beyond their visible tokens. Hidden from
-the other seats: the numbers on a player's clue tiles (their count is
-public). None of it is in the state to leak: it is drawn when revealed.
+taken vehicle side up (the vehicle side of every stack token is in view, in
+order). Hidden from the other seats: the numbers on a player's clue tiles
+(their count is public). None of it is in the state to leak: it is drawn when revealed.
 """
 
 from __future__ import annotations

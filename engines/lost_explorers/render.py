@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engines.lost_explorers import phases as P
+from engines.lost_explorers.actions import MAX_SENT
 from engines.lost_explorers.components import VEHICLES
 from engines.lost_explorers.describe import mission_label
 from engines.lost_explorers.scoring import secret_entrance
@@ -16,6 +17,14 @@ if TYPE_CHECKING:
 
 def _counts(counts: list[int]) -> str:
     return ", ".join(f"{n} {VEHICLES[v]}" for v, n in enumerate(counts) if n) or "-"
+
+
+def _stack(order: list[int]) -> str:
+    """A stack's tokens from the 1st down: the four an Equipment action can reach, then
+    the rest."""
+    reach = ", ".join(VEHICLES[v] for v in order[:MAX_SENT]) or "empty"
+    below = ", ".join(VEHICLES[v] for v in order[MAX_SENT:])
+    return f"{reach}; further down: {below}" if below else reach
 
 
 def _locations(state: LostExplorersState) -> list[str]:
@@ -75,10 +84,11 @@ def render(state: LostExplorersState, viewer: int | None = None) -> str:
              f"{state.first_player}, phase {P.NAMES[state.phase]}"]
     lines += _locations(state)
     for stack in (0, 1):
-        tops = ", ".join(VEHICLES[v] for v in state.visible[stack]) or "empty"
+        tops = _stack(state.visible[stack])
         used = state.area_members[stack]
         area = f"; {used} members on its Equipment area" if used else ""
-        lines.append(f"stack {stack}: {state.stack_left[stack]} tokens, in view: {tops}{area}")
+        lines.append(f"stack {stack}: {state.stack_left[stack]} tokens, within reach: "
+                     f"{tops}{area}")
     lines.append(f"discard area: {_counts(state.discard)}; clue tiles left: "
                  f"{len(state.clue_pool)}")
     lines.append("Discovery tracks (seats on each slot, ? = magnifying glass):")

@@ -3,8 +3,8 @@
 :class:`Rules` applies chance outcomes and decisions already checked for
 legality by :class:`~engines.lost_explorers.state.LostExplorersState`. After
 any move, :meth:`Rules._settle` decides what comes next: a chance node that
-is due (a marker to place, a token coming into view, a mission or a clue to
-reveal) or else the decision the turn is at.
+is due (a marker to place, a stack's token to set out at setup, a mission or a
+clue to reveal) or else the decision the turn is at.
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from engines.lost_explorers.table import (
     BY_TURN_LIMIT,
     MAX_TURNS,
     MEMBERS_AT_START,
-    VISIBLE,
     Table,
 )
 
@@ -50,9 +49,10 @@ class Rules(Table):
         self._settle()
 
     def stack_to_reveal(self) -> int:
-        """The stack with a token coming into view, or -1."""
+        """The stack whose next token is to be set out (at setup only: stack 0's 32 tokens,
+        then stack 1's), or -1."""
         for stack in (0, 1):
-            if len(self.visible[stack]) < min(VISIBLE, self.stack_left[stack]):
+            if len(self.visible[stack]) < self.stack_left[stack]:
                 return stack
         return -1
 
@@ -173,16 +173,18 @@ class Rules(Table):
             return
         self.completing = action - A.COMPLETE
         places = self.retrievable(self.completing)
-        if len(places) == 1:
-            self._complete(places[0])
+        if len(places) <= 1:  # none: every location validated, no member to retrieve
+            self._complete(places[0] if places else -1)
         else:
             self.step = P.RETRIEVE_PICK
 
     def _complete(self, place: int) -> None:
-        """Retrieve the member on ``place``, advance the Leader, maybe take a catch-up token."""
+        """Retrieve the member on ``place`` (none if -1), advance the Leader, maybe take a
+        catch-up token."""
         seat, mission = self.player, self.completing
-        self.occupant[place] = -1
-        self.members_front[seat] += 1
+        if place >= 0:
+            self.occupant[place] = -1
+            self.members_front[seat] += 1
         track = self.components.mission_track[mission]
         leaders = self.leaders[seat]
         before = leaders[track]
@@ -192,7 +194,9 @@ class Rules(Table):
         self.clues_due += sum(1 for slot in self.components.glasses[track]
                               if before < slot <= after)
         kinds = [vehicle for vehicle, count in enumerate(self.discard) if count]
-        if before <= leaders[1 - track] and kinds:
+        # "If you move forward an Expedition Leader whose position was equal or lower...":
+        # a Leader that does not move (no member needed, or on the last slot) takes nothing.
+        if before < after and before <= leaders[1 - track] and kinds:
             if len(kinds) > 1:
                 self.step = P.CATCH_UP
                 return

@@ -82,22 +82,15 @@ class LostExplorersState(Rules, State):
     def _phase_two_actions(self) -> list[int]:
         """The missions whose every location holds a member of the player or a marker.
 
-        A mission whose every location is validated needs no member, so no member can be
-        retrieved for it: it cannot be completed (RULINGS.md, ruling 15).
+        A mission whose every location is validated needs no member: it is complete by itself
+        (RULINGS.md, ruling 15).
         """
         seat, occupant, validated = self.player, self.occupant, self.validated
         places = self.components.mission_locations
         legal = []
         for mission in sorted(self.missions[seat]):
-            members = 0
-            for place in places[mission]:
-                if occupant[place] == seat:
-                    members += 1
-                elif not validated[place]:
-                    break
-            else:
-                if members:
-                    legal.append(A.COMPLETE + mission)
+            if all(occupant[place] == seat or validated[place] for place in places[mission]):
+                legal.append(A.COMPLETE + mission)
         legal.append(A.END_TURN)
         return legal
 

@@ -1,9 +1,9 @@
 """The table of a match: every component's position, compact and cheap to copy.
 
-What no one can see is not stored: a Transport stack is a count and the
-vehicle types of its visible tokens (the rest is unseen until it comes into
-view), a token's mission is drawn when the token is turned mission side up,
-a clue tile's number when it is taken. :class:`Table` holds the data and
+What no one can see is not stored: a Transport stack is the vehicle types
+of its tokens in order (every one of them in view from setup on), a token's
+mission is drawn when the token is turned mission side up, a clue tile's
+number when it is taken. :class:`Table` holds the data and
 answers questions about it; the rules that change it live in
 :mod:`engines.lost_explorers.rules`.
 """
@@ -23,8 +23,6 @@ from engines.lost_explorers.components import (
 from engines.lost_explorers.phases import VALIDATE
 
 STACK_SIZE = TOKENS // 2
-VISIBLE = 4
-"""Tokens of a stack whose vehicle side is in view: the four an Equipment action can reach."""
 MEMBERS_AT_START = 3
 MARKERS_IN_PLAY = {2: 4, 3: 3, 4: 2}
 FIRST_ROUND_MEMBERS = (1, 2, 3, 3)
@@ -73,9 +71,11 @@ class Table:
     validated: list[bool]
     stack_left: list[int]
     visible: list[list[int]]
-    """Per stack, the vehicle ids of its first tokens (index 0 is the 1st token)."""
+    """Per stack, the vehicle ids of its tokens in order (index 0 is the 1st token); all of
+    them are in view once setup has set them out."""
     unseen_vehicles: list[int]
-    """Per vehicle, stack tokens whose vehicle side no one has seen yet."""
+    """Per vehicle, stack tokens not set out yet (the setup chance nodes draw from them; none
+    are left after setup)."""
     hidden_missions: list[list[int]]
     """Unrevealed missions: per vehicle the stack tokens' (0..3), then the starting ones' (4..7)."""
     discard: list[int]

@@ -12,7 +12,8 @@ the order train, car, boat, airship):
 - turn, members that may still be sent, members sent this turn (3);
 - per location: validated (0/1), the member on it one-hot relative (n), its route's
   vehicles counted per vehicle (4) (5 + n each);
-- per stack: tiles left, then the visible vehicles counted per vehicle (5 each, 10);
+- per stack: tokens left, then each of its ``S`` = 32 places, from the 1st token down,
+  one-hot over the four vehicles (zeros past the last token) (1 + 4S each, 258);
 - members on each of the two equipment areas (2); the discard per vehicle (4);
 - per relative seat: vehicles held per vehicle (4), members in front, members in all,
   members on locations, its leaders' places on the two tracks (2), clue tiles, tokens,
@@ -21,8 +22,9 @@ the order train, car, boat, airship):
 - the observer's clue numbers: how many, and their sum (2); clue tiles left, missions
   completed, a mission being completed (0/1), game over (0/1) (4).
 
-Length: 11 + (n + 2) + n + 3 + L(5 + n) + 10 + 2 + 4 + n(16 + L) + 6; with 12
-locations 98 + 42n: 182 for two players, 224 for three, 266 for four.
+Length: 11 + (n + 2) + n + 3 + L(5 + n) + 2(1 + 4S) + 2 + 4 + n(16 + L) + 6; with 12
+locations and 32 tokens a stack 346 + 42n: 430 for two players, 472 for three, 514 for
+four.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from typing import Any
 
 from engines.lost_explorers import phases
 from engines.lost_explorers.components import VEHICLES
+from engines.lost_explorers.table import STACK_SIZE
 
 
 def one_hot(index: int, size: int) -> list[float]:
@@ -62,7 +65,7 @@ def encode(observation: Mapping[str, Any]) -> list[float]:
         vector += [float(bool(place["validated"]))]
         vector += one_hot(relative(place["member"]), n) + vehicles(place["route"])
     for stack in observation["stacks"]:
-        vector += [float(stack["count"]), *vehicles(stack["visible"])]
+        vector += [float(stack["count"]), *_stack(stack["visible"])]
     vector += [float(members) for members in observation["equipment_areas"]]
     vector += [float(observation["discard"][vehicle]) for vehicle in VEHICLES]
     players = observation["players"]
@@ -73,6 +76,14 @@ def encode(observation: Mapping[str, Any]) -> list[float]:
                float(len(observation["completed_missions"])),
                float(observation["completing"] is not None), float(observation["end"] is not None)]
     return vector
+
+
+def _stack(order: list[str]) -> list[float]:
+    """Each place of a stack, from the 1st token down, one-hot over the vehicles."""
+    places = [0.0] * (len(VEHICLES) * STACK_SIZE)
+    for index, name in enumerate(order[:STACK_SIZE]):
+        places[index * len(VEHICLES) + VEHICLES.index(name)] = 1.0
+    return places
 
 
 def _player(player: Mapping[str, Any], locations: int) -> list[float]:

@@ -77,6 +77,15 @@ def test_missions_are_unique() -> None:
     assert len(set(COMPONENTS.mission_locations)) == MISSIONS
 
 
+def test_no_mission_names_two_marker_locations() -> None:
+    """"Missions involving Locations with a Validated Place marker are easier to complete, but
+    are worth one fewer point." A mission naming two marker locations would be worth two
+    fewer points (or, with two locations, need no member at all)."""
+    markers = set(COMPONENTS.markers)
+    assert [m for m in range(MISSIONS)
+            if len(markers & set(COMPONENTS.mission_locations[m])) > 1] == []
+
+
 def test_missions_are_coloured_by_track_about_evenly() -> None:
     for kind in range(len(VEHICLES)):
         tracks = [COMPONENTS.mission_track[m] for m in COMPONENTS.stack_missions(kind)]
@@ -150,6 +159,12 @@ BROKEN: list[tuple[str, Callable[[Document], None], str]] = [
     ("duplicate", _set(("tokens", 1, "mission"), ["Orthodox Church", "Great Wall"]),
      "different set of locations"),
     ("15 starting", lambda d: d["starting_tokens"].pop(), "starting_tokens must list exactly 16"),
+    ("two markers", _set(("tokens", 0, "mission"), ["Taj Mahal", "Mount Fuji"]),
+     "tokens #1: mission names 2 locations with a Validated Location marker "
+     "\\(Taj Mahal, Mount Fuji\\); at most one"),
+    ("two markers moved", _set(("markers",), ["Orthodox Church", "Great Wall", "Moai", "Petra"]),
+     "tokens #1: mission names 2 locations with a Validated Location marker "
+     "\\(Orthodox Church, Great Wall\\)"),
 ]
 
 

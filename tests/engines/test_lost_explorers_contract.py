@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_lost_explorers_helpers import GAME, end_turn, give, go, play, setup
+from test_lost_explorers_helpers import DEFAULT_VIEW, GAME, end_turn, give, go, play, setup
 
 from arena.game import CHANCE, sample_chance
 from arena.testing import check_game
@@ -71,7 +71,7 @@ def busy_state() -> LostExplorersState:
     give(state, 0, vehicles=("car", "car", "train"))
     go(state, "Petra", "car")
     state.clues[1].append(state.clue_pool.pop())
-    play(state, A.equip(0, 1, A.MISSION_SIDE), A.REVEAL)
+    play(state, A.equip(0, 1, A.MISSION_SIDE))
     return state
 
 
@@ -138,8 +138,8 @@ def test_the_observation_holds_what_the_readme_lists() -> None:
     assert observation["locations"][0] == {"id": 0, "name": "African Mask",
                                            "route": ["car", "car", "boat"], "validated": False,
                                            "member": None}
-    assert observation["stacks"][0] == {"count": 31, "visible": ["car", "boat", "airship",
-                                                                 "train"]}
+    assert observation["stacks"] == [{"count": 31, "visible": list(DEFAULT_VIEW[0][1:])},
+                                     {"count": 32, "visible": list(DEFAULT_VIEW[1])}]
     assert observation["players"][0]["members_on_locations"] == [10]
     assert observation["players"][1]["clues"] == 1 and observation["my_clues"] == []
     assert observation["tracks"][0] == {"name": "green", "length": 12, "glasses": [5, 8, 12]}
@@ -149,6 +149,41 @@ def test_the_observation_holds_what_the_readme_lists() -> None:
     assert set(box["missions"][0]) == {"vehicle", "locations", "track"}
     assert sorted(box["clue_numbers"]) == list(range(1, 14))
     assert box is busy_state().observation(0)["box"]  # built once, shared read-only
+
+
+def test_the_tensor_holds_every_stack_token_in_order() -> None:
+    """``observation_tensor`` (tensor.py): per stack its count, then each of its 32 places
+    one-hot over train, car, boat, airship; 346 + 42n numbers with the shipped data."""
+    state = busy_state()
+    tensor = state.observation_tensor(2)
+    assert len(tensor) == 346 + 42 * 3
+    start = 11 + (3 + 2) + 3 + 3 + 12 * (5 + 3)  # the blocks before the stacks
+    for stack, order in enumerate((DEFAULT_VIEW[0][1:], DEFAULT_VIEW[1])):
+        block = tensor[start + stack * 129:start + (stack + 1) * 129]
+        assert block[0] == len(order)
+        places = [block[1 + 4 * k:5 + 4 * k] for k in range(32)]
+        assert places[:len(order)] == [[float(name == v) for v in ("train", "car", "boat",
+                                                                    "airship")]
+                                       for name in order]
+        assert places[len(order):] == [[0.0] * 4] * (32 - len(order))
+
+
+def test_a_rebuilt_state_has_the_stacks_the_seat_sees() -> None:
+    """``state_from_observation``: every stack token's type is in the observation, so the
+    stacks are rebuilt as they are (no vehicle left to chance); an observation that lacks
+    some of them is refused."""
+    state = setup(3)
+    end_turn(state)
+    observation = state.observation(state.current_player())
+    twin = GAME.state_from_observation(observation, random.Random(1))
+    assert twin.visible == state.visible and twin.stack_left == state.stack_left
+    assert twin.unseen_vehicles == [0, 0, 0, 0]
+    play(twin, A.equip(1, 2, A.VEHICLE_SIDE))
+    assert twin.phase == state.phase and twin.visible[1] == state.visible[1][:1] + \
+        state.visible[1][2:]
+    observation["stacks"][0]["visible"] = observation["stacks"][0]["visible"][:4]
+    with pytest.raises(ValueError, match="every stack token's vehicle"):
+        GAME.state_from_observation(observation, random.Random(1))
 
 
 def test_clue_numbers_are_seen_by_their_owner_only() -> None:
@@ -161,13 +196,14 @@ def test_clue_numbers_are_seen_by_their_owner_only() -> None:
 
 
 def test_the_hidden_side_is_never_stored_in_advance() -> None:
-    """What no one can see does not exist yet: the stacks hold a count and the vehicle types in
-    view, and every unrevealed mission of a kind is still a possible outcome."""
+    """What no one can see does not exist yet: the stacks hold their vehicle types (every one
+    in view), not their missions, and every unrevealed mission of a kind is still a possible
+    outcome."""
     state = busy_state()
     assert state.phase == 3  # the mission of the token just taken is being drawn
     pool = state.hidden_missions[state.reveal_pool]
     assert [a - A.MISSION for a, _ in state.chance_outcomes()] == pool
-    assert all(len(view) == 4 for view in state.visible) and sum(state.stack_left) == 63
+    assert [len(view) for view in state.visible] == state.stack_left == [31, 32]
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -213,13 +249,15 @@ def test_every_action_id_has_a_distinct_name() -> None:
 
 
 def test_render_shows_the_table() -> None:
-    """The locations with their routes and markers, the stacks' visible tokens, every
-    player's tokens, members and Leaders, and the clues."""
+    """The locations with their routes and markers, every token of the stacks in order (the
+    four within reach first), every player's tokens, members and Leaders, and the clues."""
     state = busy_state()
     text = state.render()
-    for words in ("African Mask (car, car, boat)", "VALIDATED", "member of seat 0",
-                  "stack 0: 31 tokens, in view:", "discard area: 1 car", "green:", "orange:",
-                  "seat 1", "vehicles:", "leaders at 1/1", "clue tiles left: 12", "mission #"):
+    stack = ("stack 0: 31 tokens, within reach: car, boat, airship, train; further down: "
+             f"{', '.join(DEFAULT_VIEW[0][5:])}; 1 members on its Equipment area")
+    for words in ("African Mask (car, car, boat)", "VALIDATED", "member of seat 0", stack,
+                  "discard area: 1 car", "green:", "orange:", "seat 1", "vehicles:",
+                  "leaders at 1/1", "clue tiles left: 12", "mission #"):
         assert words in text, words
     assert str(state) == text
 

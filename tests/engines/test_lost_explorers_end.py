@@ -73,7 +73,7 @@ def test_the_clue_sum_and_the_secret_entrance_are_shown_at_the_end() -> None:
 
 def take_every_token(state: LostExplorersState) -> LostExplorersState:
     """Play turns that take the first token of each stack, vehicle side up, until the stacks
-    are empty (the first chance outcome each time a token comes into view)."""
+    are empty."""
     while any(state.stack_left):
         for area in (0, 1):
             if state.stack_left[area] and state.send_limit() >= 1:

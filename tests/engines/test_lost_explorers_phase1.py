@@ -9,7 +9,6 @@ from test_lost_explorers_helpers import (
     go,
     place,
     play,
-    reveal,
     setup,
     vehicle,
 )
@@ -50,7 +49,7 @@ def test_retrieving_is_only_at_the_start_of_phase_1() -> None:
     give(state, 0, vehicles=("car", "train"))
     go(state, "Petra", "train")
     end_turn(end_turn(state))
-    play(state, A.equip(0, 1, A.VEHICLE_SIDE), *reveal("car"))
+    play(state, A.equip(0, 1, A.VEHICLE_SIDE))
     assert not [a for a in state.legal_actions() if A.kind(a) == "retrieve"]
 
 
@@ -59,13 +58,13 @@ def test_equipment_action_takes_the_token_at_the_depth_of_the_members_sent() -> 
     area to gain respectively the 1st, 2nd, 3rd or 4th token of the stack."
     """
     state = second_round()
-    assert state.visible[0] == [vehicle(v) for v in ("train", "car", "boat", "airship")]
+    assert state.visible[0][:5] == [vehicle(v) for v in ("train", "car", "boat", "airship",
+                                                         "train")]
     play(state, A.equip(0, 3, A.VEHICLE_SIDE))
     assert state.vehicles[0] == [0, 1, 2, 1]
     assert state.members_front[0] == 0 and state.area_members == [3, 0]
-    assert state.stack_left[0] == 31 and state.phase == P.REVEAL
-    play(state, *reveal("car"))
-    assert state.visible[0] == [vehicle(v) for v in ("train", "car", "airship", "car")]
+    assert state.stack_left[0] == 31 and state.phase == P.PHASE_1  # nothing left to chance
+    assert state.visible[0][:4] == [vehicle(v) for v in ("train", "car", "airship", "train")]
 
 
 def test_four_members_take_the_fourth_token() -> None:
@@ -82,8 +81,6 @@ def test_the_side_is_chosen_before_the_mission_is_seen() -> None:
     """
     state = second_round()
     play(state, A.equip(1, 2, A.MISSION_SIDE))
-    assert state.phase == P.REVEAL  # the token behind comes into view first
-    play(state, *reveal("train"))
     assert state.phase == P.MISSION_DRAW and state.missions[0] == [64]
     boat_missions = COMPONENTS.stack_missions(vehicle("boat"))
     assert state.chance_outcomes() == [(A.MISSION + m, 1 / 16) for m in boat_missions]
@@ -96,7 +93,7 @@ def test_a_token_once_placed_is_never_flipped() -> None:
     """"A token, once set on one side, cannot be flipped on the other side." No action turns
     a token over; a vehicle token's mission is never drawn."""
     state = second_round()
-    play(state, A.equip(0, 1, A.VEHICLE_SIDE), *reveal("boat"))
+    play(state, A.equip(0, 1, A.VEHICLE_SIDE))
     assert state.hidden_missions[vehicle("train")] == COMPONENTS.stack_missions(vehicle("train"))
     families = {A.kind(a) for a in state.legal_actions()}
     assert families <= {"equip", "expedition", "end-phase-1"}
@@ -108,10 +105,10 @@ def test_one_token_per_equipment_area_per_turn() -> None:
     Equipment areas."
     """
     state = second_round()
-    play(state, A.equip(0, 1, A.VEHICLE_SIDE), *reveal("boat"))
+    play(state, A.equip(0, 1, A.VEHICLE_SIDE))
     assert not [a for a in state.legal_actions() if A.kind(a) == "equip"
                 and A.equip_parts(a)[0] == 0]
-    play(state, A.equip(1, 1, A.VEHICLE_SIDE), *reveal("boat"))
+    play(state, A.equip(1, 1, A.VEHICLE_SIDE))
     assert not [a for a in state.legal_actions() if A.kind(a) == "equip"]
     assert state.members_front[0] == 1
 
@@ -235,7 +232,7 @@ def test_equipment_and_expedition_actions_in_any_order() -> None:
     go(state, "Petra", "car")  # an expedition first...
     church = A.expedition(place("Orthodox Church"), vehicle("train"))  # train, train, car
     assert church not in state.legal_actions()
-    play(state, A.equip(0, 1, A.VEHICLE_SIDE), *reveal("car"))  # ...then a train token...
+    play(state, A.equip(0, 1, A.VEHICLE_SIDE))  # ...then a train token...
     assert church in state.legal_actions()
     play(state, church)  # ...then an expedition again
     assert state.members_front[0] == 0 and state.occupant[place("Orthodox Church")] == 0

@@ -3,6 +3,9 @@ member, clues, and the end of the turn."""
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Sequence
+
 from test_lost_explorers_helpers import (
     COMPONENTS,
     end_turn,
@@ -11,7 +14,6 @@ from test_lost_explorers_helpers import (
     mission,
     place,
     play,
-    reveal,
     setup,
     starting,
     vehicle,
@@ -20,6 +22,7 @@ from test_lost_explorers_helpers import (
 from arena.game import CHANCE
 from engines.lost_explorers import actions as A
 from engines.lost_explorers import phases as P
+from engines.lost_explorers.components import Components
 from engines.lost_explorers.state import LostExplorersState
 
 GREEN, ORANGE = 0, 1
@@ -31,11 +34,14 @@ MASK_CHURCH = mission("car", "African Mask", "Orthodox Church")  # orange, 2
 
 def on_map(*, players: int = 3, missions: tuple[int, ...] = (MASK_PETRA,),
            places: tuple[tuple[str, str], ...] = (("African Mask", "car"), ("Petra", "car")),
-           leaders: tuple[int, int] = (1, 1)) -> LostExplorersState:
+           leaders: tuple[int, int] = (1, 1), markers: Sequence[str] | None = None,
+           components: Components | None = None) -> LostExplorersState:
     """Seat 0 in its second turn with ``missions``, members sent to ``places`` (location,
-    vehicle discarded), in phase 2. Markers: Sphinx, Chichén Itzá, Taj Mahal (3 players).
-    Every seat flipped its starting airship, whose missions lie elsewhere."""
-    state = setup(players, flips=[("airship", seat) for seat in range(players)])
+    vehicle discarded), in phase 2. Markers: Sphinx, Chichén Itzá, Taj Mahal (3 players)
+    unless ``markers`` names others. Every seat flipped its starting airship, whose missions
+    lie elsewhere."""
+    state = setup(players, flips=[("airship", seat) for seat in range(players)],
+                  markers=markers, components=components)
     for _ in range(players):
         end_turn(state)
     give(state, 0, vehicles=("car",) * 6 + ("train",) * 3 + ("boat",), missions=missions)
@@ -65,12 +71,43 @@ def test_validated_locations_count_by_themselves() -> None:
     assert state.missions[0] == [starting("airship")] and state.leaders[0] == [2, 1]
 
 
-def test_a_mission_on_validated_locations_only_cannot_be_completed() -> None:
-    """Ruling: with no member needed there is no member to retrieve; the mission stays."""
-    taj_fuji = mission("train", "Taj Mahal", "Mount Fuji")
-    state = on_map(players=2, missions=(taj_fuji,), places=())
-    assert state.validated[place("Taj Mahal")] and state.validated[place("Mount Fuji")]
-    assert state.legal_actions() == [A.END_TURN]
+def test_a_mission_on_validated_locations_only_is_complete_by_itself() -> None:
+    """"Locations with a Validated Location marker are Locations that do not require any
+    Expedition Members and are automatically validated." Ruling 15: no member is retrieved,
+    the Leader moves by the members needed (none), so no catch-up token (it did not "move
+    forward"), and the token is discarded. The shipped missions hold one marker location at
+    most, so the markers are moved here: Orthodox Church and Petra both carry one."""
+    church_petra = mission("train", "Orthodox Church", "Petra")
+    crafted = dataclasses.replace(COMPONENTS, markers=tuple(
+        place(name) for name in ("Orthodox Church", "Petra", "Sphinx", "Moai")))
+    state = on_map(players=2, missions=(church_petra,), places=(("African Mask", "car"),),
+                   markers=("Orthodox Church", "Petra", "Sphinx", "Moai"), components=crafted)
+    assert state.validated[place("Orthodox Church")] and state.validated[place("Petra")]
+    assert state.legal_actions() == [A.COMPLETE + church_petra, A.END_TURN]
+    front, held, discard = state.members_front[0], state.vehicles[0][:], state.discard[:]
+    assert discard[vehicle("car")] == 1  # a catch-up token would be there to take
+    play(state, A.COMPLETE + church_petra)
+    assert state.phase == P.PHASE_2 and state.completing == -1
+    assert state.leaders[0] == [1, 1] and not state.clues[0]
+    assert state.members_front[0] == front and state.occupant[place("African Mask")] == 0
+    assert state.vehicles[0] == held  # no catch-up token
+    assert church_petra not in state.missions[0]
+    assert state.discard == [discard[0] + 1, *discard[1:]]  # the train token discarded
+    assert church_petra in state.observation(1)["completed_missions"]
+
+
+def test_a_leader_on_the_last_slot_takes_no_catch_up_token() -> None:
+    """"If you move forward an Expedition Leader whose position was equal or lower to your
+    other Expedition Leader's, take a token..." A Leader already on its track's last slot
+    does not move forward (ruling 17), so it brings no token even when level with the
+    other."""
+    last = COMPONENTS.track_length[GREEN]
+    state = on_map(leaders=(last, last))
+    cars = state.vehicles[0][vehicle("car")]
+    play(state, A.COMPLETE + MASK_PETRA, A.RETRIEVE + place("Petra"))
+    assert state.leaders[0] == [last, last] and state.phase == P.PHASE_2
+    assert state.vehicles[0][vehicle("car")] == cars and MASK_PETRA not in state.missions[0]
+    assert state.discard[vehicle("car")] == 3  # 2 discarded + the mission, none taken
 
 
 def test_one_member_of_the_mission_is_retrieved_by_choice() -> None:
@@ -231,8 +268,8 @@ def test_members_on_equipment_areas_come_back_at_the_end_of_the_turn() -> None:
     """
     state = setup(2)
     end_turn(end_turn(state))
-    play(state, A.equip(0, 2, A.VEHICLE_SIDE), *reveal("boat"))
-    play(state, A.equip(1, 1, A.VEHICLE_SIDE), *reveal("boat"), A.END_PHASE_1)
+    play(state, A.equip(0, 2, A.VEHICLE_SIDE))
+    play(state, A.equip(1, 1, A.VEHICLE_SIDE), A.END_PHASE_1)
     assert state.members_front[0] == 0 and state.observation(1)["equipment_areas"] == [2, 1]
     play(state, A.END_TURN)
     assert state.members_front[0] == 3 and state.area_members == [0, 0]

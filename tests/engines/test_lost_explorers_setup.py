@@ -13,6 +13,7 @@ from test_lost_explorers_helpers import (
     play,
     reveal,
     setup,
+    stacks,
     starting,
     vehicle,
 )
@@ -53,12 +54,49 @@ def test_tokens_are_split_into_two_stacks_of_32_vehicle_side_up() -> None:
     assert state.chance_outcomes() == [(A.REVEAL + v, 16 / 64) for v in range(4)]
     play(state, *reveal("boat", "boat"))
     assert state.chance_outcomes()[2] == (A.REVEAL + vehicle("boat"), 14 / 62)
-    play(state, *reveal("car", "train", "airship", "airship", "airship", "train"))
+    first, second = stacks((("boat", "boat", "car", "train"),
+                            ("airship", "airship", "airship", "train")))
+    play(state, *reveal(*first[2:]))
+    left = [16 - first.count(name) for name in VEHICLES]
+    assert state.chance_outcomes() == [(A.REVEAL + v, left[v] / 32) for v in range(4) if left[v]]
+    play(state, *reveal(*second[:-1]))
+    assert state.chance_outcomes() == [(A.REVEAL + vehicle(second[-1]), 1.0)]
+    play(state, *reveal(second[-1]))
     assert state.phase == P.FIRST_PLAYER
-    observation = state.observation(1)
-    assert observation["stacks"] == [
-        {"count": 32, "visible": ["boat", "boat", "car", "train"]},
-        {"count": 32, "visible": ["airship", "airship", "airship", "train"]}]
+    for seat in range(3):
+        assert state.observation(seat)["stacks"] == [{"count": 32, "visible": list(first)},
+                                                     {"count": 32, "visible": list(second)}]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_token_of_both_stacks_is_in_view_from_setup_on(players: int) -> None:
+    """"Set the tokens, Vehicle side up, so that the type of each token is visible." Every
+    seat sees the type of all 64 tokens, in order, from its first decision on; nothing about
+    the stacks is left to chance after setup."""
+    rng = random.Random(players)
+    state = GAME.new_initial_state(players)
+    while state.current_player() == CHANCE:
+        state.apply_action(sample_chance(state.chance_outcomes(), rng))
+    assert state.phase == P.FLIP
+    views = [state.observation(seat)["stacks"] for seat in range(players)]
+    assert all(view == views[0] for view in views)
+    assert [len(stack["visible"]) for stack in views[0]] == [32, 32]
+    assert [stack["count"] for stack in views[0]] == [32, 32]
+    tokens = views[0][0]["visible"] + views[0][1]["visible"]
+    assert all(tokens.count(name) == 16 for name in VEHICLES)
+    while not state.is_terminal():
+        assert state.phase != P.REVEAL
+        taken = state.visible[0][:], state.visible[1][:]
+        random_step = (sample_chance(state.chance_outcomes(), rng)
+                       if state.current_player() == CHANCE else rng.choice(state.legal_actions()))
+        state.apply_action(random_step)
+        for stack in (0, 1):  # a token taken leaves the others, in order, in view
+            assert len(state.visible[stack]) == state.stack_left[stack]
+            if state.visible[stack] != taken[stack]:
+                assert A.kind(random_step) == "equip"
+                area, sent, _ = A.equip_parts(random_step)
+                assert area == stack
+                assert state.visible[stack] == taken[stack][:sent - 1] + taken[stack][sent:]
 
 
 def test_thirteen_clue_tiles_are_placed() -> None:
@@ -144,7 +182,7 @@ def test_the_first_player_sends_one_member_only() -> None:
     state = setup(3)
     equip = [a for a in state.legal_actions() if A.kind(a) == "equip"]
     assert {A.equip_parts(a)[1] for a in equip} == {1}
-    play(state, A.equip(0, 1, A.VEHICLE_SIDE), *reveal("car"))
+    play(state, A.equip(0, 1, A.VEHICLE_SIDE))
     assert state.legal_actions() == [A.END_PHASE_1]
 
 
