@@ -86,7 +86,8 @@ def render(state: LostExplorersState, viewer: int | None = None) -> str:
     for stack in (0, 1):
         tops = _stack(state.visible[stack])
         used = state.area_members[stack]
-        area = f"; {used} members on its Equipment area" if used else ""
+        area = (f"; {used} member{'s' if used > 1 else ''} on its Equipment area"
+                if used else "")
         lines.append(f"stack {stack}: {state.stack_left[stack]} tokens, within reach: "
                      f"{tops}{area}")
     lines.append(f"discard area: {_counts(state.discard)}; clue tiles left: "

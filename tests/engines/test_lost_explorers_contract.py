@@ -254,7 +254,7 @@ def test_render_shows_the_table() -> None:
     state = busy_state()
     text = state.render()
     stack = ("stack 0: 31 tokens, within reach: car, boat, airship, train; further down: "
-             f"{', '.join(DEFAULT_VIEW[0][5:])}; 1 members on its Equipment area")
+             f"{', '.join(DEFAULT_VIEW[0][5:])}; 1 member on its Equipment area")
     for words in ("African Mask (car, car, boat)", "VALIDATED", "member of seat 0", stack,
                   "discard area: 1 car", "green:", "orange:", "seat 1", "vehicles:",
                   "leaders at 1/1", "clue tiles left: 12", "mission #"):
