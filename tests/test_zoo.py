@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import platform
 import socket
 import threading
 import time
@@ -72,6 +73,15 @@ def test_an_answer_sent_twice_is_illegal_and_said_so(sandbox: str) -> None:
     result = duel(SeatSpec("twice", "zoo-forger", {"mode": "twice"}), sandbox)
     assert result.statuses == ("illegal", "ok") and result.ranking == (1, 0)
     assert "sent a message nobody asked for" in str(result.errors[0])
+
+
+def test_a_bot_that_stops_reading_its_requests_is_timed_out(sandbox: str) -> None:
+    """It fills its own request pipe and answers from another thread without returning: the
+    referee's next request finds the pipe full. Its write waits under the decision's
+    deadline, so the seat times out and the match goes on (it waited forever before)."""
+    result = duel(SeatSpec("pipefill", "zoo-forger", {"mode": "pipefill"}), sandbox)
+    assert result.statuses == ("timeout", "ok") and result.ranking == (1, 0)
+    assert "did not read what it was sent" in str(result.errors[0])
 
 
 def test_a_forged_end_of_match_answer_leaks_no_host(sandbox: str) -> None:
@@ -145,21 +155,35 @@ def test_a_bot_runs_only_on_its_own_turn(sandbox_mode: str) -> None:
     while the others think, nor while the host waits for its next match."""
     result = duel(SeatSpec("spinner", "zoo-forger", {"mode": "thread"}), sandbox_mode)
     assert result.statuses == ("ok", "ok")
-    ticks = os.sysconf("SC_CLK_TCK")
-
-    def cpu_seconds() -> float:
-        total = 0.0
-        for pid in hosts_now():
-            with contextlib.suppress(OSError, ValueError):
-                if b"--bot=zoo-forger" in Path(f"/proc/{pid}/cmdline").read_bytes():
-                    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-                    total += (int(fields[11]) + int(fields[12])) / ticks
-        return total
-
-    before = cpu_seconds()
+    before = forger_cpu_seconds()
     time.sleep(1.0)
-    assert cpu_seconds() - before < 0.1  # spinning, it would be about 1 s
+    assert forger_cpu_seconds() - before < 0.1  # spinning, it would be about 1 s
     POOL.close()
+
+
+@pytest.mark.skipif(platform.machine() != "x86_64", reason="the attack patches x86-64 code")
+def test_a_bot_cannot_make_the_sandboxs_init_spin_between_its_turns() -> None:
+    """The bot ptraces bubblewrap's init (pid 1 in the sandbox, same user) and patches it into
+    a busy loop: the sweep must keep the init, so it is stopped with the host instead."""
+    result = duel(SeatSpec("inithog", "zoo-forger", {"mode": "inithog"}), "required")
+    assert result.statuses == ("ok", "ok")
+    assert "INITHOG pid 1 now spins" in result.outputs[0], result.outputs[0]
+    before = forger_cpu_seconds()
+    time.sleep(1.0)
+    assert forger_cpu_seconds() - before < 0.1  # spinning, it would be about 1 s
+    POOL.close()
+
+
+def forger_cpu_seconds() -> float:
+    """CPU seconds used so far by this test process's zoo-forger hosts and their sandboxes."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for pid in hosts_now():
+        with contextlib.suppress(OSError, ValueError):
+            if b"--bot=zoo-forger" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+                total += (int(fields[11]) + int(fields[12])) / ticks
+    return total
 
 
 def test_memory_kept_in_memory_files_is_bounded(sandbox: str) -> None:

@@ -120,6 +120,11 @@ class HostProcess:
         self.buffer = b""
         self.poller = select.poll()
         self.poller.register(self.from_host, select.POLLIN)
+        # Writes wait for room in the pipe under the request's deadline: a host that stops
+        # reading (or fills its own request pipe) is timed out, not waited for forever.
+        os.set_blocking(self.to_host, False)
+        self.writable = select.poll()
+        self.writable.register(self.to_host, select.POLLOUT)
         self.alive = True
         self.matches = 0
         self.hello: dict[str, Any] = {}
@@ -176,26 +181,34 @@ class HostProcess:
     def pause(self) -> None:
         """Stop the host, every thread of it, until it is asked something again: a bot runs
         only on its own turn (no thinking on the others' time, no background spinning while
-        they think or while its host waits in the pool)."""
+        they think or while its host waits in the pool). Inside bubblewrap the sandbox's
+        init is stopped too: the bot may rewrite its code (it runs as the same user, and
+        ``ptrace`` or ``/proc/1/mem`` reach it), and the sweep must leave it alive."""
         if self.alive and not self._paused:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(self._host_pid(), signal.SIGSTOP)
-                self._paused = True
+            self._paused = True
+            for pid in self._own_pids():
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGSTOP)
 
     def resume(self) -> None:
         if self._paused:
             self._paused = False
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(self._host_pid(), signal.SIGCONT)
+            for pid in reversed(self._own_pids()):
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGCONT)
 
-    def _host_pid(self) -> int:
-        return self._sandbox[1] if self._sandbox is not None else self.process.pid
+    def _own_pids(self) -> list[int]:
+        """The host, then (inside bubblewrap) the sandbox's init."""
+        if self._sandbox is None:
+            return [self.process.pid]
+        init, host = self._sandbox
+        return [host, init]
 
     def request(self, message: dict[str, Any], expected: str, deadline: float, what: str) -> Any:
         """Send ``message``; the answer of type ``expected``, or a fault (the host is then dead)."""
         self._nothing_unasked(what)
         self.resume()
-        self.send(message)
+        self.send(message, deadline, what)
         answer = self.receive(deadline, what)
         kind = answer.get("type")
         if kind == expected:
@@ -219,14 +232,25 @@ class HostProcess:
         self.kill()
         raise BotIllegal(f"sent a message nobody asked for, before {what}: {line[:60]!r}")
 
-    def send(self, message: dict[str, Any]) -> None:
-        data = encode(message)
-        try:
-            view = memoryview(data)
-            while view:
+    def send(self, message: dict[str, Any], deadline: float, what: str) -> None:
+        """Write ``message`` to the host, by ``deadline``: a host that does not read its
+        requests (its pipe full) is killed and timed out."""
+        view = memoryview(encode(message))
+        while view:
+            try:
                 view = view[os.write(self.to_host, view):]
-        except (BrokenPipeError, OSError):
-            raise self._crashed() from None
+                continue
+            except BlockingIOError:
+                pass
+            except OSError:
+                raise self._crashed() from None
+            left = deadline - time.perf_counter()
+            if left <= 0 or not self.writable.poll(math.ceil(left * 1000)):
+                if time.perf_counter() < deadline:
+                    continue
+                self.kill()
+                raise BotTimedOut(f"did not read what it was sent within the time allowed "
+                                  f"for {what}")
 
     def receive(self, deadline: float, what: str) -> dict[str, Any]:
         """The next message, due by ``deadline`` (a ``perf_counter`` reading)."""

@@ -14,6 +14,7 @@ import os
 import re
 import socket
 import sys
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -98,7 +99,7 @@ class Chatty(Bot):
     name = "zoo-chatty"
 
     def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
-        print(f"thinking about {len(legal_actions)} actions")
+        print(f"thinking about {len(legal_actions)} actions, seeded {self.seed}")
         print("a word on stderr", file=sys.stderr)
         return legal_actions[0]
 
@@ -200,12 +201,35 @@ class Snoop(Bot):
         return found
 
 
-def _protocol_out() -> int:
-    """The descriptor the bot host answers the referee on (``--fds=IN,OUT``)."""
+def _protocol_out(which: int = 1) -> int:
+    """The descriptor the bot host answers the referee on (``--fds=IN,OUT``); with
+    ``which`` 0, the one it reads its requests from."""
     for argument in sys.argv:
         if argument.startswith("--fds="):
-            return int(argument.split(",")[1])
+            return int(argument.split("=", 1)[1].split(",")[which])
     raise RuntimeError("no --fds argument: not in a bot host")
+
+
+def _hog_init() -> str:
+    """Make pid 1 of the sandbox (bubblewrap's init, the same user) spin: stop it with
+    ptrace, write ``jmp $`` (EB FE) where it stands, let it go."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.ptrace.restype = ctypes.c_long
+    libc.ptrace.argtypes = [ctypes.c_long, ctypes.c_long, ctypes.c_void_p, ctypes.c_void_p]
+    peek, poke, getregs, setregs, detach, seize, interrupt = 1, 4, 12, 13, 17, 0x4206, 0x4207
+    rip, orig_rax = 16, 15  # in x86-64's user_regs_struct of 27 words
+    if libc.ptrace(seize, 1, None, None) != 0:
+        return f"seize failed: {os.strerror(ctypes.get_errno())}"
+    libc.ptrace(interrupt, 1, None, None)
+    os.waitpid(1, 0x40000000)  # __WALL
+    regs = (ctypes.c_ulonglong * 27)()
+    libc.ptrace(getregs, 1, None, ctypes.byref(regs))
+    word = libc.ptrace(peek, 1, ctypes.c_void_p(regs[rip]), None) & 0xFFFFFFFFFFFFFFFF
+    libc.ptrace(poke, 1, ctypes.c_void_p(regs[rip]), ctypes.c_void_p((word & ~0xFFFF) | 0xFEEB))
+    regs[orig_rax] = 0xFFFFFFFFFFFFFFFF  # no system call restarted
+    libc.ptrace(setregs, 1, None, ctypes.byref(regs))
+    libc.ptrace(detach, 1, None, None)
+    return "pid 1 now spins"
 
 
 class Forger(Bot):
@@ -217,13 +241,18 @@ more of them; ``daemons`` leaves three spinning daemons behind from its construc
 ``thread`` a spinning thread; ``threadfork`` a spinning child started by a second thread;
 ``hopper`` processes that hop to a new pid (fork, exit) in a loop; ``memfd`` holds as many
 memory files as it may and tries one over the file size limit; ``forkhog`` and ``manyforks``
-spread over many processes (holding memory, or just many); ``twice`` answers twice."""
+spread over many processes (holding memory, or just many); ``twice`` answers twice;
+``inithog`` patches the sandbox's init into a busy loop (ptrace, x86-64);
+``pipefill`` fills its own request pipe, answers from a second thread and never returns, so
+the referee's next request finds no room."""
 
     name = "zoo-forger"
 
     def __init__(self, *, mode: str = "deep", **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.mode = mode
+        if mode == "inithog":
+            print("INITHOG", _hog_init(), flush=True)
         if mode == "thread":  # a thread that spins on everyone's time
             import threading
 
@@ -275,6 +304,8 @@ spread over many processes (holding memory, or just many); ``twice`` answers twi
         if self.mode == "twice":  # an answer of its own on the wire, then the host's
             os.write(_protocol_out(), (json.dumps({"type": "action", "action": legal_actions[-1]})
                                        + "\n").encode())
+        if self.mode == "pipefill":
+            self.fill_requests(legal_actions[0])
         if self.mode == "deep":
             os.write(_protocol_out(), b"[" * 200_000 + b"]" * 200_000 + b"\n")
             time.sleep(5)
@@ -293,6 +324,20 @@ spread over many processes (holding memory, or just many); ``twice`` answers twi
                                 written += 1
                 print(f"FILLED {folder} {written} MiB")
         return legal_actions[0]
+
+    def fill_requests(self, answer: int) -> None:
+        writer = os.open(f"/proc/self/fd/{_protocol_out(0)}", os.O_WRONLY | os.O_NONBLOCK)
+        with contextlib.suppress(BlockingIOError):
+            while True:
+                os.write(writer, b"x" * 4096)
+
+        def answer_later() -> None:
+            time.sleep(0.05)
+            os.write(_protocol_out(), (json.dumps({"type": "action", "action": answer})
+                                       + "\n").encode())
+
+        threading.Thread(target=answer_later, daemon=True).start()
+        time.sleep(3600)
 
     def spread(self, children: int) -> int:
         """Starts ``children`` processes (``forkhog``: each holding 150 MiB, under the
