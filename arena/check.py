@@ -7,12 +7,14 @@ it supports: against itself and against ``random``. No Ray is involved.
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass, field
 
 from arena.errors import ArenaError, unknown_name
 from arena.match import EngineError, refereed
 from arena.plugins import Registry
 from arena.records import Limits, MatchSpec, SeatSpec
+from arena.schedule import derive_seed
 
 OPPONENT = "random"
 
@@ -36,6 +38,8 @@ class SeatReport:
 @dataclass(slots=True)
 class GameReport:
     game: str
+    seed: int = 0
+    """The check's seed (``arena check --seed`` plays the same matches again)."""
     seats: list[SeatReport] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
 
@@ -55,9 +59,16 @@ def _matchups(bot: str, players: int, found: Registry) -> list[tuple[str, ...]]:
 
 def check(
     bot: str, found: Registry, limits: Limits, *, params: dict[str, object] | None = None,
-    games: list[str] | None = None, seed: int = 1,
+    games: list[str] | None = None, seed: int | None = None,
 ) -> list[GameReport]:
-    """Play the short matches of ``arena check`` for every game ``bot`` supports."""
+    """Play the short matches of ``arena check`` for every game ``bot`` supports.
+
+    Without a ``seed`` a new one is drawn: the seeds a bot is given then look like a
+    tournament's (63-bit, derived like them), so a bot cannot tell it is being checked and
+    behave only then. ``GameReport.seed`` says which seed it was.
+    """
+    if seed is None:
+        seed = secrets.randbits(62)
     info = found.bot_info(bot)
     names = games or [name for name in sorted(found.games) if info.supports(name)]
     if not names:
@@ -66,7 +77,7 @@ def check(
     reports = []
     for game_name in names:
         game = found.game(game_name)
-        report = GameReport(game_name)
+        report = GameReport(game_name, seed)
         for number, lineup in enumerate(_matchups(bot, game.min_players, found)):
             seats = tuple(
                 SeatSpec(label=f"{name}#{index}", bot=name,
@@ -77,7 +88,9 @@ def check(
             )
             spec = MatchSpec(
                 id=f"check-{game_name}-{number}", game=game_name, options={}, seats=seats,
-                seed=seed + number, bot_seeds=tuple(seed * 100 + i for i in range(len(seats))),
+                seed=derive_seed(seed, "chance", game_name, number),
+                bot_seeds=tuple(derive_seed(seed, "bot", game_name, number, index)
+                                for index in range(len(seats))),
                 limits=limits, game_plugin=found.games[game_name].module,
             )
             try:

@@ -186,9 +186,10 @@ def store_remove(spec: str, store: Path | None) -> None:
               '\'risk = 0.8\'.')
 @click.option("--sandbox", type=click.Choice(SANDBOX_MODES), default="auto", show_default=True,
               help="bubblewrap if installed, bubblewrap or refuse, or the fallback.")
+@click.option("--seed", type=int, help="The check's seed [a new one, shown].")
 @STORE_OPTION
 def check_command(bot: str, games: tuple[str, ...], params: str | None, sandbox: str,
-                  store: Path | None) -> None:
+                  seed: int | None, store: Path | None) -> None:
     """Check BOT as a tournament would seat it: sandboxed, short matches in every game it plays."""
     from arena.check import check, check_params
     from arena.play import parse_options
@@ -202,7 +203,10 @@ def check_command(bot: str, games: tuple[str, ...], params: str | None, sandbox:
     check_params(bot, found, limits, parsed, list(games) or None)
     for protection in protections(sandbox):
         console.print(f"  protection: {protection}")
-    reports = check(bot, found, limits, params=parsed, games=list(games) or None)
+    reports = check(bot, found, limits, params=parsed, games=list(games) or None, seed=seed)
+    if reports:
+        console.print(f"  seed: {reports[0].seed} (--seed {reports[0].seed} plays these "
+                      "matches again)")
     for report in reports:
         verdict = "ok" if report.ok else "FAULTS"
         table = Table("match", "against", "status", "decisions", "mean ms", "worst ms",

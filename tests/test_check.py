@@ -78,3 +78,27 @@ def test_what_a_faulty_bot_wrote_is_shown_without_its_terminal_codes_or_markup()
     assert "\x1b" not in done.stdout and "\x07" not in done.stdout
     assert "boom [bold]styled[/]" in done.stdout  # shown as text, not as markup
     assert "[green]ALL CHECKS PASSED[/]" in done.stdout
+
+
+def test_a_check_seeds_its_bots_as_a_tournament_would_and_says_how_to_repeat_it() -> None:
+    """Fixed seeds (100, 101, ...) let a hostile bot tell a check from a tournament and
+    behave only while checked; a check now draws its seed and derives 63-bit bot seeds."""
+    import re
+
+    from arena.check import check as check_bot
+    from arena.plugins import discover
+    from arena.records import Limits
+
+    def seeds(seed: int | None) -> set[int]:
+        reports = check_bot("zoo-chatty", discover(), Limits(sandbox="fallback"),
+                            games=["tiny-race"], seed=seed)
+        return {int(found) for report in reports for seat in report.seats
+                for found in re.findall(r"seeded (\d+)", seat.output)}
+
+    first, second = seeds(None), seeds(None)
+    assert first and second and first.isdisjoint(second)
+    assert all(seed >= 1 << 32 for seed in first | second)
+    assert seeds(5) == seeds(5)
+    done = check("zoo-chatty", "--game", "tiny-race", "--seed", "5")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "seed: 5 (--seed 5 plays these matches again)" in done.stdout
