@@ -21,7 +21,7 @@ import time
 from importlib.metadata import EntryPoint, entry_points
 
 from arena import PROJECT
-from arena.plugins import BotInfo, Entry, Problem, Registry, discover, plugin_name
+from arena.plugins import BotInfo, Entry, Problem, Registry, discover, name_problem, plugin_name
 from arena.records import Limits, SeatSpec
 from arena.seats import SeatFault
 from arena.seats.process import HostProcess
@@ -110,14 +110,23 @@ def _list(value: object) -> list[object]:
 
 def _add_bot(found: Registry, plugin: str, module: str, bot: dict[object, object]) -> None:
     name = bot.get("name")
-    if not isinstance(name, str) or not name:
-        found.problems.append(Problem(plugin, "registered a bot without a name"))
+    reason = name_problem(name)
+    if reason is not None:
+        found.problems.append(Problem(plugin, reason))
         return
+    assert isinstance(name, str)
+    games = bot.get("games")
+    if isinstance(games, list):
+        for game in games:
+            reason = name_problem(game, "game")
+            if reason is not None:
+                found.problems.append(Problem(plugin, f"bot {name!r}: {reason}"))
+                return
     if name in found.bots:
         found.problems.append(Problem(
             plugin, f"name {name!r} already registered by {found.bots[name].plugin}"))
         return
-    games, params = bot.get("games"), bot.get("params")
+    params = bot.get("params")
     info = BotInfo(
         name=name,
         games=None if not isinstance(games, list) else tuple(str(g) for g in games),

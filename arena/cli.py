@@ -19,6 +19,7 @@ from rich import box
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from arena.config import TournamentConfig, load, registry_for
 from arena.errors import ArenaError
@@ -47,7 +48,8 @@ class ArenaGroup(click.Group):
         try:
             return super().invoke(ctx)
         except ArenaError as exc:
-            click.echo(f"arena: error: {exc}", err=True)
+            # Plain: an error may quote a bot's words (its terminal codes stay out).
+            click.echo(f"arena: error: {plain(str(exc))}", err=True)
             ctx.exit(USER_ERROR)
 
 
@@ -65,12 +67,19 @@ def _console() -> Console:
     return console
 
 
+def _cells(*texts: str) -> list[Text]:
+    """Table cells of what plugins and the store say: plain text, no markup, no codes."""
+    return [Text(plain(text)) for text in texts]
+
+
 def _problems(console: Console, found: Registry) -> None:
     if not found.problems:
         return
     console.print("\n[bold yellow]Plugins skipped:[/]")
     for problem in found.problems:
-        console.print(f"  [yellow]{problem.plugin}[/]: {problem.reason}", markup=True)
+        # A problem quotes what a plugin said: shown as plain text, never as markup.
+        console.print(f"  [yellow]{escape(plain(problem.plugin))}[/]: "
+                      f"{escape(plain(problem.reason))}", markup=True)
 
 
 @main.command()
@@ -119,7 +128,8 @@ def bots(store: Path | None) -> None:
     for name in sorted(found.bots):
         info = found.bot_info(name)
         if not info.version:
-            table.add_row(name, ", ".join(info.games) if info.games else "all", info.plugin)
+            table.add_row(*_cells(name, ", ".join(info.games) if info.games else "all",
+                                  info.plugin))
     console = _console()
     console.print(table)
     stored = read_entries(folder)
@@ -129,9 +139,10 @@ def bots(store: Path | None) -> None:
         for name in sorted({bot.name for bot in stored}):
             versions = [bot for bot in stored if bot.name == name]
             newest = versions[-1]
-            shelf.add_row(name, ", ".join(bot.version for bot in versions),
-                          ", ".join(newest.games) if newest.games else "all",
-                          newest.submitted.replace("T", " ").removesuffix("+00:00"), "passed")
+            shelf.add_row(*_cells(name, ", ".join(bot.version for bot in versions),
+                                  ", ".join(newest.games) if newest.games else "all",
+                                  newest.submitted.replace("T", " ").removesuffix("+00:00"),
+                                  "passed"))
         console.print(shelf)
     _problems(console, found)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib.metadata import EntryPoint, entry_points
@@ -162,6 +163,23 @@ def game_problem(candidate: Any) -> str | None:
     return None
 
 
+REGISTERED_NAME = re.compile(r"[A-Za-z0-9]+(?:[-_.][A-Za-z0-9]+)*")
+"""What a bot's or a game's registered name may be: it is typed in configs (``name@version``
+picks a stored version, so no ``@``) and shown in tables (no markup, no terminal codes)."""
+MAX_REGISTERED_NAME = 64
+
+
+def name_problem(name: object, what: str = "bot") -> str | None:
+    """Why ``name`` cannot be a registered name, or None if it can."""
+    if not isinstance(name, str) or not name:
+        return f"registered a {what} without a name"
+    if len(name) > MAX_REGISTERED_NAME or not REGISTERED_NAME.fullmatch(name):
+        shown = ascii(name[:MAX_REGISTERED_NAME])
+        return (f"{what} name {shown} is not valid: use letters, digits and single - _ . "
+                f"between them, up to {MAX_REGISTERED_NAME} characters")
+    return None
+
+
 def bot_problem(cls: Any) -> str | None:
     """Why ``cls`` is not a usable bot class, or None if it is."""
     if not inspect.isclass(cls):
@@ -169,6 +187,9 @@ def bot_problem(cls: Any) -> str | None:
     name = getattr(cls, "name", None)
     if not isinstance(name, str) or not name:
         return f"{cls.__name__}.name is missing or not a non-empty string"
+    reason = name_problem(name)
+    if reason is not None:
+        return reason
     if not callable(getattr(cls, "act", None)):
         return f"{cls.__name__} has no act(observation, legal_actions) method"
     games = getattr(cls, "games", None)

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from arena import catalog as catalog_module
-from arena.catalog import catalog
+from arena.catalog import _add_bot, catalog
+from arena.plugins import Registry, bot_problem
 
 ROOT = Path(__file__).parent.parent
 
@@ -113,3 +114,36 @@ def test_no_bot_code_is_imported_to_check_a_config_or_play_a_match(tmp_path: Pat
                                                         "arena_testzoo"))]
     assert bot_modules == []
     assert "engines.explorers.plugin" in modules
+
+
+@pytest.mark.parametrize("name", [
+    "snoop@0.1.0",                              # would pass for another bot's stored version
+    "\x1b]0;title\x07greedy",                   # terminal codes
+    "[link=https://evil.example/]greedy[/link]",  # rich markup
+    "my bot", "x" * 65, "-dash-first", "",
+])
+def test_a_catalogued_bot_name_must_be_a_plain_name(name: str) -> None:
+    """A host's catalog is the bot's own words: a name that could pass for ``name@version``
+    or carry markup or terminal codes into ``arena bots`` is a problem, not a bot."""
+    found = Registry()
+    _add_bot(found, "arena_bot_evil", "evil.plugin", {"name": name})
+    assert not found.bots
+    assert len(found.problems) == 1 and "\x1b" not in found.problems[0].reason
+
+
+def test_a_catalogued_bot_whose_games_are_not_names_is_refused() -> None:
+    found = Registry()
+    _add_bot(found, "arena_bot_evil", "evil.plugin", {"name": "evil", "games": ["[blink]x[/]"]})
+    assert not found.bots and "game name" in found.problems[0].reason
+    _add_bot(found, "arena_bot_fine", "fine.plugin", {"name": "fine.bot-2", "games": ["tiny-race"]})
+    assert found.bots["fine.bot-2"].info.games == ("tiny-race",)
+
+
+def test_a_trusted_bot_class_with_an_odd_name_is_refused() -> None:
+    class Odd:
+        name = "odd@1.0"
+
+        def act(self, observation: object, legal_actions: list[int]) -> int:
+            return legal_actions[0]
+
+    assert "not valid" in str(bot_problem(Odd))
