@@ -10,6 +10,8 @@ Layout of a store folder (``--store DIR``, else ``$ARENA_STORE``, else
                                        the arena's bot-host runtime
     <package>/<version>/report.json    the check it passed
     .rejected/<package>-<version>-<time>/report.json   submissions whose check failed
+    .staging/<pid>@<host>@<random>/    a submission being built, renamed to
+                                       <package>/<version>/ when it is admitted
 
 The driver and the Ray workers never import a stored bot: its name, games
 and params come from ``entry.json``, written when it was submitted.
@@ -31,6 +33,9 @@ from arena.plugins import BotInfo, Entry, Problem, Registry
 
 STORE_VARIABLE = "ARENA_STORE"
 ENTRY = "entry.json"
+STAGING = ".staging"
+"""The store's folder in which ``arena submit`` builds a package version before admitting it
+(renaming it into place); readers skip it, as every folder whose name starts with a dot."""
 
 
 def default_store() -> Path:
@@ -81,6 +86,8 @@ def read_entries(store: Path) -> list[StoredBot]:
     """Every stored bot, oldest version first per package; unreadable entries are skipped."""
     bots: list[StoredBot] = []
     for path in sorted(store.glob(f"*/*/{ENTRY}")):
+        if path.parent.parent.name.startswith("."):  # .staging: not admitted (yet)
+            continue
         try:
             entry = json.loads(path.read_text(encoding="utf-8"))
             for bot in entry["bots"]:

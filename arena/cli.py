@@ -154,10 +154,17 @@ def bots(store: Path | None) -> None:
               help="Also look for the bot's dependencies here (a folder of wheels).")
 @click.option("--no-index", is_flag=True, help="Do not use the package index for dependencies.")
 @click.option("--sandbox", type=click.Choice(SANDBOX_MODES), default="auto", show_default=True)
+@click.option("--new-version", is_flag=True,
+              help="The store holds this package at another version, and this is a new version "
+                   "of it: admit it, and a config naming its bots without @version plays it.")
 def submit(
-    path: Path, store: Path | None, find_links: tuple[str, ...], no_index: bool, sandbox: str
+    path: Path, store: Path | None, find_links: tuple[str, ...], no_index: bool, sandbox: str,
+    new_version: bool,
 ) -> None:
-    """Check the bot package at PATH (folder, wheel or sdist) and admit it to the bot store."""
+    """Check the bot package at PATH (folder, wheel or sdist) and admit it to the bot store.
+
+    A package the store already holds at another version is refused without --new-version
+    (its bots' bare names would then play the new version)."""
     from arena.submit import submit as submit_package
 
     folder = _use_store(store)
@@ -166,7 +173,10 @@ def submit(
         pip_options.append("--no-index")
     console = _console()
     console.print(f"Submitting {path} to the bot store {folder} ...")
-    done = submit_package(path, folder, _discovered(), pip_options=pip_options, sandbox=sandbox)
+    done = submit_package(path, folder, _discovered(), pip_options=pip_options, sandbox=sandbox,
+                          new_version=new_version)
+    for note in done.notes:
+        console.print(note, markup=False)
     steps = ", ".join(f"{step} {seconds:.1f}s" for step, seconds in done.seconds.items())
     names = ", ".join(bot["name"] for bot in done.bots)
     console.print(f"[green]Admitted[/] {done.package} {done.version}: {names} ({steps}); "

@@ -16,9 +16,13 @@ from __future__ import annotations
 
 import configparser
 import datetime
+import hashlib
 import json
+import os
 import re
+import secrets
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -28,13 +32,16 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from packaging.utils import canonicalize_name, canonicalize_version
+
 import arena
-from arena.botstore import ENTRY, add_to, read_entries
+from arena.botstore import ENTRY, STAGING, add_to, read_entries, sort_key
 from arena.check import GameReport, check
 from arena.errors import ArenaError
 from arena.plugins import BotInfo, Entry, Registry
 from arena.records import Limits
 from arena.seats import SeatFault
+from arena.seats.cgroups import process_alive
 from arena.seats.process import HostProcess
 from arena.seats.sandbox import Confinement, module_location, sandboxed
 
@@ -43,6 +50,14 @@ WHEEL_NAME = re.compile(
     r"-(?P<platform>[^-]+)\.whl$"
 )
 RUNTIME = ("arena", "engines", "pluggy")
+MAX_UNPACKED = 256 * 1024 * 1024
+"""The most a wheel may unpack to, in bytes (the sum of its members' sizes as its zip
+directory declares them, which bounds what extracting them writes): a bot and its libraries
+fit, a zip bomb does not."""
+REFUSED_SCHEMES = ("scripts", "data", "headers")
+"""The parts of a wheel's ``<name>.data/`` folder pip installs outside site-packages (into the
+environment's ``bin``, its root, its include folder): a wheel carrying one is refused, as
+its files could replace the environment's interpreter or settings."""
 
 
 @dataclass(slots=True)
@@ -56,34 +71,83 @@ class Submission:
     reports: list[GameReport] = field(default_factory=list)
     seconds: dict[str, float] = field(default_factory=dict)
     """Time per step: wheel, environment, listing, check."""
+    notes: list[str] = field(default_factory=list)
+    """What was cleared on the way: leftovers of killed submissions."""
 
 
 def submit(
-    path: Path, store: Path, found: Registry, *, pip_options: list[str], sandbox: str = "auto"
+    path: Path, store: Path, found: Registry, *, pip_options: list[str], sandbox: str = "auto",
+    new_version: bool = False,
 ) -> Submission:
-    """Build, install, list and check the package at ``path``; admit it to ``store``."""
+    """Build, install, list and check the package at ``path``; admit it to ``store``.
+
+    It is built in a staging folder of the store (``.staging/``, which the store's readers
+    skip) and renamed into place only once admitted, so a submission killed midway blocks
+    nothing. A package the store holds at another version is refused unless ``new_version``:
+    its bots' bare names would then play the newcomer's code."""
     with tempfile.TemporaryDirectory(prefix="arena-submit-") as scratch:
         began = time.perf_counter()
         wheel = build_wheel(path, Path(scratch), pip_options, sandbox)
         match = WHEEL_NAME.match(wheel.name)
         assert match is not None
         check_python(wheel.name, match["python"], match["abi"])
+        inspect_wheel(wheel)
         package, version = match["dist"], match["version"]
         folder = store / package / version
-        if folder.exists():
-            raise ArenaError(f"{package} {version} is in the bot store already; submit a new "
-                             f"version (or 'arena store remove NAME@{version}' first)")
-        submission = Submission(package, version, folder)
+        _refuse_stored(package, version, store, new_version)
+        notes = _clear_debris(store, folder)
+        staging = store / STAGING / f"{os.getpid()}@{socket.gethostname()}@{secrets.token_hex(4)}"
+        submission = Submission(package, version, staging, notes=notes)
         submission.seconds["wheel"] = time.perf_counter() - began
-        folder.mkdir(parents=True)
+        staging.mkdir(parents=True)
         try:
             _admit(submission, wheel, store, found, pip_options, sandbox)
-        except BaseException:
-            shutil.rmtree(folder, ignore_errors=True)
-            if not any(folder.parent.iterdir()):
-                folder.parent.rmdir()
-            raise
+            folder.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                staging.rename(folder)  # the admission: atomic, and never over another's
+            except OSError:
+                raise ArenaError(f"{package} {version} was admitted to the bot store by another "
+                                 f"submission meanwhile") from None
+            submission.folder = folder
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
     return submission
+
+
+def _refuse_stored(package: str, version: str, store: Path, new_version: bool) -> None:
+    """Refuse a package version the store holds, and without ``new_version`` a package it
+    holds at another version (names compared as pip does: ``Arena.Bot`` is ``arena-bot``)."""
+    key = canonicalize_name(package)
+    stored = [bot for bot in read_entries(store) if canonicalize_name(bot.package) == key]
+    if (store / package / version / ENTRY).exists() or any(
+            canonicalize_version(bot.version) == canonicalize_version(version)
+            for bot in stored):
+        raise ArenaError(f"{package} {version} is in the bot store already; submit a new "
+                         f"version (or 'arena store remove NAME@{version}' first)")
+    if stored and not new_version:
+        versions = ", ".join(sorted({bot.version for bot in stored}, key=sort_key))
+        names = ", ".join(sorted({bot.name for bot in stored}))
+        raise ArenaError(f"{package} is in the bot store already at version {versions}: "
+                         f"version {version} would play wherever a config names {names} "
+                         f"without @version; if it is a new version of that package, "
+                         f"submit it with --new-version")
+
+
+def _clear_debris(store: Path, folder: Path) -> list[str]:
+    """Take out what killed submissions left: ``folder`` without its entry (left by an arena
+    that built in place), and staging folders of this machine's processes that have ended.
+    What was cleared, said in a line each."""
+    notes: list[str] = []
+    if folder.exists() and not (folder / ENTRY).exists():
+        shutil.rmtree(folder, ignore_errors=True)
+        notes.append(f"cleared {folder}: an unfinished submission's leftovers (no {ENTRY})")
+    staging = store / STAGING
+    for leftover in sorted(staging.glob("*@*@*")) if staging.is_dir() else []:
+        pid, host, _ = leftover.name.split("@", 2)
+        if host == socket.gethostname() and pid.isdigit() and not process_alive(int(pid)):
+            shutil.rmtree(leftover, ignore_errors=True)
+            notes.append(f"cleared {leftover}: left by a submission that ended unfinished")
+    return notes
 
 
 def _admit(
@@ -178,16 +242,44 @@ def check_python(name: str, python: str, abi: str) -> None:
                          f"({sys.version_info.major}.{sys.version_info.minor}); rebuild it here")
 
 
+def inspect_wheel(wheel: Path) -> None:
+    """Refuse, before pip installs it, a wheel that is no zip archive, unpacks to more than
+    ``MAX_UNPACKED`` bytes or carries files pip would put outside site-packages."""
+    try:
+        with zipfile.ZipFile(wheel) as archive:
+            members = archive.infolist()
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError) as exc:
+        raise ArenaError(f"{wheel.name}: not a valid wheel (a wheel is a zip archive): "
+                         f"{exc}") from None
+    unpacked = sum(member.file_size for member in members)
+    if unpacked > MAX_UNPACKED:
+        raise ArenaError(f"{wheel.name} unpacks to {unpacked / 2**20:,.0f} MiB; a wheel may "
+                         f"unpack to {MAX_UNPACKED / 2**20:,.0f} MiB at most")
+    for member in members:
+        parts = member.filename.replace("\\", "/").split("/")
+        if len(parts) > 2 and parts[0].endswith(".data") and parts[1] in REFUSED_SCHEMES:
+            raise ArenaError(f"{wheel.name} carries {member.filename}: files in a wheel's "
+                             f".data/{parts[1]} would be installed outside its packages (over "
+                             f"the environment's programs), so it is refused")
+
+
 def make_environment(environment: Path, wheel: Path, pip_options: list[str]) -> None:
-    """A virtualenv with the arena's bot-host runtime, then the bot's wheel and dependencies."""
+    """A virtualenv with the arena's bot-host runtime, then the bot's wheel and dependencies.
+
+    No program of the environment runs here once anything of the bot's is installed in it:
+    a wheel may replace files there (its ``.data/scripts`` go to ``bin``), so the runtime is
+    compiled by the arena's own interpreter, and an environment whose interpreter or
+    ``pyvenv.cfg`` the install changed is refused."""
+    inspect_wheel(wheel)
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(environment)],
                    check=True, capture_output=True)
     python = environment / "bin" / "python"
-    purelib = subprocess.run(
+    purelib = subprocess.run(  # before anything of the bot's is installed
         [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
         check=True, capture_output=True, text=True,
     ).stdout.strip()
     install_runtime(Path(purelib))
+    made = _interpreter_files(environment)
     # Wheels only: building a dependency from source would run its code here.
     done = subprocess.run(
         [sys.executable, "-m", "pip", "--python", str(python), "install", "-q",
@@ -197,11 +289,32 @@ def make_environment(environment: Path, wheel: Path, pip_options: list[str]) -> 
     if done.returncode != 0:
         raise ArenaError(f"{wheel.name}: its dependencies could not be installed: "
                          f"{_last_line(done.stderr)}")
-    # Hosts run read-only and never write bytecode: compile the runtime once, here.
+    now = _interpreter_files(environment)
+    changed = sorted(name for name in made if now.get(name) != made[name])
+    if changed:
+        raise ArenaError(f"{wheel.name}: installing it or its dependencies replaced the "
+                         f"environment's {', '.join(changed)}, so it is refused")
+    # Hosts run read-only and never write bytecode: compile the runtime once, here, with the
+    # arena's interpreter (the environment's is the same Python, so the same cache tag).
     # -S: no site, so no ``.pth`` file of the bot's runs here.
-    subprocess.run([str(python), "-I", "-S", "-m", "compileall", "-q",
+    subprocess.run([sys.executable, "-I", "-S", "-m", "compileall", "-q",
                     *(str(Path(purelib) / package) for package in RUNTIME)],
                    check=False, capture_output=True)
+
+
+def _interpreter_files(environment: Path) -> dict[str, str]:
+    """What the environment's ``bin/python*`` and ``pyvenv.cfg`` are: a link's target, else
+    a file's contents' digest (never following a link, never running anything)."""
+    files: dict[str, str] = {}
+    for path in [*(environment / "bin").glob("python*"), environment / "pyvenv.cfg"]:
+        name = str(path.relative_to(environment))
+        if path.is_symlink():
+            files[name] = "link to " + os.readlink(path)
+        elif path.is_file():
+            files[name] = "file " + hashlib.sha256(path.read_bytes()).hexdigest()
+        elif path.exists():
+            files[name] = "other"
+    return files
 
 
 def install_runtime(site: Path) -> None:

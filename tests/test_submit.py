@@ -149,7 +149,8 @@ def test_stored_bots_are_listed_and_versions_kept_then_removed(
 ) -> None:
     store, root = stocked
     newer = write_bot(root, "old-timer", version="0.2.0", requires='"zoolib==1.0"')
-    done = arena("submit", str(newer), "--find-links", str(wheels), "--no-index", store=store)
+    done = arena("submit", str(newer), "--find-links", str(wheels), "--no-index",
+                 "--new-version", store=store)
     assert done.returncode == 0, done.stdout + done.stderr
     listing = arena("bots", store=store)
     assert listing.returncode == 0, listing.stderr
@@ -389,3 +390,171 @@ def test_a_catalog_that_is_no_list_of_named_bots_is_one_line(tmp_path: Path) -> 
     (source / "bot_liar" / "plugin.py").write_text(forged)
     line = refused(str(source), "--sandbox", "required", store=tmp_path / "store")
     assert "its catalog is not a list of named bots" in line
+
+
+def craft_wheel(folder: Path, name: str, extra: dict[str, bytes], *,
+                compression: int = zipfile.ZIP_STORED) -> Path:
+    """A bot's wheel made by hand, as a stranger may: an ordinary bot plus ``extra`` files
+    (a ``.data/scripts/python``, a file of zeros), executable where under ``scripts``."""
+    import base64
+    import hashlib
+
+    dist = f"{name}-0.1.0.dist-info"
+    files = {
+        f"{name}/__init__.py": b"",
+        f"{name}/plugin.py": (b"import arena\nclass Crafted:\n    name = 'crafted'\n"
+                              b"    def __init__(self, **kw): pass\n"
+                              b"    def act(self, observation, legal): return legal[0]\n"
+                              b"@arena.hookimpl\ndef arena_register_bots(register):\n"
+                              b"    register(Crafted)\n"),
+        f"{dist}/METADATA": (f"Metadata-Version: 2.1\nName: {name}\nVersion: 0.1.0\n"
+                             f"Requires-Dist: lostvalley-arena\n").encode(),
+        f"{dist}/WHEEL": (b"Wheel-Version: 1.0\nGenerator: hand\nRoot-Is-Purelib: true\n"
+                          b"Tag: py3-none-any\n"),
+        f"{dist}/entry_points.txt": f"[arena]\ncrafted = {name}.plugin\n".encode(),
+        **extra,
+    }
+    def digest(data: bytes) -> str:
+        return base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+
+    record = [f"{path},sha256={digest(data)},{len(data)}" for path, data in files.items()]
+    folder.mkdir(parents=True, exist_ok=True)
+    wheel = folder / f"{name}-0.1.0-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w", compression) as archive:
+        for path, data in files.items():
+            info = zipfile.ZipInfo(path)
+            info.compress_type = compression
+            info.external_attr = (0o100755 if "/scripts/" in path else 0o100644) << 16
+            archive.writestr(info, data)
+        archive.writestr(f"{dist}/RECORD", "\n".join(record) + f"\n{dist}/RECORD,,\n")
+    return wheel
+
+
+def impostor(marker: Path) -> bytes:
+    """A shell script that, run in place of the environment's interpreter, leaves ``marker``."""
+    return (f'#!/bin/sh\necho "ran: $(id)" >> {marker}\n'
+            'exec "$(dirname "$0")/python3" "$@"\n').encode()
+
+
+@pytest.mark.parametrize("where", ["scripts/python", "data/bin/python", "headers/crafted.h"])
+def test_a_wheel_with_files_for_outside_its_packages_is_refused_before_pip_runs(
+    tmp_path: Path, where: str
+) -> None:
+    """A ``.data/scripts/python`` would be installed over the environment's interpreter,
+    which the arena then ran, unsandboxed, as root."""
+    marker = tmp_path / "PWNED"
+    name = "arena_bot_scriptpwn"
+    wheel = craft_wheel(tmp_path / "wheel", name,
+                        {f"{name}-0.1.0.data/{where}": impostor(marker)})
+    store = tmp_path / "store"
+    line = refused(str(wheel), "--no-index", "--sandbox", "fallback", store=store)
+    assert f"carries {name}-0.1.0.data/{where}" in line and "refused" in line
+    assert not marker.exists()
+    assert not (store / name).exists()
+
+
+def test_an_install_that_replaces_the_interpreter_is_refused_and_never_runs_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The second line of defence, for what the inspection of the wheel would miss (as a
+    dependency's wheel): the interpreter is compared after the install, and nothing of the
+    environment runs once the install began."""
+    from arena import submit as submitting
+    from arena.errors import ArenaError
+
+    marker = tmp_path / "PWNED"
+    name = "arena_bot_scriptpwn"
+    wheel = craft_wheel(tmp_path / "wheel", name,
+                        {f"{name}-0.1.0.data/scripts/python": impostor(marker)})
+    monkeypatch.setattr(submitting, "inspect_wheel", lambda wheel: None)
+    with pytest.raises(ArenaError, match=r"replaced the environment's bin/python, so it is "
+                                         r"refused"):
+        submitting.make_environment(tmp_path / "env", wheel, ["--no-index"])
+    assert not marker.exists()
+
+
+def test_the_runtime_is_compiled_where_the_environment_imports_it(tmp_path: Path) -> None:
+    """By the arena's interpreter, for the environment's (the same Python)."""
+    from arena.submit import make_environment
+
+    wheel = craft_wheel(tmp_path / "wheel", "arena_bot_plain", {})
+    environment = tmp_path / "env"
+    make_environment(environment, wheel, ["--no-index"])
+    probe = ("import importlib.util, pathlib, arena, arena_bot_plain; "
+             "print(arena.__file__); "
+             "print(pathlib.Path(importlib.util.cache_from_source(arena.__file__)).exists())")
+    done = subprocess.run([str(environment / "bin" / "python"), "-I", "-c", probe],
+                          capture_output=True, text=True, check=True)
+    where, compiled = done.stdout.split()
+    assert Path(where).is_relative_to(environment) and compiled == "True"
+
+
+def test_a_zip_bomb_and_a_wheel_that_is_no_zip_are_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from arena import submit as submitting
+    from arena.errors import ArenaError
+    from arena.plugins import Registry
+
+    name = "arena_bot_zipbomb"
+    bomb = craft_wheel(tmp_path / "wheel", name, {f"{name}/weights.bin": bytes(3 << 20)},
+                       compression=zipfile.ZIP_DEFLATED)
+    assert bomb.stat().st_size < 1 << 20
+    monkeypatch.setattr(submitting, "MAX_UNPACKED", 2 << 20)
+    store = tmp_path / "store"
+    with pytest.raises(ArenaError, match=r"unpacks to 3 MiB; a wheel may unpack to 2 MiB at "
+                                         r"most"):
+        submitting.submit(bomb, store, Registry(), pip_options=["--no-index"])
+    assert not store.exists()
+    garbage = tmp_path / "arena_bot_garbage-0.1.0-py3-none-any.whl"
+    garbage.write_bytes(b"PK\x03\x04 not really a zip archive")
+    assert "not a valid wheel" in refused(str(garbage), "--no-index", store=store)
+
+
+def test_a_killed_submission_leaves_nothing_that_blocks_its_version(tmp_path: Path) -> None:
+    """It builds in the store's ``.staging/`` and is renamed into place when admitted; the
+    next submission clears what a killed one left, and what an older arena left in place."""
+    import signal
+    import time
+
+    source = write_bot(tmp_path, "killed")
+    store = tmp_path / "store"
+    env = {**os.environ, "ARENA_STORE": str(store)}
+    env.pop("RAY_ADDRESS", None)
+    started = subprocess.Popen([ARENA, "submit", str(source), "--no-index", "--sandbox",
+                                "fallback"], env=env, start_new_session=True,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while not list(store.glob(".staging/*/env/pyvenv.cfg")) and started.poll() is None:
+        assert time.monotonic() < deadline, "the submission never started building"
+        time.sleep(0.05)
+    os.killpg(started.pid, signal.SIGKILL)
+    started.wait()
+    assert list(store.glob(".staging/*")), "killed too late to test anything"
+    assert not (store / "arena_bot_killed").exists()
+    older = store / "arena_bot_killed" / "0.1.0" / "env"  # as an older arena left it
+    older.mkdir(parents=True)
+    done = arena("submit", str(source), "--no-index", "--sandbox", "fallback", store=store)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Admitted arena_bot_killed 0.1.0" in done.stdout
+    assert "an unfinished submission's leftovers (no entry.json)" in done.stdout
+    assert "left by a submission that ended unfinished" in done.stdout
+    assert not list(store.glob(".staging/*"))
+    assert (store / "arena_bot_killed" / "0.1.0" / "entry.json").exists()
+
+
+def test_a_new_version_of_a_stored_package_needs_new_version(tmp_path: Path) -> None:
+    """Else anyone could take over every config that names its bots without @version."""
+    store = tmp_path / "store"
+    first = write_bot(tmp_path / "first", "owned")
+    done = arena("submit", str(first), "--no-index", "--sandbox", "fallback", store=store)
+    assert done.returncode == 0, done.stdout + done.stderr
+    newer = write_bot(tmp_path / "second", "owned", version="0.9.0")
+    line = refused(str(newer), "--no-index", "--sandbox", "fallback", store=store)
+    assert "arena_bot_owned is in the bot store already at version 0.1.0" in line
+    assert "names owned without @version" in line and "--new-version" in line
+    assert not (store / "arena_bot_owned" / "0.9.0").exists()
+    done = arena("submit", str(newer), "--no-index", "--sandbox", "fallback", "--new-version",
+                 store=store)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Admitted arena_bot_owned 0.9.0" in done.stdout

@@ -124,12 +124,13 @@ def _sweep_stale(layout: Layout) -> None:
         with contextlib.suppress(OSError):
             for folder in base.iterdir():
                 found = re.fullmatch(r"arena-(\d+)-\d+", folder.name)
-                if found and not _alive(int(found[1])):
+                if found and not process_alive(int(found[1])):
                     with contextlib.suppress(OSError):
                         folder.rmdir()
 
 
-def _alive(pid: int) -> bool:
+def process_alive(pid: int) -> bool:
+    """Whether process ``pid`` runs on this machine (one of another user's counts)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
