@@ -38,7 +38,7 @@ import arena
 from arena.botstore import ENTRY, STAGING, add_to, read_entries, sort_key
 from arena.check import GameReport, check
 from arena.errors import ArenaError
-from arena.plugins import BotInfo, Entry, Registry
+from arena.plugins import BotInfo, Entry, Registry, name_problem
 from arena.records import Limits
 from arena.seats import SeatFault
 from arena.seats.cgroups import process_alive
@@ -356,6 +356,16 @@ def entry_point_modules(wheel: Path) -> list[str]:
     return [value.strip() for _, value in parser.items(arena.PROJECT)]
 
 
+def _naming_problem(bot: dict[str, Any]) -> str | None:
+    """Why a listed bot's name or game names cannot be registered (see
+    :func:`arena.plugins.name_problem`), or None."""
+    games = bot.get("games")
+    listed = games if isinstance(games, list) else []
+    names = [(bot["name"], "bot")] + [(game, "game") for game in listed]
+    return next((reason for name, what in names
+                 if (reason := name_problem(name, what)) is not None), None)
+
+
 def list_bots(wheel: Path, environment: Path, sandbox: str) -> list[dict[str, Any]]:
     """The bots the package registers, as sandboxed hosts in its environment report them."""
     modules = entry_point_modules(wheel)
@@ -380,6 +390,10 @@ def list_bots(wheel: Path, environment: Path, sandbox: str) -> list[dict[str, An
                 isinstance(bot, dict) and isinstance(bot.get("name"), str) and bot["name"]
                 for bot in listed):
             raise ArenaError(f"{module}: its catalog is not a list of named bots")
+        for bot in listed:
+            reason = _naming_problem(bot)
+            if reason is not None:
+                raise ArenaError(f"{module}: {reason}")
         bots += [{**bot, "module": module} for bot in listed]
     names = [bot["name"] for bot in bots]
     if not bots:

@@ -392,6 +392,23 @@ def test_a_catalog_that_is_no_list_of_named_bots_is_one_line(tmp_path: Path) -> 
     assert "its catalog is not a list of named bots" in line
 
 
+def test_a_listed_bot_whose_name_could_pass_for_another_version_is_refused(
+    tmp_path: Path,
+) -> None:
+    """A bot named ``snoop@0.1.0`` would take over the key of another package's stored
+    version (the red team's impostor); names are plain names, as in the catalog."""
+    forged = ('import os, sys\n'
+              'for argument in sys.argv:\n'
+              '    if argument.startswith("--fds="):\n'
+              '        out = int(argument.split(",")[1])\n'
+              '        os.write(out, b\'{"type": "catalog", "bots": \'\n'
+              '                 b\'[{"name": "snoop@0.1.0"}]}\\n\')\n')
+    source = write_bot(tmp_path, "squatter")
+    (source / "bot_squatter" / "plugin.py").write_text(forged)
+    line = refused(str(source), "--sandbox", "required", store=tmp_path / "store")
+    assert "bot name 'snoop@0.1.0' is not valid" in line
+
+
 def craft_wheel(folder: Path, name: str, extra: dict[str, bytes], *,
                 compression: int = zipfile.ZIP_STORED) -> Path:
     """A bot's wheel made by hand, as a stranger may: an ordinary bot plus ``extra`` files
