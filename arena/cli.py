@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import secrets
 import sys
 from collections.abc import Container, Sequence
 from pathlib import Path
@@ -325,7 +326,7 @@ def run(
             resume=resume,
             draw_probability=runner.game_draw_probability(found, config.game),
         )
-    for warning in [*plan.warnings, *_shadowed(config, found)]:
+    for warning in [*plan.warnings, *_shadowed(config, found), *_guessable_seed(config, found)]:
         console.print(f"[yellow]warning:[/] {warning}", soft_wrap=True)
     labels = [bot.label for bot in config.bots]
     title = f"{config.name}: {config.game}"
@@ -365,6 +366,24 @@ def _shadowed(config: TournamentConfig, found: Registry) -> list[str]:
             f"the same name (play it: pip uninstall the installed package)"
             for name in dict.fromkeys(seat.bot for seat in config.bots)
             if name in found.shadowed]
+
+
+SECRET_SEED = 1 << 40
+"""Tournament seeds below this can be found by a bot searching from its own seed."""
+
+
+def _guessable_seed(config: TournamentConfig, found: Registry) -> list[str]:
+    """A warning when a submitted (stored) bot plays under a small tournament seed: every seed
+    is derived from it by a public function, so a bot that finds it (a search from its own
+    seed) knows every die and card of its matches and its opponents' seeds."""
+    stored = sorted({seat.bot for seat in config.bots
+                     if seat.bot in found.bots and found.bot_info(seat.bot).version})
+    if not stored or config.seed >= SECRET_SEED:
+        return []
+    return [f"seed = {config.seed} is small, and stored bots play ({', '.join(stored)}): a bot "
+            "could find it from its own seed and foresee every chance outcome. With bots you "
+            f"do not trust, use a large random seed (e.g. seed = {secrets.randbits(63)}) and "
+            "keep the config to yourself until the tournament is over."]
 
 
 class _RunView(LiveBoard):

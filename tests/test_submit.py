@@ -130,6 +130,9 @@ def test_two_bots_pinning_incompatible_versions_of_a_library_play_one_tournament
     labels = {label for record in records for label in record["seats"]}
     assert labels == {"old-timer@0.1.0", "new-wave@0.1.0", "random"}  # the version it played
     assert "old-timer@0.1.0" in done.stdout
+    # No seed given (0): a stored bot could find it from its own seed, and is warned about.
+    assert ("seed = 0 is small, and stored bots play (new-wave@0.1.0, old-timer@0.1.0)"
+            in " ".join(done.stdout.split()))
 
 
 def test_the_arena_and_its_workers_never_import_a_stored_bot(stocked: tuple[Path, Path]) -> None:
