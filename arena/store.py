@@ -24,6 +24,10 @@ OUTPUTS = "outputs"
 """The folder of what sandboxed bots printed: ``outputs/<match id>.txt``, one per match
 in which some bot printed anything."""
 FAILURES = "failures.jsonl"
+OUTPUT_BYTES_PER_LABEL = 16 * 1024 * 1024
+"""What one label's printed output may take in ``outputs/`` over a session of a run. A seat's
+output is already cut to 64 KiB a match; without this a bot printing that much every match
+would grow the folder by 64 KiB a match (64 GB over a million). Past it, a line says so."""
 
 
 @dataclass(slots=True)
@@ -126,6 +130,8 @@ class RunStore:
         self.failures_path = directory / FAILURES
         self._matches: IO[str] | None = None
         self._failures: IO[str] | None = None
+        self._output_bytes: dict[str, int] = {}
+        """Bytes of output kept so far this session, per label."""
 
     def saved_config(self) -> dict[str, Any] | None:
         path = self.directory / CONFIG
@@ -179,11 +185,20 @@ class RunStore:
             return
         folder = self.directory / OUTPUTS
         folder.mkdir(exist_ok=True)
-        parts = [f"=== seat {seat}: {label} ({status}) ===\n{output}"
+        parts = [f"=== seat {seat}: {label} ({status}) ===\n{self._kept(label, output)}"
                  for seat, (label, status, output)
                  in enumerate(zip(result.seats, result.statuses, result.outputs, strict=True))
                  if output.strip()]
         (folder / f"{result.id}.txt").write_text("\n".join(parts), encoding="utf-8")
+
+    def _kept(self, label: str, output: str) -> str:
+        """``output``, or a line saying why not: ``label`` printed its share of the run."""
+        used = self._output_bytes.get(label, 0)
+        if used >= OUTPUT_BYTES_PER_LABEL:
+            return (f"[not kept: {label} printed more than {OUTPUT_BYTES_PER_LABEL >> 20} MiB "
+                    "in this session of the run]\n")
+        self._output_bytes[label] = used + len(output.encode("utf-8", "replace"))
+        return output
 
     def append_failure(self, match_id: str, reason: str) -> None:
         """Record a match that could not be played; ``--resume`` tries it again."""

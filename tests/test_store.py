@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from helpers import spec
 
+from arena import store as store_module
 from arena.match import play_match
 from arena.store import RunStore, cut_torn_tail, read_results
 
@@ -66,3 +69,21 @@ def test_no_terminal_escape_code_reaches_failures_jsonl(tmp_path: Path) -> None:
     text = (tmp_path / "failures.jsonl").read_text()
     assert json.loads(text)["reason"] == "ray::play_batch() died"
     assert "\\u001b" not in text and "\\u0007" not in text
+
+
+def test_a_labels_printed_output_is_kept_up_to_its_share_of_the_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A seat's output is cut at 64 KiB a match; a bot printing that much in every match is
+    kept up to OUTPUT_BYTES_PER_LABEL a session, then replaced by a line saying so (the
+    folder would grow by 64 KiB a match otherwise)."""
+    monkeypatch.setattr(store_module, "OUTPUT_BYTES_PER_LABEL", 1000)
+    played = results(4)
+    with RunStore(tmp_path) as store:
+        for number, result in enumerate(played):
+            store.append(replace(result, outputs=("x" * 600, "quiet " * (number + 1))))
+    kept = [(tmp_path / "outputs" / f"{result.id}.txt").read_text() for result in played]
+    loud = played[0].seats[0]
+    assert kept[0].count("x") == 600 and kept[1].count("x") == 600  # 600, then 1,200 >= 1,000
+    assert "x" not in kept[2] and f"[not kept: {loud} printed more than" in kept[2]
+    assert all("quiet" in text for text in kept)  # the other seat's share is its own
