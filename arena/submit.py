@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import configparser
+import contextlib
 import datetime
 import hashlib
 import json
@@ -54,6 +55,11 @@ MAX_UNPACKED = 256 * 1024 * 1024
 """The most a wheel may unpack to, in bytes (the sum of its members' sizes as its zip
 directory declares them, which bounds what extracting them writes): a bot and its libraries
 fit, a zip bomb does not."""
+MAX_ENVIRONMENT = 4 * 1024 * 1024 * 1024
+"""The most a bot's environment may hold once its dependencies are installed, in bytes: they
+come from the package index (or ``--find-links``) as wheels the bot's own check cannot see
+before pip unpacks them; a large machine-learning library fits, a dependency that is a zip
+bomb is refused (and its environment deleted)."""
 REFUSED_SCHEMES = ("scripts", "data", "headers")
 """The parts of a wheel's ``<name>.data/`` folder pip installs outside site-packages (into the
 environment's ``bin``, its root, its include folder): a wheel carrying one is refused, as
@@ -294,12 +300,26 @@ def make_environment(environment: Path, wheel: Path, pip_options: list[str]) -> 
     if changed:
         raise ArenaError(f"{wheel.name}: installing it or its dependencies replaced the "
                          f"environment's {', '.join(changed)}, so it is refused")
+    size = _size(environment)
+    if size > MAX_ENVIRONMENT:
+        raise ArenaError(f"{wheel.name}: with its dependencies it takes {size / 2**20:.1f} MiB; "
+                         f"a bot's environment may take {MAX_ENVIRONMENT / 2**20:.1f} MiB at most")
     # Hosts run read-only and never write bytecode: compile the runtime once, here, with the
     # arena's interpreter (the environment's is the same Python, so the same cache tag).
     # -S: no site, so no ``.pth`` file of the bot's runs here.
     subprocess.run([sys.executable, "-I", "-S", "-m", "compileall", "-q",
                     *(str(Path(purelib) / package) for package in RUNTIME)],
                    check=False, capture_output=True)
+
+
+def _size(folder: Path) -> int:
+    """Bytes of the files under ``folder`` (links not followed)."""
+    total = 0
+    for root, _, files in os.walk(folder):
+        for name in files:
+            with contextlib.suppress(OSError):
+                total += os.lstat(os.path.join(root, name)).st_size
+    return total
 
 
 def _interpreter_files(environment: Path) -> dict[str, str]:

@@ -531,6 +531,20 @@ def test_a_zip_bomb_and_a_wheel_that_is_no_zip_are_refused(
     assert "not a valid wheel" in refused(str(garbage), "--no-index", store=store)
 
 
+def test_an_environment_grown_past_its_bound_by_its_dependencies_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Dependencies arrive from the index as wheels nobody looked into: the environment's
+    size after the install is bounded (the runtime alone is about 1 MiB, over this bound)."""
+    from arena import submit as submitting
+    from arena.errors import ArenaError
+
+    wheel = craft_wheel(tmp_path / "wheel", "arena_bot_heavy", {})
+    monkeypatch.setattr(submitting, "MAX_ENVIRONMENT", 100 << 10)
+    with pytest.raises(ArenaError, match=r"MiB; a bot's environment may take 0.1 MiB at most"):
+        submitting.make_environment(tmp_path / "env", wheel, ["--no-index"])
+
+
 def test_a_killed_submission_leaves_nothing_that_blocks_its_version(tmp_path: Path) -> None:
     """It builds in the store's ``.staging/`` and is renamed into place when admitted; the
     next submission clears what a killed one left, and what an older arena left in place."""
