@@ -251,6 +251,17 @@ def test_os_exit_is_a_crash_with_its_exit_code(sandbox: str) -> None:
     assert "code 3" in str(result.errors[0])
 
 
+@pytest.mark.parametrize("params", [{"code": 168}, {"signal": 40}])
+def test_an_exit_status_or_signal_without_a_name_is_still_the_bots_crash(
+    sandbox: str, params: dict[str, int]
+) -> None:
+    """Exit status 168 (bubblewrap's 128 + 40) or real-time signal 40: ``signal.Signals(40)``
+    raised, the match was recorded as an engine failure and the bot's loss vanished."""
+    result = duel(SeatSpec("exiter", "zoo-exit", params), sandbox)
+    assert result.statuses == ("crash", "ok") and result.ranking == (1, 0)
+    assert "signal 40" in str(result.errors[0]) or "code 168" in str(result.errors[0])
+
+
 def test_a_segfault_is_a_crash_naming_the_signal(sandbox: str) -> None:
     result = duel("zoo-segfault", sandbox)
     assert result.statuses == ("crash", "ok")

@@ -288,9 +288,9 @@ class HostProcess:
         if code is None:
             return BotCrashed("the bot host closed its pipe")
         if code < 0:
-            return BotCrashed(f"the bot host was killed by {signal.Signals(-code).name}")
+            return BotCrashed(f"the bot host was killed by {_signal_name(-code)}")
         if code > 128 and code - 128 in signal.valid_signals():
-            return BotCrashed(f"the bot host was killed by {signal.Signals(code - 128).name}")
+            return BotCrashed(f"the bot host was killed by {_signal_name(code - 128)}")
         return BotCrashed(f"the bot host exited with code {code}")
 
     def kill(self) -> None:
@@ -391,6 +391,10 @@ class ProcessSeat:
             if host is not None:
                 host.kill()
             raise type(fault)(f"{fault}{_tail(output)}", output) from None
+        except Exception as exc:  # talking to a host went wrong in a way not foreseen
+            if host is not None:
+                host.kill()
+            raise _unforeseen(exc) from exc
         self.host = host
         self.startup = time.perf_counter() - began
         self.observes = bool(host.hello.get("observes", True))
@@ -412,10 +416,16 @@ class ProcessSeat:
             message = self._without_repeats(observation, legal_actions)
         else:
             message = {"type": "act", "observation": observation, "legal": legal_actions}
-        answer = self.host.request(message, "action", started + budget,
-                                   f"a decision ({budget:.3f}s)")
-        self.host.end_strays()
-        self.host.pause()
+        try:
+            answer = self.host.request(message, "action", started + budget,
+                                       f"a decision ({budget:.3f}s)")
+            self.host.end_strays()
+            self.host.pause()
+        except SeatFault:
+            raise
+        except Exception as exc:  # talking to a host went wrong in a way not foreseen
+            self.host.kill()
+            raise _unforeseen(exc) from exc
         return answer.get("action")
 
     def _without_repeats(
@@ -461,6 +471,21 @@ class ProcessSeat:
         host.kill()
         self.output += host.output.take(wait=0.5)
         return self.output
+
+
+def _unforeseen(exc: Exception) -> BotCrashed:
+    """A host that made talking to it fail unforeseen is that seat's crash, never the
+    engine's failure (which would void the match for every seat, the bot's losses with it)."""
+    return BotCrashed(f"the referee lost the bot host: {type(exc).__name__}: {exc}"[:500])
+
+
+def _signal_name(number: int) -> str:
+    """``SIGKILL`` for 9; ``signal 40`` for a real-time signal, which has no name (the exit
+    status is the bot's to choose: it must not make the referee raise)."""
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
 
 
 def _remove_when_empty(group: cgroups.Cgroup) -> None:

@@ -75,12 +75,19 @@ class SlowStart(Bot):
 
 
 class Exit(Bot):
-    """Leaves through ``os._exit`` on its first decision."""
+    """Leaves through ``os._exit(code)`` on its first decision, or dies of ``signal``."""
 
     name = "zoo-exit"
 
+    def __init__(self, *, code: int = 3, signal: int = 0, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.code, self.signal = code, signal
+
     def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
-        os._exit(3)
+        if self.signal:
+            os.kill(os.getpid(), self.signal)
+            time.sleep(5)
+        os._exit(self.code)
 
 
 class Segfault(Bot):
