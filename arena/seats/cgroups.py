@@ -14,6 +14,11 @@ the resource limits are what there is.
 A host is started through ``/bin/sh``, which puts itself into the group and
 then becomes the host's command (``exec``), so everything the bot ever
 starts is inside from its first instruction.
+
+Where the machine has a freezer (cgroup v1's ``freezer`` hierarchy, or v2's
+``cgroup.freeze``), the group is also frozen between the bot's turns: every
+task in it stops, and no signal from inside (a thread the bot injected into
+the sandbox's init that sends ``SIGCONT``, say) can wake one.
 """
 
 from __future__ import annotations
@@ -38,6 +43,9 @@ class Layout:
     version: int
     memory: Path
     pids: Path
+    freezer: Path | None = None
+    """v1: where this process may make freezer groups (None: no freezer). v2: the group
+    itself freezes (``cgroup.freeze``), and this is ``memory``'s folder."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +53,25 @@ class Cgroup:
     """One host's group (a folder per hierarchy)."""
 
     folders: tuple[Path, ...]
+    freeze_file: Path | None = None
+    """``freezer.state`` (v1) or ``cgroup.freeze`` (v2); None without a freezer."""
+
+    def freeze(self) -> bool:
+        """Stop every task of the group until :meth:`thaw`; False if it cannot be frozen."""
+        return self._write_freeze("FROZEN", "1")
+
+    def thaw(self) -> bool:
+        return self._write_freeze("THAWED", "0")
+
+    def _write_freeze(self, v1: str, v2: str) -> bool:
+        if self.freeze_file is None:
+            return False
+        try:
+            with open(self.freeze_file, "w") as handle:
+                handle.write(v1 if self.freeze_file.name == "freezer.state" else v2)
+        except OSError:
+            return False
+        return True
 
     def prefix(self) -> list[str]:
         """Run a command inside the group: a shell joins it, then becomes the command."""
@@ -68,10 +95,12 @@ class Cgroup:
             os.close(fd)
 
     def kill_all(self) -> None:
-        """SIGKILL every process in the group (those that left the host's session too)."""
+        """SIGKILL every process in the group (those that left the host's session too); a
+        frozen group is thawed after, since a frozen task dies only once it runs again."""
         for pid in self.processes():
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
+        self.thaw()
 
     def remove(self) -> None:
         """Take the group away once its processes are gone (a busy one is left as it is)."""
@@ -92,6 +121,7 @@ def create(memory_mb: int, processes: int, scratch_mb: int) -> Cgroup | None:
     memory_bytes = str((memory_mb + scratch_mb) << 20)
     pids = str(processes)
     made: list[Path] = []
+    freeze_file: Path | None = None
     try:
         if layout.version == 1:
             memory, count = layout.memory / name, layout.pids / name
@@ -102,6 +132,11 @@ def create(memory_mb: int, processes: int, scratch_mb: int) -> Cgroup | None:
             with contextlib.suppress(OSError):  # without swap accounting there is no such file
                 (memory / "memory.memsw.limit_in_bytes").write_text(memory_bytes)
             (count / "pids.max").write_text(pids)
+            if layout.freezer is not None:
+                with contextlib.suppress(OSError):  # no freezer: the host is stopped by signal
+                    (layout.freezer / name).mkdir()
+                    made.append(layout.freezer / name)
+                    freeze_file = layout.freezer / name / "freezer.state"
         else:
             group = layout.memory / name
             group.mkdir()
@@ -110,17 +145,20 @@ def create(memory_mb: int, processes: int, scratch_mb: int) -> Cgroup | None:
             with contextlib.suppress(OSError):
                 (group / "memory.swap.max").write_text("0")
             (group / "pids.max").write_text(pids)
+            if (group / "cgroup.freeze").exists():
+                freeze_file = group / "cgroup.freeze"
     except OSError:
         Cgroup(tuple(made)).remove()
         return None
-    return Cgroup(tuple(made))
+    return Cgroup(tuple(made), freeze_file)
 
 
 @functools.cache
 def _sweep_stale(layout: Layout) -> None:
     """Once a process: remove the empty groups that processes gone before left behind (a
     Ray worker that exits takes its hosts with it, not their groups)."""
-    for base in dict.fromkeys((layout.memory, layout.pids)):
+    for base in dict.fromkeys(place for place in (layout.memory, layout.pids, layout.freezer)
+                              if place is not None):
         with contextlib.suppress(OSError):
             for folder in base.iterdir():
                 found = re.fullmatch(r"arena-(\d+)-\d+", folder.name)
@@ -145,6 +183,8 @@ def available() -> Layout | None:
     """Where groups can be made here, found by making (and removing) one; None if nowhere."""
     for layout in (_v1(), _v2()):
         if layout is not None and _can_make(layout):
+            if layout.freezer is not None and not _can_make_in(layout.freezer):
+                layout = Layout(layout.version, layout.memory, layout.pids)
             return layout
     return None
 
@@ -157,7 +197,10 @@ def _v1() -> Layout | None:
         if not (mount / "cgroup.procs").exists() or controller not in own:
             return None
         places[controller] = mount / own[controller].lstrip("/")
-    return Layout(1, places["memory"], places["pids"])
+    freezer = None
+    if (ROOT / "freezer" / "cgroup.procs").exists() and "freezer" in own:
+        freezer = ROOT / "freezer" / own["freezer"].lstrip("/")
+    return Layout(1, places["memory"], places["pids"], freezer)
 
 
 def _v2() -> Layout | None:
@@ -179,6 +222,17 @@ def _own_groups() -> dict[str, str]:
             for controller in controllers.split(","):
                 groups[controller] = path
     return groups
+
+
+def _can_make_in(base: Path) -> bool:
+    probe = base / f"arena-probe-{os.getpid()}"
+    try:
+        probe.mkdir()
+    except OSError:
+        return False
+    with contextlib.suppress(OSError):
+        probe.rmdir()
+    return True
 
 
 def _can_make(layout: Layout) -> bool:

@@ -131,6 +131,7 @@ class HostProcess:
         self._sandbox: tuple[int, int] | None = None
         """Inside bubblewrap: the pid (outside) of the sandbox's init and of the host."""
         self._paused = False
+        self._frozen = False
 
     def greet(self, seconds: float) -> dict[str, Any]:
         """Wait for the host's first message (its hello, or a catalog)."""
@@ -183,9 +184,14 @@ class HostProcess:
         only on its own turn (no thinking on the others' time, no background spinning while
         they think or while its host waits in the pool). Inside bubblewrap the sandbox's
         init is stopped too: the bot may rewrite its code (it runs as the same user, and
-        ``ptrace`` or ``/proc/1/mem`` reach it), and the sweep must leave it alive."""
+        ``ptrace`` or ``/proc/1/mem`` reach it), and the sweep must leave it alive.
+        Where its control group has a freezer, the whole group is frozen instead: a signal
+        from inside (a thread injected into the init that sends ``SIGCONT``) cannot undo it."""
         if self.alive and not self._paused:
             self._paused = True
+            if self.cgroup is not None and self.cgroup.freeze():
+                self._frozen = True
+                return
             for pid in self._own_pids():
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.kill(pid, signal.SIGSTOP)
@@ -193,6 +199,10 @@ class HostProcess:
     def resume(self) -> None:
         if self._paused:
             self._paused = False
+            if self._frozen and self.cgroup is not None:
+                self._frozen = False
+                self.cgroup.thaw()
+                return
             for pid in reversed(self._own_pids()):
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.kill(pid, signal.SIGCONT)
