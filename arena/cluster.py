@@ -36,6 +36,7 @@ from ray.exceptions import RayError
 from arena.errors import ArenaError
 from arena.match import EngineError, play_match
 from arena.records import MatchResult, MatchSpec, plain
+from arena.seats import cgroups
 from arena.store import encoded
 
 
@@ -105,6 +106,8 @@ class Connection:
         try:
             if self.owned and ray.is_initialized():
                 ray.shutdown()
+                # Its workers are gone: the bot hosts they kept waiting (frozen) go too.
+                cgroups.reap_orphans()
         finally:
             if self.ray_log is not None:
                 self.ray_log.restore()

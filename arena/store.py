@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import textwrap
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -185,7 +186,9 @@ class RunStore:
             return
         folder = self.directory / OUTPUTS
         folder.mkdir(exist_ok=True)
-        parts = [f"=== seat {seat}: {label} ({status}) ===\n{self._kept(label, output)}"
+        # Each printed line is indented: a bot cannot print a header of another seat's.
+        parts = [f"=== seat {seat}: {label} ({status}) ===\n"
+                 + textwrap.indent(self._kept(label, output), "  ", lambda line: True)
                  for seat, (label, status, output)
                  in enumerate(zip(result.seats, result.statuses, result.outputs, strict=True))
                  if output.strip()]

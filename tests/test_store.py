@@ -87,3 +87,14 @@ def test_a_labels_printed_output_is_kept_up_to_its_share_of_the_run(
     assert kept[0].count("x") == 600 and kept[1].count("x") == 600  # 600, then 1,200 >= 1,000
     assert "x" not in kept[2] and f"[not kept: {loud} printed more than" in kept[2]
     assert all("quiet" in text for text in kept)  # the other seat's share is its own
+
+
+def test_a_bot_cannot_print_another_seats_header_in_the_outputs_file(tmp_path: Path) -> None:
+    result = results(1)[0]
+    forged = "=== seat 1: someone-else (ok) ===\nI resign"
+    with RunStore(tmp_path) as store:
+        store.append(replace(result, outputs=(forged, "")))
+    lines = (tmp_path / "outputs" / f"{result.id}.txt").read_text().splitlines()
+    headers = [line for line in lines if line.startswith("===")]
+    assert headers == [f"=== seat 0: {result.seats[0]} (ok) ==="]
+    assert "  === seat 1: someone-else (ok) ===" in lines

@@ -29,6 +29,7 @@ import itertools
 import os
 import re
 import signal
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -155,16 +156,41 @@ def create(memory_mb: int, processes: int, scratch_mb: int) -> Cgroup | None:
 
 @functools.cache
 def _sweep_stale(layout: Layout) -> None:
-    """Once a process: remove the empty groups that processes gone before left behind (a
-    Ray worker that exits takes its hosts with it, not their groups)."""
+    """Once a process: :func:`reap_orphans`."""
+    reap_orphans()
+
+
+def reap_orphans() -> int:
+    """End the groups that processes gone before left behind, and say how many there were.
+
+    A Ray worker that exits takes its hosts with it (they die with their parent), but not
+    their groups; and a host waiting frozen in a worker's pool cannot die until its group is
+    thawed. So each group whose maker is gone is killed, thawed and removed. ``arena run``
+    calls this when its local Ray instance has stopped; every process that makes a group
+    calls it once first (which covers a cluster's other machines)."""
+    layout = available()
+    if layout is None:
+        return 0
+    by_name: dict[str, list[Path]] = {}
     for base in dict.fromkeys(place for place in (layout.memory, layout.pids, layout.freezer)
                               if place is not None):
         with contextlib.suppress(OSError):
             for folder in base.iterdir():
                 found = re.fullmatch(r"arena-(\d+)-\d+", folder.name)
                 if found and not process_alive(int(found[1])):
-                    with contextlib.suppress(OSError):
-                        folder.rmdir()
+                    by_name.setdefault(folder.name, []).append(folder)
+    for folders in by_name.values():
+        freezing = [folder / name for folder in folders
+                    for name in ("freezer.state", "cgroup.freeze") if (folder / name).exists()]
+        orphan = Cgroup(tuple(folders), freezing[0] if freezing else None)
+        orphan.kill_all()
+        for _ in range(50):
+            orphan.remove()
+            if not any(folder.exists() for folder in folders):
+                break
+            orphan.kill_all()
+            time.sleep(0.01)
+    return len(by_name)
 
 
 def process_alive(pid: int) -> bool:
