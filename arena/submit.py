@@ -5,7 +5,10 @@
 2. An environment for that bot alone is made in the store: a virtualenv holding the
    arena's bot-host runtime (the ``arena`` and ``engines`` packages and pluggy, installed
    as the ``lostvalley-arena`` distribution the bot depends on: no Ray, no tournament
-   machinery), then the bot's wheel and its own dependencies.
+   machinery), then the bot's wheel and its own dependencies: all resolved and downloaded
+   first, each wheel inspected (its size unpacked, its number of files, no files for outside
+   its packages) and all bounded together, then installed from those wheels alone. A
+   requirement of a URL is refused.
 3. Each of its plugin modules is listed by a sandboxed host running in that environment.
 4. ``arena check`` plays it, sandboxed, in every installed game it supports.
 5. Only if all of that passes is it admitted; a failed check's report is kept under
@@ -17,6 +20,7 @@ from __future__ import annotations
 import configparser
 import contextlib
 import datetime
+import email.parser
 import hashlib
 import json
 import os
@@ -33,6 +37,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name, canonicalize_version
 
 import arena
@@ -54,12 +59,21 @@ RUNTIME = ("arena", "engines", "pluggy")
 MAX_UNPACKED = 256 * 1024 * 1024
 """The most a wheel may unpack to, in bytes (the sum of its members' sizes as its zip
 directory declares them, which bounds what extracting them writes): a bot and its libraries
-fit, a zip bomb does not."""
+fit, a zip bomb does not. Every wheel an environment gets is held to it, the bot's own and
+each dependency's."""
+MAX_UNPACKED_TOTAL = 1024 * 1024 * 1024
+"""The most the bot's wheel and all its dependencies' wheels may unpack to together, in
+bytes, checked before any of them is installed: many dependencies each under
+``MAX_UNPACKED`` are not a way round it."""
+MAX_MEMBERS = 100_000
+"""The most files a wheel may hold, and the bot's and its dependencies' wheels together:
+each is an inode of the store's disk once installed (a wheel of millions of empty files
+would use them up while taking no room); a large library holds some thousands."""
 MAX_ENVIRONMENT = 4 * 1024 * 1024 * 1024
-"""The most a bot's environment may hold once its dependencies are installed, in bytes: they
-come from the package index (or ``--find-links``) as wheels the bot's own check cannot see
-before pip unpacks them; a large machine-learning library fits, a dependency that is a zip
-bomb is refused (and its environment deleted)."""
+"""The most a bot's environment may hold once its dependencies are installed, in bytes: the
+second line of defence behind the wheels' inspection (pip also writes bytecode, and what the
+zip directories declare is all that was looked at); a large machine-learning library fits,
+an environment past it is refused (and deleted)."""
 REFUSED_SCHEMES = ("scripts", "data", "headers")
 """The parts of a wheel's ``<name>.data/`` folder pip installs outside site-packages (into the
 environment's ``bin``, its root, its include folder): a wheel carrying one is refused, as
@@ -248,9 +262,10 @@ def check_python(name: str, python: str, abi: str) -> None:
                          f"({sys.version_info.major}.{sys.version_info.minor}); rebuild it here")
 
 
-def inspect_wheel(wheel: Path) -> None:
+def inspect_wheel(wheel: Path) -> tuple[int, int]:
     """Refuse, before pip installs it, a wheel that is no zip archive, unpacks to more than
-    ``MAX_UNPACKED`` bytes or carries files pip would put outside site-packages."""
+    ``MAX_UNPACKED`` bytes, holds more than ``MAX_MEMBERS`` files or carries files pip would
+    put outside site-packages. What it unpacks to: (bytes, files)."""
     try:
         with zipfile.ZipFile(wheel) as archive:
             members = archive.infolist()
@@ -261,22 +276,57 @@ def inspect_wheel(wheel: Path) -> None:
     if unpacked > MAX_UNPACKED:
         raise ArenaError(f"{wheel.name} unpacks to {unpacked / 2**20:,.0f} MiB; a wheel may "
                          f"unpack to {MAX_UNPACKED / 2**20:,.0f} MiB at most")
+    if len(members) > MAX_MEMBERS:
+        raise ArenaError(f"{wheel.name} holds {len(members):,} files; a wheel may hold "
+                         f"{MAX_MEMBERS:,} at most")
     for member in members:
         parts = member.filename.replace("\\", "/").split("/")
         if len(parts) > 2 and parts[0].endswith(".data") and parts[1] in REFUSED_SCHEMES:
             raise ArenaError(f"{wheel.name} carries {member.filename}: files in a wheel's "
                              f".data/{parts[1]} would be installed outside its packages (over "
                              f"the environment's programs), so it is refused")
+    return unpacked, len(members)
+
+
+def refuse_direct_requirements(wheel: Path) -> None:
+    """Refuse a wheel whose ``METADATA`` requires a distribution from a URL
+    (``Requires-Dist: name @ url``): what the URL serves may change after the check, so what
+    was admitted would not be what was checked, and pip would fetch it from anywhere."""
+    try:
+        with zipfile.ZipFile(wheel) as archive:
+            names = [name for name in archive.namelist()
+                     if name.count("/") == 1 and name.endswith(".dist-info/METADATA")]
+            text = archive.read(names[0]).decode("utf-8", "replace") if names else ""
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError) as exc:
+        raise ArenaError(f"{wheel.name}: not a valid wheel (a wheel is a zip archive): "
+                         f"{exc}") from None
+    for line in email.parser.HeaderParser().parsestr(text).get_all("Requires-Dist") or []:
+        try:
+            requirement = Requirement(line)
+        except InvalidRequirement:
+            raise ArenaError(f"{wheel.name}: its requirement {line.strip()!r} cannot be "
+                             f"read") from None
+        if requirement.url is not None:
+            raise ArenaError(f"{wheel.name} requires {requirement.name} from a URL "
+                             f"({requirement.url}); a submitted bot's dependencies must come "
+                             f"from the package index or --find-links, by name and version")
 
 
 def make_environment(environment: Path, wheel: Path, pip_options: list[str]) -> None:
     """A virtualenv with the arena's bot-host runtime, then the bot's wheel and dependencies.
+
+    The wheels are resolved and downloaded first, nothing installed (``pip install
+    --dry-run`` in the environment, which sees the runtime there, then ``pip download`` of
+    what it chose, with ``pip_options``); each is inspected (:func:`inspect_wheel`) and
+    together they are held to ``MAX_UNPACKED_TOTAL`` and ``MAX_MEMBERS``; then pip installs
+    from that folder alone. A requirement of a URL, the bot's or a dependency's, is refused.
 
     No program of the environment runs here once anything of the bot's is installed in it:
     a wheel may replace files there (its ``.data/scripts`` go to ``bin``), so the runtime is
     compiled by the arena's own interpreter, and an environment whose interpreter or
     ``pyvenv.cfg`` the install changed is refused."""
     inspect_wheel(wheel)
+    refuse_direct_requirements(wheel)
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(environment)],
                    check=True, capture_output=True)
     python = environment / "bin" / "python"
@@ -286,12 +336,18 @@ def make_environment(environment: Path, wheel: Path, pip_options: list[str]) -> 
     ).stdout.strip()
     install_runtime(Path(purelib))
     made = _interpreter_files(environment)
-    # Wheels only: building a dependency from source would run its code here.
-    done = subprocess.run(
-        [sys.executable, "-m", "pip", "--python", str(python), "install", "-q",
-         "--no-warn-script-location", "--only-binary=:all:", *pip_options, str(wheel)],
-        capture_output=True, text=True, check=False,
-    )
+    with tempfile.TemporaryDirectory(prefix="arena-wheels-") as scratch:
+        wheels = Path(scratch) / "wheels"
+        _download(wheels, python, wheel, pip_options)
+        _inspect_all(wheel, wheels)
+        # Wheels only, from the folder inspected and nowhere else (--isolated: no PIP_*
+        # variable or pip configuration adds a source); building one would run its code.
+        done = subprocess.run(
+            [sys.executable, "-m", "pip", "--isolated", "--python", str(python), "install",
+             "-q", "--no-warn-script-location", "--only-binary=:all:", "--no-index",
+             "--find-links", str(wheels), str(wheels / wheel.name)],
+            capture_output=True, text=True, check=False,
+        )
     if done.returncode != 0:
         raise ArenaError(f"{wheel.name}: its dependencies could not be installed: "
                          f"{_last_line(done.stderr)}")
@@ -310,6 +366,67 @@ def make_environment(environment: Path, wheel: Path, pip_options: list[str]) -> 
     subprocess.run([sys.executable, "-I", "-S", "-m", "compileall", "-q",
                     *(str(Path(purelib) / package) for package in RUNTIME)],
                    check=False, capture_output=True)
+
+
+def _download(wheels: Path, python: Path, wheel: Path, pip_options: list[str]) -> None:
+    """Into ``wheels``: ``wheel`` and every wheel of a dependency it needs in the environment
+    of ``python``, none installed. ``pip download`` alone would resolve as if the environment
+    were empty (and fetch a ``lostvalley-arena`` from the index): the environment's pip
+    resolves (``install --dry-run``, which runs nothing of the bot's: only the runtime is
+    there yet), then what it chose is downloaded by name and version."""
+    wheels.mkdir()
+    shutil.copy2(wheel, wheels / wheel.name)
+    report = wheels.parent / "report.json"
+    pip = [sys.executable, "-m", "pip", "--python", str(python)]
+    done = subprocess.run(
+        [*pip, "install", "-q", "--dry-run", "--report",
+         str(report), "--only-binary=:all:", *pip_options, str(wheel)],
+        capture_output=True, text=True, check=False,
+    )
+    if done.returncode != 0:
+        raise ArenaError(f"{wheel.name}: its dependencies could not be resolved: "
+                         f"{_last_line(done.stderr)}")
+    match = WHEEL_NAME.match(wheel.name)
+    own = canonicalize_name(match["dist"]) if match else None
+    needed: list[str] = []
+    for item in json.loads(report.read_text()).get("install", []):
+        name, version = item["metadata"]["name"], item["metadata"]["version"]
+        if canonicalize_name(name) == own:
+            continue
+        if item.get("is_direct"):
+            raise ArenaError(f"{wheel.name} needs {name} {version} from a URL "
+                             f"({item.get('download_info', {}).get('url')}); a submitted bot's "
+                             f"dependencies must come from the package index or --find-links, "
+                             f"by name and version")
+        needed.append(f"{name}=={version}")
+    if not needed:
+        return
+    done = subprocess.run(
+        [*pip, "download", "-q", "--no-deps", "--only-binary=:all:", "--dest", str(wheels),
+         *pip_options, *needed],
+        capture_output=True, text=True, check=False,
+    )
+    if done.returncode != 0:
+        raise ArenaError(f"{wheel.name}: its dependencies could not be downloaded: "
+                         f"{_last_line(done.stderr)}")
+
+
+def _inspect_all(wheel: Path, wheels: Path) -> None:
+    """Inspect every wheel in ``wheels`` and hold them together to ``MAX_UNPACKED_TOTAL``
+    and ``MAX_MEMBERS``."""
+    unpacked = members = 0
+    for each in sorted(wheels.iterdir()):
+        if not each.name.endswith(".whl"):
+            raise ArenaError(f"{wheel.name}: its dependency {each.name} is not a wheel")
+        size, count = inspect_wheel(each)
+        unpacked, members = unpacked + size, members + count
+    if unpacked > MAX_UNPACKED_TOTAL:
+        raise ArenaError(f"{wheel.name} and its dependencies unpack to "
+                         f"{unpacked / 2**20:,.0f} MiB; together they may unpack to "
+                         f"{MAX_UNPACKED_TOTAL / 2**20:,.0f} MiB at most")
+    if members > MAX_MEMBERS:
+        raise ArenaError(f"{wheel.name} and its dependencies hold {members:,} files; together "
+                         f"they may hold {MAX_MEMBERS:,} at most")
 
 
 def _size(folder: Path) -> int:

@@ -413,9 +413,10 @@ def test_a_listed_bot_whose_name_could_pass_for_another_version_is_refused(
 
 
 def craft_wheel(folder: Path, name: str, extra: dict[str, bytes], *,
-                compression: int = zipfile.ZIP_STORED) -> Path:
+                compression: int = zipfile.ZIP_STORED, requires: tuple[str, ...] = ()) -> Path:
     """A bot's wheel made by hand, as a stranger may: an ordinary bot plus ``extra`` files
-    (a ``.data/scripts/python``, a file of zeros), executable where under ``scripts``."""
+    (a ``.data/scripts/python``, a file of zeros), executable where under ``scripts``, and
+    ``requires`` as more ``Requires-Dist`` lines (a dependency is crafted the same way)."""
     import base64
     import hashlib
 
@@ -428,7 +429,9 @@ def craft_wheel(folder: Path, name: str, extra: dict[str, bytes], *,
                               b"@arena.hookimpl\ndef arena_register_bots(register):\n"
                               b"    register(Crafted)\n"),
         f"{dist}/METADATA": (f"Metadata-Version: 2.1\nName: {name}\nVersion: 0.1.0\n"
-                             f"Requires-Dist: lostvalley-arena\n").encode(),
+                             f"Requires-Dist: lostvalley-arena\n"
+                             + "".join(f"Requires-Dist: {line}\n" for line in requires)
+                             ).encode(),
         f"{dist}/WHEEL": (b"Wheel-Version: 1.0\nGenerator: hand\nRoot-Is-Purelib: true\n"
                           b"Tag: py3-none-any\n"),
         f"{dist}/entry_points.txt": f"[arena]\ncrafted = {name}.plugin\n".encode(),
@@ -486,7 +489,7 @@ def test_an_install_that_replaces_the_interpreter_is_refused_and_never_runs_it(
     name = "arena_bot_scriptpwn"
     wheel = craft_wheel(tmp_path / "wheel", name,
                         {f"{name}-0.1.0.data/scripts/python": impostor(marker)})
-    monkeypatch.setattr(submitting, "inspect_wheel", lambda wheel: None)
+    monkeypatch.setattr(submitting, "inspect_wheel", lambda wheel: (0, 0))
     with pytest.raises(ArenaError, match=r"replaced the environment's bin/python, so it is "
                                          r"refused"):
         submitting.make_environment(tmp_path / "env", wheel, ["--no-index"])
@@ -543,6 +546,156 @@ def test_an_environment_grown_past_its_bound_by_its_dependencies_is_refused(
     monkeypatch.setattr(submitting, "MAX_ENVIRONMENT", 100 << 10)
     with pytest.raises(ArenaError, match=r"MiB; a bot's environment may take 0.1 MiB at most"):
         submitting.make_environment(tmp_path / "env", wheel, ["--no-index"])
+
+
+def installed(environment: Path) -> list[str]:
+    """What is in an environment's ``bin`` and site-packages besides what venv and the
+    arena's runtime put there."""
+    site, = environment.glob("lib/python*/site-packages")
+    made = {"Activate.ps1", "activate", "activate.csh", "activate.fish", "python", "python3",
+            f"python{sys.version_info.major}.{sys.version_info.minor}"}
+    return sorted([path.name for path in (environment / "bin").iterdir()
+                   if path.name not in made]
+                  + [path.name for path in site.iterdir()
+                     if path.name not in ("arena", "engines", "pluggy", "__pycache__")
+                     and not path.name.startswith(("pluggy-", "lostvalley_arena-"))]
+                  + [path.name for path in environment.iterdir()
+                     if path.name not in ("bin", "lib", "lib64", "include", "pyvenv.cfg")])
+
+
+def with_dependency(tmp_path: Path, extra: dict[str, bytes], *, compression: int =
+                    zipfile.ZIP_STORED) -> tuple[Path, list[str]]:
+    """A bot that requires ``evildep``, and the pip options that find ``evildep`` (crafted
+    with ``extra``) in a folder of its own, offline."""
+    deps = tmp_path / "deps"
+    craft_wheel(deps, "evildep", extra, compression=compression)
+    bot = craft_wheel(tmp_path / "wheel", "arena_bot_needy", {}, requires=("evildep",))
+    return bot, ["--no-index", "--find-links", str(deps)]
+
+
+@pytest.mark.parametrize("where", ["scripts/arena-evil", "data/evildep-was-here.txt",
+                                   "data/bin/python"])
+def test_a_dependency_with_files_for_outside_its_packages_is_refused_before_any_install(
+    tmp_path: Path, where: str
+) -> None:
+    """The red team's ``evildep`` from ``--find-links``: its ``.data/scripts`` went to the
+    environment's ``bin`` and its ``.data/data`` to its root, as nothing looked into it."""
+    from arena import submit as submitting
+    from arena.errors import ArenaError
+
+    bot, options = with_dependency(tmp_path, {f"evildep-0.1.0.data/{where}": b"#!/bin/sh\n"})
+    environment = tmp_path / "env"
+    with pytest.raises(ArenaError, match=rf"evildep-0.1.0-py3-none-any.whl carries "
+                                         rf"evildep-0.1.0.data/{where}: .* so it is refused"):
+        submitting.make_environment(environment, bot, options)
+    assert installed(environment) == []  # neither the dependency nor the bot
+
+
+def test_a_dependency_that_is_a_zip_bomb_is_refused_before_any_install(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from arena import submit as submitting
+    from arena.errors import ArenaError
+
+    bot, options = with_dependency(tmp_path, {"evildep/bomb.bin": bytes(3 << 20)},
+                                   compression=zipfile.ZIP_DEFLATED)
+    monkeypatch.setattr(submitting, "MAX_UNPACKED", 2 << 20)
+    environment = tmp_path / "env"
+    with pytest.raises(ArenaError, match=r"evildep-0.1.0-py3-none-any.whl unpacks to 3 MiB; "
+                                         r"a wheel may unpack to 2 MiB at most"):
+        submitting.make_environment(environment, bot, options)
+    assert installed(environment) == []
+
+
+def test_a_bot_and_its_dependencies_are_bounded_together(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each wheel under its own bounds, all of them together over them."""
+    from arena import submit as submitting
+    from arena.errors import ArenaError
+
+    bot, options = with_dependency(tmp_path, {"evildep/half.bin": bytes(3 << 19)})
+    monkeypatch.setattr(submitting, "MAX_UNPACKED", 2 << 20)
+    monkeypatch.setattr(submitting, "MAX_UNPACKED_TOTAL", 1 << 20)
+    with pytest.raises(ArenaError, match=r"arena_bot_needy-0.1.0-py3-none-any.whl and its "
+                                         r"dependencies unpack to 2 MiB; together they may "
+                                         r"unpack to 1 MiB at most"):
+        submitting.make_environment(tmp_path / "env", bot, options)
+    assert installed(tmp_path / "env") == []
+    monkeypatch.setattr(submitting, "MAX_UNPACKED_TOTAL", 4 << 20)
+    monkeypatch.setattr(submitting, "MAX_MEMBERS", 10)  # the bot's wheel holds 6, evildep's 7
+    with pytest.raises(ArenaError, match=r"arena_bot_needy-0.1.0-py3-none-any.whl and its "
+                                         r"dependencies hold 13 files; together they may hold "
+                                         r"10 at most"):
+        submitting.make_environment(tmp_path / "env2", bot, options)
+    assert installed(tmp_path / "env2") == []
+
+
+def test_a_dependency_of_too_many_files_is_refused_before_any_install(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Millions of empty files take no room but every inode of the store's disk."""
+    from arena import submit as submitting
+    from arena.errors import ArenaError
+
+    bot, options = with_dependency(tmp_path, {f"evildep/empty{n}": b"" for n in range(30)})
+    monkeypatch.setattr(submitting, "MAX_MEMBERS", 20)
+    with pytest.raises(ArenaError, match=r"evildep-0.1.0-py3-none-any.whl holds 36 files; a "
+                                         r"wheel may hold 20 at most"):
+        submitting.make_environment(tmp_path / "env", bot, options)
+    assert installed(tmp_path / "env") == []
+
+
+def test_a_requirement_of_a_url_is_refused(tmp_path: Path) -> None:
+    """``evildep @ file:///...``: what a URL serves may change once the bot is admitted; the
+    bot's own requirement is refused before anything is made, a dependency's before any
+    install."""
+    from arena import submit as submitting
+    from arena.errors import ArenaError
+    from arena.plugins import Registry
+
+    evildep = craft_wheel(tmp_path / "elsewhere", "evildep", {})
+    name = "arena_bot_pointer"
+    bot = craft_wheel(tmp_path / "wheel", name, {},
+                      requires=(f"evildep @ {evildep.as_uri()}",))
+    store = tmp_path / "store"
+    with pytest.raises(ArenaError, match=rf"{name}-0.1.0-py3-none-any.whl requires evildep "
+                                         rf"from a URL \({evildep.as_uri()}\); a submitted "
+                                         rf"bot's dependencies must come from the package index"):
+        submitting.submit(bot, store, Registry(), pip_options=["--no-index"],
+                          sandbox="fallback")
+    assert not (store / name).exists() and not list(store.glob(".staging/*"))
+    # The same requirement in a dependency's metadata, which pip follows.
+    middle = craft_wheel(tmp_path / "deps", "middleman", {},
+                         requires=(f"evildep @ {evildep.as_uri()}",))
+    bot = craft_wheel(tmp_path / "wheel2", "arena_bot_indirect", {}, requires=("middleman",))
+    with pytest.raises(ArenaError, match=r"needs evildep 0.1.0 from a URL"):
+        submitting.make_environment(tmp_path / "env", bot,
+                                    ["--no-index", "--find-links", str(middle.parent)])
+    assert installed(tmp_path / "env") == []
+
+
+def test_a_bot_with_an_ordinary_dependency_gets_it_from_the_inspected_wheels(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Resolved in the environment (its ``lostvalley-arena`` requirement is the runtime
+    there, never fetched), downloaded, inspected, installed from that folder alone; a
+    source given as ``PIP_FIND_LINKS`` (as a worker rebuilding an environment has) serves."""
+    from arena.submit import make_environment
+
+    deps = tmp_path / "deps"
+    craft_wheel(deps, "helperlib", {"helperlib/util.py": b"ANSWER = 42\n"})
+    bot = craft_wheel(tmp_path / "wheel", "arena_bot_helped", {}, requires=("helperlib",))
+    monkeypatch.setenv("PIP_FIND_LINKS", str(deps))  # as a worker rebuilding it is given
+    environment = tmp_path / "env"
+    make_environment(environment, bot, ["--no-index"])
+    done = subprocess.run([str(environment / "bin" / "python"), "-I", "-c",
+                           "import arena_bot_helped, helperlib.util; "
+                           "print(helperlib.util.ANSWER)"],
+                          capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "42"
+    assert installed(environment) == ["arena_bot_helped", "arena_bot_helped-0.1.0.dist-info",
+                                      "helperlib", "helperlib-0.1.0.dist-info"]
 
 
 def test_a_killed_submission_leaves_nothing_that_blocks_its_version(tmp_path: Path) -> None:
