@@ -120,3 +120,28 @@ def test_a_pooled_host_waits_in_a_frozen_group() -> None:
     states = {host.cgroup.freeze_file.read_text().strip() for host in hosts}  # type: ignore[union-attr]
     assert states <= {"FROZEN", "FREEZING", "1"}, states
     POOL.close()
+
+
+@needs_cgroups
+@needs_freezer
+def test_a_frozen_group_is_reaped_when_its_maker_dies_without_a_word() -> None:
+    """A frozen task cannot die with its parent; a watchdog left behind by the group's maker
+    kills and thaws the group once the maker is gone (a SIGKILLed driver, a Ray worker)."""
+    maker = ("import os, subprocess, sys, time\n"
+             "from arena.seats import cgroups\n"
+             "group = cgroups.create(256, 10, 80)\n"
+             "spinner = subprocess.Popen([*group.prefix(), sys.executable, '-c', "
+             "'while True: pass'], stdout=subprocess.DEVNULL, "
+             "stderr=subprocess.DEVNULL)\n"
+             "time.sleep(0.3)\n"
+             "group.freeze()\n"
+             "print(spinner.pid, flush=True)\n"
+             "os._exit(0)\n")
+    done = subprocess.run([sys.executable, "-c", maker], capture_output=True, text=True,
+                          check=True, timeout=60)
+    spinner = int(done.stdout.split()[0])
+    for _ in range(50):
+        if not cgroups.process_alive(spinner):
+            break
+        time.sleep(0.1)
+    assert not cgroups.process_alive(spinner)

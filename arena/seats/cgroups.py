@@ -29,6 +29,8 @@ import itertools
 import os
 import re
 import signal
+import subprocess
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -151,7 +153,33 @@ def create(memory_mb: int, processes: int, scratch_mb: int) -> Cgroup | None:
     except OSError:
         Cgroup(tuple(made)).remove()
         return None
+    if freeze_file is not None:
+        _watchdog(os.getpid())
     return Cgroup(tuple(made), freeze_file)
+
+
+@functools.cache
+def _watchdog(maker: int) -> None:
+    """Once a process that freezes groups: a small process that outlives it and reaps its
+    groups when it is gone. A frozen host cannot die with its parent (the signal waits for a
+    thaw), and a Ray worker, or a driver killed with SIGKILL, has no last word."""
+    # Started through a shell that leaves it behind at once: no child of the maker's (Ray
+    # kills a worker's children with it, and would take the watchdog along).
+    code = "import sys\nfrom arena.seats.cgroups import watch\nwatch(int(sys.argv[1]))"
+    with contextlib.suppress(OSError, subprocess.SubprocessError):
+        subprocess.run(
+            ["/bin/sh", "-c", '"$0" -c "$1" "$2" </dev/null >/dev/null 2>&1 &',
+             sys.executable, code, str(maker)],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            start_new_session=True, close_fds=True, timeout=10, check=False,
+        )
+
+
+def watch(maker: int, every: float = 0.2) -> None:
+    """Wait for process ``maker`` to end, then :func:`reap_orphans` (the watchdog's work)."""
+    while process_alive(maker):
+        time.sleep(every)
+    reap_orphans()
 
 
 @functools.cache
@@ -194,14 +222,19 @@ def reap_orphans() -> int:
 
 
 def process_alive(pid: int) -> bool:
-    """Whether process ``pid`` runs on this machine (one of another user's counts)."""
+    """Whether process ``pid`` runs on this machine (one of another user's counts; a zombie,
+    ended but not yet waited for, does not)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
         return True
-    return True
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return True
+    return state not in ("Z", "X")
 
 
 @functools.cache
