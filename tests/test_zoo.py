@@ -174,6 +174,16 @@ def test_a_bot_cannot_make_the_sandboxs_init_spin_between_its_turns() -> None:
     POOL.close()
 
 
+def test_a_bot_that_stays_the_sandbox_inits_tracer_is_illegal() -> None:
+    """Stopping by signal holds every thread of the init except those of a traced one: a
+    bot that stays its tracer could run a thread there between its turns, so it is faulted
+    as soon as its turn ends."""
+    result = duel(SeatSpec("tracer", "zoo-forger", {"mode": "traceinit"}), "required")
+    assert "TRACING True" in result.outputs[0], result.outputs[0]
+    assert result.statuses == ("illegal", "ok") and result.ranking == (1, 0)
+    assert "traced the sandbox's init" in str(result.errors[0])
+
+
 def forger_cpu_seconds() -> float:
     """CPU seconds used so far by this test process's zoo-forger hosts and their sandboxes."""
     ticks = os.sysconf("SC_CLK_TCK")

@@ -14,11 +14,6 @@ the resource limits are what there is.
 A host is started through ``/bin/sh``, which puts itself into the group and
 then becomes the host's command (``exec``), so everything the bot ever
 starts is inside from its first instruction.
-
-Where the machine has a freezer (cgroup v1's ``freezer`` hierarchy, or v2's
-``cgroup.freeze``), the group is also frozen between the bot's turns: every
-task in it stops, and no signal from inside (a thread the bot injected into
-the sandbox's init that sends ``SIGCONT``, say) can wake one.
 """
 
 from __future__ import annotations
@@ -29,8 +24,6 @@ import itertools
 import os
 import re
 import signal
-import subprocess
-import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -46,9 +39,6 @@ class Layout:
     version: int
     memory: Path
     pids: Path
-    freezer: Path | None = None
-    """v1: where this process may make freezer groups (None: no freezer). v2: the group
-    itself freezes (``cgroup.freeze``), and this is ``memory``'s folder."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,25 +46,6 @@ class Cgroup:
     """One host's group (a folder per hierarchy)."""
 
     folders: tuple[Path, ...]
-    freeze_file: Path | None = None
-    """``freezer.state`` (v1) or ``cgroup.freeze`` (v2); None without a freezer."""
-
-    def freeze(self) -> bool:
-        """Stop every task of the group until :meth:`thaw`; False if it cannot be frozen."""
-        return self._write_freeze("FROZEN", "1")
-
-    def thaw(self) -> bool:
-        return self._write_freeze("THAWED", "0")
-
-    def _write_freeze(self, v1: str, v2: str) -> bool:
-        if self.freeze_file is None:
-            return False
-        try:
-            with open(self.freeze_file, "w") as handle:
-                handle.write(v1 if self.freeze_file.name == "freezer.state" else v2)
-        except OSError:
-            return False
-        return True
 
     def prefix(self) -> list[str]:
         """Run a command inside the group: a shell joins it, then becomes the command."""
@@ -98,12 +69,10 @@ class Cgroup:
             os.close(fd)
 
     def kill_all(self) -> None:
-        """SIGKILL every process in the group (those that left the host's session too); a
-        frozen group is thawed after, since a frozen task dies only once it runs again."""
+        """SIGKILL every process in the group (those that left the host's session too)."""
         for pid in self.processes():
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
-        self.thaw()
 
     def remove(self) -> None:
         """Take the group away once its processes are gone (a busy one is left as it is)."""
@@ -124,7 +93,6 @@ def create(memory_mb: int, processes: int, scratch_mb: int) -> Cgroup | None:
     memory_bytes = str((memory_mb + scratch_mb) << 20)
     pids = str(processes)
     made: list[Path] = []
-    freeze_file: Path | None = None
     try:
         if layout.version == 1:
             memory, count = layout.memory / name, layout.pids / name
@@ -135,11 +103,6 @@ def create(memory_mb: int, processes: int, scratch_mb: int) -> Cgroup | None:
             with contextlib.suppress(OSError):  # without swap accounting there is no such file
                 (memory / "memory.memsw.limit_in_bytes").write_text(memory_bytes)
             (count / "pids.max").write_text(pids)
-            if layout.freezer is not None:
-                with contextlib.suppress(OSError):  # no freezer: the host is stopped by signal
-                    (layout.freezer / name).mkdir()
-                    made.append(layout.freezer / name)
-                    freeze_file = layout.freezer / name / "freezer.state"
         else:
             group = layout.memory / name
             group.mkdir()
@@ -148,38 +111,10 @@ def create(memory_mb: int, processes: int, scratch_mb: int) -> Cgroup | None:
             with contextlib.suppress(OSError):
                 (group / "memory.swap.max").write_text("0")
             (group / "pids.max").write_text(pids)
-            if (group / "cgroup.freeze").exists():
-                freeze_file = group / "cgroup.freeze"
     except OSError:
         Cgroup(tuple(made)).remove()
         return None
-    if freeze_file is not None:
-        _watchdog(os.getpid())
-    return Cgroup(tuple(made), freeze_file)
-
-
-@functools.cache
-def _watchdog(maker: int) -> None:
-    """Once a process that freezes groups: a small process that outlives it and reaps its
-    groups when it is gone. A frozen host cannot die with its parent (the signal waits for a
-    thaw), and a Ray worker, or a driver killed with SIGKILL, has no last word."""
-    # Started through a shell that leaves it behind at once: no child of the maker's (Ray
-    # kills a worker's children with it, and would take the watchdog along).
-    code = "import sys\nfrom arena.seats.cgroups import watch\nwatch(int(sys.argv[1]))"
-    with contextlib.suppress(OSError, subprocess.SubprocessError):
-        subprocess.run(
-            ["/bin/sh", "-c", '"$0" -c "$1" "$2" </dev/null >/dev/null 2>&1 &',
-             sys.executable, code, str(maker)],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            start_new_session=True, close_fds=True, timeout=10, check=False,
-        )
-
-
-def watch(maker: int, every: float = 0.2) -> None:
-    """Wait for process ``maker`` to end, then :func:`reap_orphans` (the watchdog's work)."""
-    while process_alive(maker):
-        time.sleep(every)
-    reap_orphans()
+    return Cgroup(tuple(made))
 
 
 @functools.cache
@@ -192,31 +127,26 @@ def reap_orphans() -> int:
     """End the groups that processes gone before left behind, and say how many there were.
 
     A Ray worker that exits takes its hosts with it (they die with their parent), but not
-    their groups; and a host waiting frozen in a worker's pool cannot die until its group is
-    thawed. So each group whose maker is gone is killed, thawed and removed. ``arena run``
+    their groups; a process of a bot that outlived them is killed here too. ``arena run``
     calls this when its local Ray instance has stopped; every process that makes a group
     calls it once first (which covers a cluster's other machines)."""
     layout = available()
     if layout is None:
         return 0
     by_name: dict[str, list[Path]] = {}
-    for base in dict.fromkeys(place for place in (layout.memory, layout.pids, layout.freezer)
-                              if place is not None):
+    for base in dict.fromkeys((layout.memory, layout.pids)):
         with contextlib.suppress(OSError):
             for folder in base.iterdir():
                 found = re.fullmatch(r"arena-(\d+)-\d+", folder.name)
                 if found and not process_alive(int(found[1])):
                     by_name.setdefault(folder.name, []).append(folder)
     for folders in by_name.values():
-        freezing = [folder / name for folder in folders
-                    for name in ("freezer.state", "cgroup.freeze") if (folder / name).exists()]
-        orphan = Cgroup(tuple(folders), freezing[0] if freezing else None)
-        orphan.kill_all()
+        orphan = Cgroup(tuple(folders))
         for _ in range(50):
+            orphan.kill_all()
             orphan.remove()
             if not any(folder.exists() for folder in folders):
                 break
-            orphan.kill_all()
             time.sleep(0.01)
     return len(by_name)
 
@@ -242,8 +172,6 @@ def available() -> Layout | None:
     """Where groups can be made here, found by making (and removing) one; None if nowhere."""
     for layout in (_v1(), _v2()):
         if layout is not None and _can_make(layout):
-            if layout.freezer is not None and not _can_make_in(layout.freezer):
-                layout = Layout(layout.version, layout.memory, layout.pids)
             return layout
     return None
 
@@ -256,10 +184,7 @@ def _v1() -> Layout | None:
         if not (mount / "cgroup.procs").exists() or controller not in own:
             return None
         places[controller] = mount / own[controller].lstrip("/")
-    freezer = None
-    if (ROOT / "freezer" / "cgroup.procs").exists() and "freezer" in own:
-        freezer = ROOT / "freezer" / own["freezer"].lstrip("/")
-    return Layout(1, places["memory"], places["pids"], freezer)
+    return Layout(1, places["memory"], places["pids"])
 
 
 def _v2() -> Layout | None:
@@ -281,17 +206,6 @@ def _own_groups() -> dict[str, str]:
             for controller in controllers.split(","):
                 groups[controller] = path
     return groups
-
-
-def _can_make_in(base: Path) -> bool:
-    probe = base / f"arena-probe-{os.getpid()}"
-    try:
-        probe.mkdir()
-    except OSError:
-        return False
-    with contextlib.suppress(OSError):
-        probe.rmdir()
-    return True
 
 
 def _can_make(layout: Layout) -> bool:

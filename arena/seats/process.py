@@ -131,7 +131,6 @@ class HostProcess:
         self._sandbox: tuple[int, int] | None = None
         """Inside bubblewrap: the pid (outside) of the sandbox's init and of the host."""
         self._paused = False
-        self._frozen = False
 
     def greet(self, seconds: float) -> dict[str, Any]:
         """Wait for the host's first message (its hello, or a catalog)."""
@@ -185,24 +184,26 @@ class HostProcess:
         they think or while its host waits in the pool). Inside bubblewrap the sandbox's
         init is stopped too: the bot may rewrite its code (it runs as the same user, and
         ``ptrace`` or ``/proc/1/mem`` reach it), and the sweep must leave it alive.
-        Where its control group has a freezer, the whole group is frozen instead: a signal
-        from inside (a thread injected into the init that sends ``SIGCONT``) cannot undo it."""
+
+        A stop by signal holds every thread of a process, except that of a process being
+        traced: a bot that stays the init's tracer can keep a thread it put there running,
+        and wake the host with ``SIGCONT``. So a traced init is the bot's fault
+        (``BotIllegal``), found here, before its first turn is over. (Freezing the host's
+        control group would hold everything without that check, but costs about 200 µs a
+        decision with cgroup v1, and a frozen process cannot die with its parent.)"""
         if self.alive and not self._paused:
             self._paused = True
-            if self.cgroup is not None and self.cgroup.freeze():
-                self._frozen = True
-                return
             for pid in self._own_pids():
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.kill(pid, signal.SIGSTOP)
+            if self._sandbox is not None and _traced(self._sandbox[0]):
+                self.kill()
+                raise BotIllegal("traced the sandbox's init (ptrace), which lets a bot run "
+                                 "out of its turn")
 
     def resume(self) -> None:
         if self._paused:
             self._paused = False
-            if self._frozen and self.cgroup is not None:
-                self._frozen = False
-                self.cgroup.thaw()
-                return
             for pid in reversed(self._own_pids()):
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.kill(pid, signal.SIGCONT)
@@ -472,7 +473,9 @@ class ProcessSeat:
                                     time.perf_counter() + 2.0, "the end of the match")
         if done is not None:
             self.host.end_strays()
-            self.host.pause()
+            with contextlib.suppress(SeatFault):  # a host it kills is not kept
+                self.host.pause()
+        if done is not None and host.alive:
             self.peak_kb = _kilobytes(done.get("peak_kb"))
             host.matches += 1
             self.output += host.output.take()
@@ -481,6 +484,18 @@ class ProcessSeat:
         host.kill()
         self.output += host.output.take(wait=0.5)
         return self.output
+
+
+def _traced(pid: int) -> bool:
+    """Whether a process traces ``pid`` (its ``TracerPid``); False if it is gone."""
+    try:
+        with open(f"/proc/{pid}/status", "rb") as status:
+            for line in status:
+                if line.startswith(b"TracerPid:"):
+                    return line.split()[1] != b"0"
+    except OSError:
+        pass
+    return False
 
 
 def _unforeseen(exc: Exception) -> BotCrashed:

@@ -249,7 +249,8 @@ more of them; ``daemons`` leaves three spinning daemons behind from its construc
 ``hopper`` processes that hop to a new pid (fork, exit) in a loop; ``memfd`` holds as many
 memory files as it may and tries one over the file size limit; ``forkhog`` and ``manyforks``
 spread over many processes (holding memory, or just many); ``twice`` answers twice;
-``inithog`` patches the sandbox's init into a busy loop (ptrace, x86-64);
+``inithog`` patches the sandbox's init into a busy loop (ptrace, x86-64); ``traceinit``
+stays the init's tracer (the way to keep a thread it put there running while stopped);
 ``pipefill`` fills its own request pipe, answers from a second thread and never returns, so
 the referee's next request finds no room."""
 
@@ -313,6 +314,12 @@ the referee's next request finds no room."""
                                        + "\n").encode())
         if self.mode == "pipefill":
             self.fill_requests(legal_actions[0])
+        if self.mode == "traceinit" and not hasattr(self, "tracing"):
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.ptrace.argtypes = [ctypes.c_long, ctypes.c_long, ctypes.c_void_p,
+                                    ctypes.c_void_p]
+            self.tracing = libc.ptrace(0x4206, 1, None, None) == 0  # PTRACE_SEIZE, kept
+            print(f"TRACING {self.tracing}", flush=True)
         if self.mode == "deep":
             os.write(_protocol_out(), b"[" * 200_000 + b"]" * 200_000 + b"\n")
             time.sleep(5)
