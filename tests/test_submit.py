@@ -382,15 +382,22 @@ def test_a_submitted_packages_own_code_never_runs_outside_the_sandbox(
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+def forging_catalog(tmp_path: Path, name: str, bots: object) -> Path:
+    """A bot package whose plugin answers its own (forged) catalog, listing ``bots``, while it
+    is listed."""
+    line = json.dumps({"type": "catalog", "bots": bots}) + "\n"
+    forged = ("import os, sys\n"
+              "for argument in sys.argv:\n"
+              "    if argument.startswith('--fds='):\n"
+              "        out = int(argument.split(',')[1])\n"
+              f"        os.write(out, {line.encode()!r})\n")
+    source = write_bot(tmp_path, name)
+    (source / f"bot_{name}" / "plugin.py").write_text(forged)
+    return source
+
+
 def test_a_catalog_that_is_no_list_of_named_bots_is_one_line(tmp_path: Path) -> None:
-    """A plugin that answers its own (forged) catalog while it is listed."""
-    forged = ('import os, sys\n'
-              'for argument in sys.argv:\n'
-              '    if argument.startswith("--fds="):\n'
-              '        out = int(argument.split(",")[1])\n'
-              '        os.write(out, b\'{"type": "catalog", "bots": "all of them"}\\n\')\n')
-    source = write_bot(tmp_path, "liar")
-    (source / "bot_liar" / "plugin.py").write_text(forged)
+    source = forging_catalog(tmp_path, "liar", "all of them")
     line = refused(str(source), "--sandbox", "required", store=tmp_path / "store")
     assert "its catalog is not a list of named bots" in line
 
@@ -400,14 +407,7 @@ def test_a_listed_bot_whose_name_could_pass_for_another_version_is_refused(
 ) -> None:
     """A bot named ``snoop@0.1.0`` would take over the key of another package's stored
     version (the red team's impostor); names are plain names, as in the catalog."""
-    forged = ('import os, sys\n'
-              'for argument in sys.argv:\n'
-              '    if argument.startswith("--fds="):\n'
-              '        out = int(argument.split(",")[1])\n'
-              '        os.write(out, b\'{"type": "catalog", "bots": \'\n'
-              '                 b\'[{"name": "snoop@0.1.0"}]}\\n\')\n')
-    source = write_bot(tmp_path, "squatter")
-    (source / "bot_squatter" / "plugin.py").write_text(forged)
+    source = forging_catalog(tmp_path, "squatter", [{"name": "snoop@0.1.0"}])
     line = refused(str(source), "--sandbox", "required", store=tmp_path / "store")
     assert "bot name 'snoop@0.1.0' is not valid" in line
 
