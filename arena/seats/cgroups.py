@@ -80,6 +80,16 @@ class Cgroup:
             with contextlib.suppress(OSError):
                 folder.rmdir()
 
+    def end(self, tries: int = 50, pause: float = 0.002) -> None:
+        """Kill what is left in the group and remove it; the last processes of a sandbox
+        may take a moment to go, so it is tried again a few times."""
+        for _ in range(tries):
+            self.kill_all()
+            self.remove()
+            if not any(folder.exists() for folder in self.folders):
+                return
+            time.sleep(pause)
+
 
 def create(memory_mb: int, processes: int, scratch_mb: int) -> Cgroup | None:
     """A new group bounding a bot's memory to ``memory_mb`` plus its ``scratch_mb`` of
@@ -141,13 +151,7 @@ def reap_orphans() -> int:
                 if found and not process_alive(int(found[1])):
                     by_name.setdefault(folder.name, []).append(folder)
     for folders in by_name.values():
-        orphan = Cgroup(tuple(folders))
-        for _ in range(50):
-            orphan.kill_all()
-            orphan.remove()
-            if not any(folder.exists() for folder in folders):
-                break
-            time.sleep(0.01)
+        Cgroup(tuple(folders)).end(pause=0.01)
     return len(by_name)
 
 

@@ -318,8 +318,7 @@ class HostProcess:
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.process.wait(timeout=5)
         if self.cgroup is not None:
-            self.cgroup.kill_all()
-            _remove_when_empty(self.cgroup)
+            self.cgroup.end()
         for fd in (self.to_host, self.from_host):
             with contextlib.suppress(OSError):
                 os.close(fd)
@@ -511,15 +510,6 @@ def _signal_name(number: int) -> str:
         return signal.Signals(number).name
     except ValueError:
         return f"signal {number}"
-
-
-def _remove_when_empty(group: cgroups.Cgroup) -> None:
-    """Remove a dead host's group; its sandbox's last processes may take a moment to go."""
-    for _ in range(50):
-        group.remove()
-        if not any(folder.exists() for folder in group.folders):
-            return
-        time.sleep(0.002)
 
 
 SWEEPS = 200
