@@ -169,7 +169,8 @@ def probe(seat: SeatSpec, game: str, players: int, limits: Limits) -> str | None
              "params": dict(seat.params)}
     try:
         opened = ProcessSeat(bot=seat.bot.partition("@")[0], plugin=seat.plugin, start=start,
-                             confinement=Confinement(memory_mb=limits.memory_mb),
+                             confinement=Confinement(memory_mb=limits.memory_mb,
+                                                     cpus=limits.cpus),
                              sandbox=limits.sandbox, startup_seconds=limits.startup_seconds,
                              environment=seat.environment)
     except SeatFault as fault:

@@ -279,7 +279,7 @@ def _construct(cls: type, seat: SeatSpec, game: str, players: int) -> str | None
 
 def _limits(table: Mapping[str, Any]) -> Limits:
     _only_keys(table, "[limits]", {"isolation", "move_seconds", "bank_seconds",
-                                   "startup_seconds", "memory_mb", "sandbox"})
+                                   "startup_seconds", "memory_mb", "cpus", "sandbox"})
     isolation = _get(table, "[limits]", "isolation", str, default="process")
     if isolation not in ISOLATIONS:
         raise ArenaError(
@@ -291,12 +291,16 @@ def _limits(table: Mapping[str, Any]) -> Limits:
     memory = _get(table, "[limits]", "memory_mb", int, default=1024)
     if memory < 64:
         raise ArenaError(f"[limits] memory_mb = {memory}: must be at least 64")
+    cpus = float(_get(table, "[limits]", "cpus", (int, float), default=1.0))
+    if not (math.isfinite(cpus) and 0.01 <= cpus <= 1024):
+        raise ArenaError(f"[limits] cpus = {cpus}: must be a number of cores from 0.01 to 1024")
     return Limits(
         move_seconds=_seconds(table, "move_seconds", 1.0, zero_allowed=False),
         bank_seconds=_seconds(table, "bank_seconds", 10.0, zero_allowed=False),
         isolation=isolation,
         startup_seconds=_seconds(table, "startup_seconds", 10.0, zero_allowed=False),
         memory_mb=memory,
+        cpus=cpus,
         sandbox=sandbox,
     )
 

@@ -50,6 +50,9 @@ class Limits:
     """Time a sandboxed bot may take to import and construct, not charged to its moves."""
     memory_mb: int = 1024
     """Address-space limit of a sandboxed bot host."""
+    cpus: float = 1.0
+    """CPU cores a sandboxed bot's processes may use at once, together (a control group's
+    quota, where the machine allows one: :mod:`arena.seats.cgroups`)."""
     sandbox: str = "auto"
     """``auto`` (bubblewrap if installed), ``required`` or ``fallback``."""
 

@@ -18,6 +18,27 @@ from arena.seats.sandbox import Confinement
 
 needs_cgroups = pytest.mark.skipif(cgroups.available() is None,
                                    reason="this machine lets the arena make no control group")
+needs_cpu_groups = pytest.mark.skipif(not cgroups.cpu_limited(),
+                                      reason="this machine lets the arena bound no group's CPU")
+
+SPINNERS = """
+import os, resource, time
+def spin(until):
+    while time.monotonic() < until:
+        pass
+until = time.monotonic() + 1.0
+children = []
+for _ in range(2):
+    pid = os.fork()
+    if pid == 0:
+        spin(until)
+        os._exit(0)
+    children.append(pid)
+for pid in children:
+    os.waitpid(pid, 0)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime)
+"""
+"""Two processes that each burn a core for one second of wall time; prints their CPU time."""
 
 
 @needs_cgroups
@@ -36,13 +57,60 @@ def test_a_group_holds_what_it_runs_with_its_limits_and_goes_away() -> None:
     assert not any(folder.exists() for folder in group.folders)
 
 
+@needs_cpu_groups
+def test_a_group_bounds_the_cores_its_processes_use_together() -> None:
+    """A bot that thinks on two processes gets no more CPU per second than its ``cpus``: a
+    tenth of a core here, where the two spinners alone would burn up to two seconds."""
+    group = cgroups.create(256, 10, 80, cpus=0.1)
+    assert group is not None
+    try:
+        quotas = {path.name: path.read_text().split() for folder in group.folders
+                  for path in folder.iterdir()
+                  if path.name in ("cpu.cfs_quota_us", "cpu.cfs_period_us", "cpu.max")}
+        assert quotas in ({"cpu.cfs_quota_us": ["10000"], "cpu.cfs_period_us": ["100000"]},
+                          {"cpu.max": ["10000", "100000"]})
+        burnt = float(subprocess.run([*group.prefix(), sys.executable, "-c", SPINNERS],
+                                     capture_output=True, text=True, check=True).stdout)
+        assert burnt < 0.4
+    finally:
+        group.end()
+
+
+@needs_cpu_groups
+def test_a_seat_gives_its_host_the_tournaments_cores() -> None:
+    """``[limits] cpus`` reaches the group of every sandboxed host of a match, and a pooled
+    host started under other limits is not reused for it."""
+    POOL.close()
+    one_core = Limits(move_seconds=1.0, bank_seconds=1.0, isolation="process")
+    assert play_match(spec("random", "random", limits=one_core)).statuses == ("ok", "ok")
+    seen: list[str] = []
+    real = cgroups.create
+
+    def create(*args: object, **kwargs: object) -> cgroups.Cgroup | None:
+        group = real(*args, **kwargs)  # type: ignore[arg-type]
+        assert group is not None
+        seen.extend(path.read_text().split()[0] for folder in group.folders
+                    for path in folder.iterdir() if path.name in ("cpu.cfs_quota_us", "cpu.max"))
+        return group
+
+    patch = pytest.MonkeyPatch()
+    patch.setattr(cgroups, "create", create)
+    try:
+        half = Limits(move_seconds=1.0, bank_seconds=1.0, isolation="process", cpus=0.5)
+        assert play_match(spec("random", "random", limits=half)).statuses == ("ok", "ok")
+    finally:
+        patch.undo()
+        POOL.close()
+    assert seen == ["50000", "50000"]
+
+
 @needs_cgroups
 def test_the_groups_of_processes_gone_before_are_swept(tmp_path: Path) -> None:
     gone = subprocess.Popen([sys.executable, "-c", "pass"])
     gone.wait()
     layout = cgroups.available()
     assert layout is not None
-    stale = [base / f"arena-{gone.pid}-7" for base in {layout.memory, layout.pids}]
+    stale = [base / f"arena-{gone.pid}-7" for base in cgroups._bases(layout)]
     for folder in stale:
         folder.mkdir()
     subprocess.run([sys.executable, "-c", "from arena.seats import cgroups\n"

@@ -181,6 +181,18 @@ def test_a_bot_that_does_not_start_in_time_is_said_so(tmp_path: Path) -> None:
     assert "its import or its constructor with params {} takes too long" in message
 
 
+def test_a_bots_cores_default_to_one_and_can_be_set(tmp_path: Path) -> None:
+    assert load(write(tmp_path, GOOD), registry()).limits.cpus == 1.0
+    config = load(write(tmp_path, GOOD.replace("[limits]", "[limits]\ncpus = 2")), registry())
+    assert config.limits.cpus == 2.0
+
+
+@pytest.mark.parametrize("cpus", ["0", "-1", "0.001", "inf", "nan", "2000", "'one'"])
+def test_a_bots_cores_must_be_a_sensible_number(tmp_path: Path, cpus: str) -> None:
+    message = error(tmp_path, GOOD.replace("[limits]", f"[limits]\ncpus = {cpus}"))
+    assert "[limits]" in message and "cpus = " in message
+
+
 def test_an_unknown_isolation_lists_the_choices(tmp_path: Path) -> None:
     text = GOOD.replace("[limits]", '[limits]\nisolation = "threads"')
     assert "use one of: process, inprocess" in error(tmp_path, text)

@@ -102,7 +102,7 @@ def open_seat(spec: MatchSpec, index: int) -> Seat:
         plugin=seat_spec.plugin or _plugin_of(seat_spec.bot),
         environment=seat_spec.environment,
         start=start,
-        confinement=Confinement(memory_mb=limits.memory_mb),
+        confinement=Confinement(memory_mb=limits.memory_mb, cpus=limits.cpus),
         sandbox=limits.sandbox,
         startup_seconds=limits.startup_seconds,
     )

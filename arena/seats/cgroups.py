@@ -4,7 +4,10 @@ Resource limits (``setrlimit``) bound each process of a bot on its own: a bot
 that forks twenty children may hold twenty times ``memory_mb``, and the kernel
 ignores the process limit when the arena runs as root. A control group bounds
 the bot's processes *together*: their memory (resident pages, the sandbox's
-tmpfs included) and their number. The arena uses one where it can create
+tmpfs included), their number and, where the ``cpu`` controller can be used
+too, the CPU they burn at once (``cpus`` cores: a bot that thinks on several
+processes or native threads gets no more computing time per second of its
+clock than one that thinks on one). The arena uses one where it can create
 groups: cgroup v1 with writable ``memory`` and ``pids`` hierarchies (the
 group is made inside the arena's own, so the machine's limits still apply),
 or cgroup v2 whose root enables both controllers (as root). Elsewhere, for
@@ -39,6 +42,9 @@ class Layout:
     version: int
     memory: Path
     pids: Path
+    cpu: Path | None = None
+    """Where CPU-limited groups are made (v1: the ``cpu`` hierarchy; v2: the root, as for the
+    others); None where the ``cpu`` controller cannot be used."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,10 +97,18 @@ class Cgroup:
             time.sleep(pause)
 
 
-def create(memory_mb: int, processes: int, scratch_mb: int) -> Cgroup | None:
+PERIOD_US = 100_000
+"""The CPU quota's accounting period: ``cpus`` cores means ``cpus`` times this much CPU time per
+period, for all the group's processes together."""
+
+
+def create(memory_mb: int, processes: int, scratch_mb: int,
+           cpus: float | None = None) -> Cgroup | None:
     """A new group bounding a bot's memory to ``memory_mb`` plus its ``scratch_mb`` of
-    in-memory folders, and its processes to ``processes`` (the sandbox's own included); None
-    where groups cannot be made (or a limit cannot be set: then none is used)."""
+    in-memory folders, its processes to ``processes`` (the sandbox's own included) and, if
+    ``cpus`` is given and the machine allows it (:func:`cpu_limited`), its CPU to ``cpus``
+    cores; None where groups cannot be made (or a memory or process limit cannot be set:
+    then none is used)."""
     layout = available()
     if layout is None:
         return None
@@ -113,6 +127,9 @@ def create(memory_mb: int, processes: int, scratch_mb: int) -> Cgroup | None:
             with contextlib.suppress(OSError):  # without swap accounting there is no such file
                 (memory / "memory.memsw.limit_in_bytes").write_text(memory_bytes)
             (count / "pids.max").write_text(pids)
+            if cpus is not None and layout.cpu is not None:
+                with contextlib.suppress(OSError):  # memory and processes still bounded
+                    made.append(_cpu_group_v1(layout.cpu / name, cpus))
         else:
             group = layout.memory / name
             group.mkdir()
@@ -121,10 +138,36 @@ def create(memory_mb: int, processes: int, scratch_mb: int) -> Cgroup | None:
             with contextlib.suppress(OSError):
                 (group / "memory.swap.max").write_text("0")
             (group / "pids.max").write_text(pids)
+            if cpus is not None and layout.cpu is not None:
+                with contextlib.suppress(OSError):  # memory and processes still bounded
+                    (group / "cpu.max").write_text(f"{_quota(cpus)} {PERIOD_US}")
     except OSError:
         Cgroup(tuple(made)).remove()
         return None
     return Cgroup(tuple(made))
+
+
+def _quota(cpus: float) -> int:
+    """CPU time per period for ``cpus`` cores (the kernel takes 1 ms at least)."""
+    return max(1000, round(cpus * PERIOD_US))
+
+
+def _cpu_group_v1(folder: Path, cpus: float) -> Path:
+    folder.mkdir()
+    try:
+        (folder / "cpu.cfs_period_us").write_text(str(PERIOD_US))
+        (folder / "cpu.cfs_quota_us").write_text(str(_quota(cpus)))
+    except OSError:
+        with contextlib.suppress(OSError):
+            folder.rmdir()
+        raise
+    return folder
+
+
+def cpu_limited() -> bool:
+    """Whether hosts' groups bound their CPU too (see :func:`create`)."""
+    layout = available()
+    return layout is not None and layout.cpu is not None
 
 
 @functools.cache
@@ -144,7 +187,7 @@ def reap_orphans() -> int:
     if layout is None:
         return 0
     by_name: dict[str, list[Path]] = {}
-    for base in dict.fromkeys((layout.memory, layout.pids)):
+    for base in dict.fromkeys(_bases(layout)):
         with contextlib.suppress(OSError):
             for folder in base.iterdir():
                 found = re.fullmatch(r"arena-(\d+)-\d+", folder.name)
@@ -171,11 +214,21 @@ def process_alive(pid: int) -> bool:
     return state not in ("Z", "X")
 
 
+def _bases(layout: Layout) -> tuple[Path, ...]:
+    """The folders groups are made in, one per hierarchy (v2 has one for all)."""
+    return (layout.memory, layout.pids) + ((layout.cpu,) if layout.cpu is not None else ())
+
+
 @functools.cache
 def available() -> Layout | None:
-    """Where groups can be made here, found by making (and removing) one; None if nowhere."""
+    """Where groups can be made here, found by making (and removing) one; None if nowhere.
+    The ``cpu`` controller is optional: without it groups bound memory and processes."""
     for layout in (_v1(), _v2()):
-        if layout is not None and _can_make(layout):
+        if layout is None:
+            continue
+        if layout.cpu is not None and not _can_make(layout):
+            layout = Layout(layout.version, layout.memory, layout.pids)
+        if _can_make(layout):
             return layout
     return None
 
@@ -183,12 +236,13 @@ def available() -> Layout | None:
 def _v1() -> Layout | None:
     own = _own_groups()
     places = {}
-    for controller in ("memory", "pids"):
+    for controller in ("memory", "pids", "cpu"):
         mount = ROOT / controller
-        if not (mount / "cgroup.procs").exists() or controller not in own:
-            return None
-        places[controller] = mount / own[controller].lstrip("/")
-    return Layout(1, places["memory"], places["pids"])
+        if (mount / "cgroup.procs").exists() and controller in own:
+            places[controller] = mount / own[controller].lstrip("/")
+    if "memory" not in places or "pids" not in places:
+        return None
+    return Layout(1, places["memory"], places["pids"], places.get("cpu"))
 
 
 def _v2() -> Layout | None:
@@ -198,7 +252,7 @@ def _v2() -> Layout | None:
         return None
     if "memory" not in enabled or "pids" not in enabled:
         return None
-    return Layout(2, ROOT, ROOT)
+    return Layout(2, ROOT, ROOT, ROOT if "cpu" in enabled else None)
 
 
 def _own_groups() -> dict[str, str]:
@@ -216,7 +270,7 @@ def _can_make(layout: Layout) -> bool:
     probe = f"arena-probe-{os.getpid()}"
     made = []
     try:
-        for base in dict.fromkeys((layout.memory, layout.pids)):
+        for base in dict.fromkeys(_bases(layout)):
             (base / probe).mkdir()
             made.append(base / probe)
         return True

@@ -100,10 +100,11 @@ class HostProcess:
             plugin, role, (to_host_r, from_host_w), confinement, sandbox, environment
         )
         # The bot's processes together, where the machine allows a control group: memory
-        # (the scratch folders' too) and how many (see arena.seats.cgroups).
+        # (the scratch folders' too), how many, and the cores they use at once (see
+        # arena.seats.cgroups).
         own = 3 if self.workdir is None else 1  # bubblewrap, its init and the host; the host
         self.cgroup = cgroups.create(confinement.memory_mb, confinement.processes + own,
-                                     SCRATCH_MB + SCRATCH_MB // 4)
+                                     SCRATCH_MB + SCRATCH_MB // 4, confinement.cpus)
         if self.cgroup is not None:
             command = [*self.cgroup.prefix(), *command]
         self.started = time.perf_counter()
@@ -379,7 +380,8 @@ class ProcessSeat:
         pool: HostPool = POOL,
     ) -> None:
         self.key = json.dumps([bot, plugin, start.get("params", {}), confinement.arguments(),
-                               sandbox, environment], sort_keys=True, default=str)
+                               confinement.cpus, sandbox, environment], sort_keys=True,
+                              default=str)
         self.pool = pool
         self.startup = 0.0
         host = pool.acquire(self.key)

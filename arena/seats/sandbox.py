@@ -54,6 +54,9 @@ class Confinement:
     memory_mb: int = 1024
     cpu_seconds: int = 3600
     file_mb: int = 16
+    cpus: float = 1.0
+    """Cores the host's processes may use at once, together: its control group's CPU quota,
+    where the machine allows one (a host applies no such limit to itself)."""
     processes: int = 64
     """RLIMIT_NPROC inside bubblewrap's user namespace. The kernel does not apply it when the
     arena runs as root (the sandbox's processes then belong to root outside): there the
@@ -101,7 +104,8 @@ def protections(mode: str) -> list[str]:
     common = ["empty environment", "memory, CPU, file size and process limits",
               "killed with its whole process group on overrun"]
     if cgroups.available() is not None:
-        common.append("a control group: the bot's processes' memory and number together")
+        bounded = "memory, number and CPU" if cgroups.cpu_limited() else "memory and number"
+        common.append(f"a control group: the bot's processes' {bounded} together")
     if use_bubblewrap(mode):
         return ["bubblewrap: read-only private root, private /tmp, no home, no network",
                 "own PID, user and IPC namespaces; dies with its seat", *common]
