@@ -169,18 +169,15 @@ def _moved(old_pi: float, old_tau: float, pi: float, tau: float) -> float:
     return max(abs(old_tau - tau), math.sqrt(pi_delta))
 
 
-def _update_message(var: _Var, message: _Var, pi: float, tau: float) -> float:
-    """A factor sends ``var`` a new message (replacing ``message``, the last one); how far
-    ``var`` moved (the package's ``Variable.update_message`` and ``set``)."""
-    old_pi = var[0]
-    old_tau = var[1]
-    new_pi = old_pi - message[0] + pi
-    new_tau = old_tau - message[1] + tau
+def _update_message(var: _Var, message: _Var, pi: float, tau: float) -> None:
+    """A factor sends ``var`` a new message (replacing ``message``, the last one): the
+    package's ``Variable.update_message`` and ``set``. How far ``var`` moved is not worked
+    out: the package's schedule reads it only from the truncation factors
+    (:func:`_update_value`)."""
+    var[0] = var[0] - message[0] + pi
+    var[1] = var[1] - message[1] + tau
     message[0] = pi
     message[1] = tau
-    var[0] = new_pi
-    var[1] = new_tau
-    return _moved(old_pi, old_tau, new_pi, new_tau)
 
 
 def _update_value(var: _Var, message: _Var, pi: float, tau: float) -> float:
@@ -223,10 +220,14 @@ def _sum2(a: _Var, from_a: _Var, sign: float, b: _Var, from_b: _Var,
     a_pi = a[0] - from_a[0]
     b_pi = b[0] - from_b[0]
     if a_pi and b_pi:
-        # The loop below when no precision is zero, term by term the same float operations.
-        pi = 1.0 / (1.0 / float(a_pi) + 1.0 / float(b_pi))
-        mu = (a[1] - from_a[1]) / a_pi + sign * ((b[1] - from_b[1]) / b_pi)
-        _update_message(target, to_target, pi, pi * mu)
+        # The loop below when no precision is zero, term by term the same float operations
+        # (and _update_message written out).
+        pi = 1.0 / (1.0 / a_pi + 1.0 / b_pi)
+        tau = pi * ((a[1] - from_a[1]) / a_pi + sign * ((b[1] - from_b[1]) / b_pi))
+        target[0] = target[0] - to_target[0] + pi
+        target[1] = target[1] - to_target[1] + tau
+        to_target[0] = pi
+        to_target[1] = tau
         return
     pi_inv: float = 0
     mu = 0.0

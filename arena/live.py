@@ -44,7 +44,7 @@ ETA_SECONDS = 2.0
 rate mostly measures the workers starting up."""
 RATING_SHARE = 0.1
 """The share of the driver's time the live table may spend rating: TrueSkill takes about
-40 µs a three-seat match, so rating every match as it lands would cap a run near 20,000
+30 µs a three-seat match, so rating every match as it lands would cap a run near 30,000
 matches/s, and on a machine whose cores all play matches the driver's time is taken from a
 worker."""
 CALIBRATE_ABOVE = 10_000
