@@ -94,8 +94,8 @@ def test_empty_stacks_trigger_the_end_after_the_turn() -> None:
     play(state, A.END_PHASE_1)
     assert not state.is_terminal()
     play(state, A.END_TURN)
-    assert state.is_terminal() and state.observation(0)["end"]["by"] == "stacks"
-    assert state.observation(0)["end"]["secret_entrance"] is None
+    assert state.is_terminal() and state.observation(0)["end"] == {
+        "by": "stacks", "winner": None, "clue_sum": None, "secret_entrance": None}
 
 
 def ended_by_stacks(leaders: list[list[int]], extra_tokens: list[int]) -> LostExplorersState:

@@ -412,3 +412,18 @@ def test_a_mission_token_taken_this_turn_can_be_completed_in_phase_2() -> None:
     assert MASK_PETRA in state.missions[0]
     play(state, A.END_PHASE_1)
     assert A.COMPLETE + MASK_PETRA in state.legal_actions()
+
+
+def test_the_thirteenth_clue_tile_is_there_for_the_last_clue_of_four_players() -> None:
+    """"Place the 13 Clue tiles on the "Clue" area." Four players holding three clues each
+    have taken twelve; the thirteenth is the one drawn, for sure, by whoever reaches a glass
+    next, and it wins (ruling 4: the tiles never run out)."""
+    state = on_map(players=4, leaders=(3, 1))
+    for seat in range(4):
+        for _ in range(3):
+            state.clues[seat].append(state.clue_pool.pop())
+    assert state.clue_pool == [0]
+    play(state, A.COMPLETE + MASK_PETRA, A.RETRIEVE + place("Petra"))
+    assert state.chance_outcomes() == [(A.CLUE + 0, 1.0)]
+    play(state, A.CLUE + 0)
+    assert state.is_terminal() and state.ranking()[0] == 0 and state.clue_pool == []
