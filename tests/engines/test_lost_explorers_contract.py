@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -317,3 +318,14 @@ def test_the_playthrough_has_not_changed() -> None:
         PLAYTHROUGH.parent.mkdir(exist_ok=True)
         PLAYTHROUGH.write_text(text, "utf-8")
     assert PLAYTHROUGH.read_text("utf-8") == text
+
+
+def test_the_rules_coverage_table_names_tests_that_exist() -> None:
+    """``RULES-COVERAGE-lost-explorers.md`` maps every rule to its tests; a test renamed or
+    removed must not leave the table pointing at nothing."""
+    here = Path(__file__).parent
+    table = (here / "RULES-COVERAGE-lost-explorers.md").read_text("utf-8")
+    named = set(re.findall(r"`(test_\w+)", table))
+    defined = {name for path in here.glob("test_lost_explorers_*.py")
+               for name in re.findall(r"^def (test_\w+)\(", path.read_text("utf-8"), re.M)}
+    assert len(named) > 50 and named <= defined, sorted(named - defined)
