@@ -246,6 +246,7 @@ def test_a_leader_stops_at_the_end_of_its_track() -> None:
         ("African Mask", "car"), ("Orthodox Church", "car"), ("Petra", "car")))
     play(state, A.COMPLETE + MASK_CHURCH_PETRA, A.RETRIEVE + place("Petra"))
     assert state.leaders[0] == [last, 1]
+    assert last in COMPONENTS.glasses[GREEN] and state.phase == P.CLUE_DRAW  # reached, capped
 
 
 def test_several_missions_in_one_turn_each_retrieving_a_member() -> None:
