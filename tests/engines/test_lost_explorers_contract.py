@@ -6,11 +6,21 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
-from test_lost_explorers_helpers import DEFAULT_VIEW, GAME, end_turn, give, go, play, setup
+from test_lost_explorers_helpers import (
+    COMPONENTS,
+    DEFAULT_VIEW,
+    GAME,
+    end_turn,
+    give,
+    go,
+    play,
+    setup,
+)
 
 from arena.game import CHANCE, sample_chance
 from arena.testing import check_game
@@ -218,6 +228,30 @@ def test_observations_are_json_and_name_the_seat(players: int) -> None:
     assert state.observation(0)["phase"] == "over" and state.observation(0)["end"]
 
 
+def _public_part(observation: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in observation.items() if key not in ("seat", "my_clues")}
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_every_seat_sees_the_same_table_but_its_own_clue_numbers(players: int) -> None:
+    """Everything on the table is in view of all: the World Map, both stacks' vehicle sides
+    ("so that the type of each token is visible"), the discard area, every player's tokens
+    (missions turned "Mission side up" included), members and Leaders, the number of clues
+    each holds. The one thing a player keeps to themselves is the numbers on their clue tiles
+    (ruling 20), and no seat sees a mission side still face down: none is drawn before it is
+    turned up. So seats' observations differ in ``seat`` and ``my_clues`` only, and those
+    are what the seat may know; ``can_send`` is the player on move's, for every seat."""
+    rng, state = random.Random(31 + players), GAME.new_initial_state(players)
+    while not state.is_terminal():
+        views = [state.observation(seat) for seat in range(players)]
+        for seat, view in enumerate(views):
+            assert _public_part(view) == _public_part(views[0])
+            assert len(view["my_clues"]) == view["players"][seat]["clues"]
+            assert view["my_clues"] == [COMPONENTS.clue_numbers[t] for t in state.clues[seat]]
+        random_step(state, rng)
+    assert any(state.clues)  # a clue tile was taken: there was something to keep private
+
+
 @pytest.mark.parametrize("players", [2, 4])
 def test_the_quick_legality_check_agrees_with_legal_actions(players: int) -> None:
     """``apply_action`` checks phase 1 moves without building the list; both must agree."""
@@ -284,3 +318,14 @@ def test_the_playthrough_has_not_changed() -> None:
         PLAYTHROUGH.parent.mkdir(exist_ok=True)
         PLAYTHROUGH.write_text(text, "utf-8")
     assert PLAYTHROUGH.read_text("utf-8") == text
+
+
+def test_the_rules_coverage_table_names_tests_that_exist() -> None:
+    """``RULES-COVERAGE-lost-explorers.md`` maps every rule to its tests; a test renamed or
+    removed must not leave the table pointing at nothing."""
+    here = Path(__file__).parent
+    table = (here / "RULES-COVERAGE-lost-explorers.md").read_text("utf-8")
+    named = set(re.findall(r"`(test_\w+)", table))
+    defined = {name for path in here.glob("test_lost_explorers_*.py")
+               for name in re.findall(r"^def (test_\w+)\(", path.read_text("utf-8"), re.M)}
+    assert len(named) > 50 and named <= defined, sorted(named - defined)

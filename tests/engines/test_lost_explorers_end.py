@@ -94,8 +94,8 @@ def test_empty_stacks_trigger_the_end_after_the_turn() -> None:
     play(state, A.END_PHASE_1)
     assert not state.is_terminal()
     play(state, A.END_TURN)
-    assert state.is_terminal() and state.observation(0)["end"]["by"] == "stacks"
-    assert state.observation(0)["end"]["secret_entrance"] is None
+    assert state.is_terminal() and state.observation(0)["end"] == {
+        "by": "stacks", "winner": None, "clue_sum": None, "secret_entrance": None}
 
 
 def ended_by_stacks(leaders: list[list[int]], extra_tokens: list[int]) -> LostExplorersState:
@@ -171,3 +171,58 @@ def test_a_person_sees_only_their_own_clue_numbers_until_the_end() -> None:
     assert state.action_to_string_for(1, A.END_TURN) == state.action_to_string(A.END_TURN)
     finished = play(about_to_find_a_clue(3), A.CLUE + 12)  # the fourth clue ends the game
     assert finished.render_for(1) == finished.render()
+
+
+def test_four_clues_in_the_last_turn_win_by_clues() -> None:
+    """"...until one of the players has gathered 4 clues or both token piles are empty." The
+    player who takes the last token plays their turn out (ruling 22) and may still win by
+    clues in its phase 2; the empty stacks then decide nothing."""
+    state = setup(3, flips=[("airship", seat) for seat in range(3)])
+    for _ in range(3):
+        end_turn(state)
+    for tile in range(3):
+        state.clue_pool.remove(tile)
+        state.clues[0].append(tile)
+    give(state, 0, vehicles=("car",) * 4 + ("train",), missions=(MASK_PETRA,))
+    state.leaders[0] = [3, 1]
+    state.stack_left, state.visible = [1, 0], [state.visible[0][:1], []]
+    go(go(state, "African Mask", "car"), "Petra", "car")
+    play(state, A.equip(0, 1, A.VEHICLE_SIDE))
+    assert state.end_triggered and not state.is_terminal()
+    play(state, A.END_PHASE_1, A.COMPLETE + MASK_PETRA, A.RETRIEVE + place("Petra"), A.CLUE + 9)
+    assert state.is_terminal() and state.observation(2)["end"]["by"] == "clues"
+    assert state.ranking()[0] == 0 and state.scores()[0] == 4.0
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_rearmost_leader_decides_with_two_and_four_players(players: int) -> None:
+    """"You win the game if that second Expedition Leader is more advanced than that of your
+    opponents." With two players and with four."""
+    leaders = [[9, 4], [6, 5], [3, 12], [4, 9]][:players]
+    state = ended_by_stacks(leaders, [0] * players)
+    assert state.ranking() == ([1, 0] if players == 2 else [1, 0, 3, 1])
+
+
+def test_mission_tokens_count_among_the_tokens_in_front() -> None:
+    """"If tied, you win if you have fewer tokens in front of you than the other players
+    have." A mission token in front of a player is a token there as much as a vehicle one."""
+    state = take_every_token(setup(2))
+    state.leaders = [[5, 6], [6, 5]]
+    state.vehicles = [[2, 2, 2, 2], [2, 2, 2, 2]]
+    assert [len(held) for held in state.missions] == [1, 1]  # the starting missions
+    give(state, 1, missions=(MASK_PETRA,))
+    play(state, A.END_PHASE_1, A.END_TURN)
+    assert [p["tokens"] for p in state.observation(0)["players"]] == [9, 10]
+    assert state.ranking() == [0, 1]
+
+
+def test_clue_tiles_are_not_tokens_in_the_tie_break() -> None:
+    """"If tied, you win if you have fewer tokens in front of you": the tokens are the
+    Vehicle/Mission tokens; the clue tiles held are not counted against a player (ruling 24),
+    and more clues break a tie the rulebook leaves."""
+    state = take_every_token(setup(2))
+    state.leaders = [[5, 6], [6, 5]]
+    state.vehicles = [[2, 2, 2, 2], [2, 2, 2, 2]]
+    state.clues[0] = [state.clue_pool.pop(), state.clue_pool.pop()]
+    play(state, A.END_PHASE_1, A.END_TURN)
+    assert state.ranking() == [0, 1]

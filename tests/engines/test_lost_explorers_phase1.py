@@ -236,3 +236,91 @@ def test_equipment_and_expedition_actions_in_any_order() -> None:
     assert church in state.legal_actions()
     play(state, church)  # ...then an expedition again
     assert state.members_front[0] == 0 and state.occupant[place("Orthodox Church")] == 0
+
+
+def test_the_first_round_limit_counts_expeditions_too() -> None:
+    """"The first player to play can only use only 1 Expedition Member, the second player only
+    2 Expedition Members." An Expedition action uses a member as an Equipment action does
+    (ruling 9): the first player, sent to a location, may send nobody else; the second, after
+    a token and a location, is done though a member is still in front of them."""
+    state = setup(3, flips=[("train", 0), ("train", 1), ("train", 2)])
+    assert state.vehicles[0] == [0, 1, 1, 1]  # car, boat, airship: Moai is in reach
+    go(state, "Moai", "boat")
+    assert state.members_front[0] == 2 and state.legal_actions() == [A.END_PHASE_1]
+    end_turn(state)
+    play(state, A.equip(0, 1, A.VEHICLE_SIDE))  # the 1st token of stack 0: a train
+    go(state, "Angkor Wat", "car")  # airship, car, boat
+    assert state.members_front[1] == 1 and state.legal_actions() == [A.END_PHASE_1]
+    end_turn(state)
+    assert state.observation(2)["can_send"] == 3
+
+
+def test_every_member_may_be_retrieved_and_sent_again_in_the_same_turn() -> None:
+    """"When this phase starts, you can choose to retrieve some or all of your Expedition
+    Members from Locations of the World Map. Any such retrieved Expedition Member is put in
+    front of you." / "You can then use your Expedition Members for the following actions":
+    a member brought back is one to use this very turn."""
+    state = second_round()
+    give(state, 0, vehicles=("car", "car", "train", "train", "car", "train"))
+    go(go(state, "Petra", "car"), "Orthodox Church", "train")
+    end_turn(end_turn(state))
+    play(state, A.RETRIEVE + place("Petra"), A.RETRIEVE + place("Orthodox Church"))
+    assert state.members_front[0] == 3 and state.occupant.count(0) == 0
+    assert not [a for a in state.legal_actions() if A.kind(a) == "retrieve"]
+    assert state.observation(0)["can_send"] == 3
+    go(state, "Petra", "train")
+    assert state.occupant[place("Petra")] == 0 and state.members_front[0] == 2
+
+
+def test_a_displaced_member_is_used_again_in_its_owners_next_turn() -> None:
+    """"...take its place, give the player their Expedition Member back and your Vehicle token
+    meant for discarding (Vehicle side up)." The member is in front of its owner, who sends it
+    again in their next turn, with the vehicle received."""
+    state = second_round()
+    give(state, 0, vehicles=("train",))
+    go(state, "Petra", "car")
+    end_turn(state)
+    give(state, 1, vehicles=("car", "train"))
+    go(state, "Petra", "car")
+    end_turn(state)
+    assert state.player == 0 and state.observation(0)["can_send"] == 3
+    assert state.vehicles[0] == [1, 1, 1, 1]  # the car received back from seat 1
+    go(state, "Petra", "train")  # and seat 0 takes the place back in turn
+    assert state.occupant[place("Petra")] == 0 and state.members_front[1] == 3
+
+
+def test_players_can_hold_as_many_tokens_as_they_want() -> None:
+    """"Players can have as many tokens as they want." No hand limit: a player holding forty
+    tokens still takes two more, and keeps them all."""
+    state = second_round()
+    give(state, 0, vehicles=("train", "car", "boat", "airship") * 10)
+    assert state.token_count(0) == 44
+    play(state, A.equip(0, 1, A.VEHICLE_SIDE), A.equip(1, 1, A.VEHICLE_SIDE))
+    assert state.token_count(0) == 46
+
+
+def test_one_empty_stack_does_not_end_the_game() -> None:
+    """"When the 2 stacks are empty, the end of the game is triggered." With one stack empty
+    and a token left in the other, play goes on from that other stack."""
+    state = second_round()
+    state.stack_left[0], state.visible[0] = 1, state.visible[0][:1]
+    play(state, A.equip(0, 1, A.VEHICLE_SIDE))
+    assert state.stack_left == [0, 32] and not state.end_triggered
+    end_turn(state)
+    assert not state.is_terminal() and state.player == 1
+    areas = {A.equip_parts(a)[0] for a in state.legal_actions() if A.kind(a) == "equip"}
+    assert areas == {1}
+
+
+def test_both_stacks_emptied_in_one_turn_end_the_game_after_it() -> None:
+    """"When the 2 stacks are empty, the end of the game is triggered." The two last tokens,
+    one from each stack, taken in one turn: the turn is played out, then the game ends."""
+    state = second_round()
+    for stack in (0, 1):
+        state.stack_left[stack], state.visible[stack] = 1, state.visible[stack][:1]
+    play(state, A.equip(0, 1, A.VEHICLE_SIDE))
+    assert not state.end_triggered
+    play(state, A.equip(1, 1, A.VEHICLE_SIDE))
+    assert state.end_triggered and state.phase == P.PHASE_1
+    play(state, A.END_PHASE_1, A.END_TURN)
+    assert state.is_terminal() and state.observation(1)["end"]["by"] == "stacks"

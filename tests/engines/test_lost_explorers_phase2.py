@@ -246,6 +246,7 @@ def test_a_leader_stops_at_the_end_of_its_track() -> None:
         ("African Mask", "car"), ("Orthodox Church", "car"), ("Petra", "car")))
     play(state, A.COMPLETE + MASK_CHURCH_PETRA, A.RETRIEVE + place("Petra"))
     assert state.leaders[0] == [last, 1]
+    assert last in COMPONENTS.glasses[GREEN] and state.phase == P.CLUE_DRAW  # reached, capped
 
 
 def test_several_missions_in_one_turn_each_retrieving_a_member() -> None:
@@ -286,3 +287,144 @@ def test_turns_go_clockwise_one_player_at_a_time() -> None:
         end_turn(state)
     assert seen == [2, 3, 0, 1, 2, 3]
     assert not state.is_terminal()
+
+
+MASK_SPHINX_CHURCH = mission("car", "African Mask", "Sphinx", "Orthodox Church")  # green
+
+
+def test_a_three_location_mission_with_a_marker_needs_two_members_and_is_worth_two() -> None:
+    """"Locations with a Validated Location marker are Locations that do not require any
+    Expedition Members" / "You can choose which Expedition Member you retrieve." / "...by a
+    number of slots equal to the number of Expedition Members needed": three locations, one
+    of them validated (Sphinx), two members, a choice between them, two slots."""
+    state = on_map(missions=(MASK_SPHINX_CHURCH,), places=(("African Mask", "car"),))
+    assert A.COMPLETE + MASK_SPHINX_CHURCH not in state.legal_actions()
+    state = on_map(missions=(MASK_SPHINX_CHURCH,),
+                   places=(("African Mask", "car"), ("Orthodox Church", "car")))
+    play(state, A.COMPLETE + MASK_SPHINX_CHURCH)
+    assert state.phase == P.RETRIEVE_PICK
+    assert state.legal_actions() == [A.RETRIEVE + place("African Mask"),
+                                     A.RETRIEVE + place("Orthodox Church")]
+    play(state, A.RETRIEVE + place("Orthodox Church"))
+    assert state.leaders[0] == [3, 1] and state.occupant[place("African Mask")] == 0
+
+
+def test_a_leader_behind_the_other_takes_a_catch_up_token() -> None:
+    """"If you move forward an Expedition Leader whose position was equal or lower to your
+    other Expedition Leader's, take a token of your choice" (lower, here, not only equal)."""
+    state = on_map(leaders=(1, 3))
+    cars = state.vehicles[0][vehicle("car")]
+    play(state, A.COMPLETE + MASK_PETRA, A.RETRIEVE + place("Petra"))
+    assert state.leaders[0] == [3, 3]
+    assert state.vehicles[0][vehicle("car")] == cars + 1
+
+
+def test_an_empty_discard_area_gives_no_catch_up_token() -> None:
+    """"...take a token of your choice, Vehicle face up, from the discard area." With nothing
+    there, there is nothing to take (ruling 18); the mission is still completed and its token
+    discarded."""
+    state = on_map()
+    state.discard = [0, 0, 0, 0]  # a test shortcut: as if earlier catch-ups had emptied it
+    held = state.vehicles[0][:]
+    play(state, A.COMPLETE + MASK_PETRA, A.RETRIEVE + place("Petra"))
+    assert state.phase == P.PHASE_2 and state.leaders[0] == [3, 1]
+    assert state.vehicles[0] == held and state.discard == [0, 1, 0, 0]
+
+
+def test_the_fourth_member_comes_beyond_the_fourth_slot_and_only_once() -> None:
+    """"BONUS: If both your Expedition Leaders reach the 4th slot of each track, you can take
+    the 4th Expedition Member": Leaders on 6 and 5 qualify (ruling 21); a later mission brings
+    no fifth member (there is none)."""
+    state = on_map(leaders=(6, 3), missions=(MASK_CHURCH, SPHINX_PETRA),
+                   places=(("African Mask", "car"), ("Orthodox Church", "car"), ("Petra", "car")))
+    front = state.members_front[0]
+    play(state, A.COMPLETE + MASK_CHURCH, A.RETRIEVE + place("African Mask"))
+    assert state.phase == P.CLUE_DRAW  # the orange Leader reached the glass on 5
+    play(state, A.CLUE)
+    assert state.leaders[0] == [6, 5]
+    assert state.members_total[0] == 4 and state.members_front[0] == front + 2
+    play(state, A.COMPLETE + SPHINX_PETRA)
+    assert state.leaders[0] == [7, 5]
+    assert state.members_total[0] == 4 and state.members_front[0] == front + 3
+
+
+def test_the_orange_track_gives_clues_too() -> None:
+    """"If one of your Expedition Leaders gets to a slot with a magnifying glass, take a
+    "Clue" tile." Either Leader: "follow only one trail or both at the same time"."""
+    assert COMPONENTS.glasses[ORANGE][0] == 5
+    state = on_map(leaders=(1, 3), missions=(MASK_CHURCH,),
+                   places=(("African Mask", "car"), ("Orthodox Church", "car")))
+    play(state, A.COMPLETE + MASK_CHURCH, A.RETRIEVE + place("African Mask"))
+    assert state.leaders[0] == [1, 5] and state.phase == P.CLUE_DRAW
+    play(state, A.CLUE + 3)
+    assert state.clues[0] == [3]
+
+
+def test_a_glass_already_reached_gives_no_second_clue() -> None:
+    """A Leader that moves on from a glass it stands on does not "get to" it again (ruling
+    19: each glass gives one clue, once)."""
+    state = on_map(leaders=(5, 1))
+    play(state, A.COMPLETE + MASK_PETRA, A.RETRIEVE + place("Petra"))
+    assert state.leaders[0] == [7, 1] and state.phase == P.PHASE_2 and not state.clues[0]
+
+
+def _close_glasses() -> Components:
+    """The shipped components with glasses on slots 5 and 6 of the green track."""
+    return dataclasses.replace(COMPONENTS, glasses=((5, 6, 12), COMPONENTS.glasses[ORANGE]))
+
+
+def test_two_glasses_in_one_move_give_two_clue_tiles() -> None:
+    """"If one of your Expedition Leaders gets to a slot with a magnifying glass, take a
+    "Clue" tile": a component file with glasses close together can make one move reach two;
+    each gives its tile (ruling 19)."""
+    state = on_map(leaders=(4, 1), missions=(MASK_CHURCH_PETRA,), components=_close_glasses(),
+                   places=(("African Mask", "car"), ("Orthodox Church", "car"),
+                           ("Petra", "car")))
+    play(state, A.COMPLETE + MASK_CHURCH_PETRA, A.RETRIEVE + place("Petra"))
+    assert state.leaders[0] == [7, 1] and state.phase == P.CLUE_DRAW
+    play(state, A.CLUE + 0)
+    assert state.phase == P.CLUE_DRAW and len(state.chance_outcomes()) == 12
+    play(state, A.CLUE + 1)
+    assert state.clues[0] == [0, 1] and state.phase == P.PHASE_2
+
+
+def test_the_fourth_clue_ends_the_game_before_a_fifth_is_drawn() -> None:
+    """"You have gathered the 4 clues? ... win the game": a move reaching two glasses with
+    three clues held wins on the first tile; the second is never drawn."""
+    state = on_map(leaders=(4, 1), missions=(MASK_CHURCH_PETRA,), components=_close_glasses(),
+                   places=(("African Mask", "car"), ("Orthodox Church", "car"),
+                           ("Petra", "car")))
+    for tile in (5, 6, 7):
+        state.clue_pool.remove(tile)
+        state.clues[0].append(tile)
+    play(state, A.COMPLETE + MASK_CHURCH_PETRA, A.RETRIEVE + place("Petra"), A.CLUE + 0)
+    assert state.is_terminal() and len(state.clues[0]) == 4 and len(state.clue_pool) == 9
+    assert state.observation(1)["end"]["winner"] == 0
+
+
+def test_a_mission_token_taken_this_turn_can_be_completed_in_phase_2() -> None:
+    """"During this phase, you can complete Missions": a token taken mission side up in phase
+    1 is a mission in front of you like any other."""
+    state = setup(2, view=(("car",), ("boat",)), flips=[("airship", 0), ("airship", 1)])
+    end_turn(end_turn(state))
+    give(state, 0, vehicles=("car",) * 4 + ("train",))
+    go(go(state, "African Mask", "car"), "Petra", "car")
+    play(state, A.equip(0, 1, A.MISSION_SIDE), A.MISSION + MASK_PETRA)
+    assert MASK_PETRA in state.missions[0]
+    play(state, A.END_PHASE_1)
+    assert A.COMPLETE + MASK_PETRA in state.legal_actions()
+
+
+def test_the_thirteenth_clue_tile_is_there_for_the_last_clue_of_four_players() -> None:
+    """"Place the 13 Clue tiles on the "Clue" area." Four players holding three clues each
+    have taken twelve; the thirteenth is the one drawn, for sure, by whoever reaches a glass
+    next, and it wins (ruling 4: the tiles never run out)."""
+    state = on_map(players=4, leaders=(3, 1))
+    for seat in range(4):
+        for _ in range(3):
+            state.clues[seat].append(state.clue_pool.pop())
+    assert state.clue_pool == [0]
+    play(state, A.COMPLETE + MASK_PETRA, A.RETRIEVE + place("Petra"))
+    assert state.chance_outcomes() == [(A.CLUE + 0, 1.0)]
+    play(state, A.CLUE + 0)
+    assert state.is_terminal() and state.ranking()[0] == 0 and state.clue_pool == []
