@@ -1,0 +1,134 @@
+"""What a seat sees: the whole public table, the same for every seat, as the README says.
+
+"discard (faced up)", "These tokens have to be faced up in front of the players": in this
+game nothing is hidden but the order of the deck, and that order does not exist until a
+card is drawn. Random playouts check, at every node, that the seats see one table, that
+every card is somewhere in it, and that the components are conserved.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_explorers_helpers import CARDS, play, roll, setup
+
+from arena.game import CHANCE
+from engines.explorers import actions as A
+from engines.explorers import phases
+from engines.explorers.game import ExplorersGame
+
+README = (Path(__file__).parents[2] / "engines/explorers/README.md").read_text("utf-8")
+GAME = ExplorersGame()
+EN_DASH = "\u2013"
+"""The README writes id ranges as 9\u201312."""
+
+
+def section(title: str) -> str:
+    """The README's section whose heading starts with ``title``, up to the next heading."""
+    start = README.index(f"## {title}")
+    end = README.find("\n## ", start + 1)
+    return README[start:end if end >= 0 else len(README)]
+
+
+def playout_nodes(players: int, advanced: bool, seed: int) -> list[Any]:
+    """Every state of one random match (chance sampled, decisions uniform), cloned."""
+    state, rng, nodes = GAME.new_initial_state(players, {"advanced": advanced}), \
+        random.Random(seed), []
+    while not state.is_terminal():
+        nodes.append(state.clone())
+        if state.current_player() == CHANCE:
+            actions, weights = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(actions, weights)[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    return [*nodes, state]
+
+
+def places(observation: dict[str, Any]) -> list[int]:
+    """Every card the observation places: deck, row, discards, holdings, the Hound's find."""
+    held = [card for player in observation["players"]
+            for card in player["dinosaurs"] + player["advantages"]]
+    row = [entry["id"] for entry in observation["row"] if entry is not None]
+    hound = [] if observation["hound_card"] is None else [observation["hound_card"]]
+    placed: list[int] = observation["deck"] + row + observation["discards"] + held + hound
+    return placed
+
+
+@pytest.mark.parametrize(("players", "advanced"), [(2, False), (4, True)])
+def test_every_seat_sees_the_same_whole_table(players: int, advanced: bool) -> None:
+    """Nothing is private: the observations of two seats differ only in ``seat``; every
+    card is placed exactly once (so none is missing), and the deck is listed in card order,
+    which tells nothing of the draws to come."""
+    for state in playout_nodes(players, advanced, seed=players)[::3]:
+        seen = [state.observation(seat) for seat in range(players)]
+        for seat, observation in enumerate(seen):
+            assert {**observation, "seat": 0} == {**seen[0], "seat": 0}
+            assert observation["seat"] == seat
+        observation = seen[0]
+        if observation["phase"] in ("first-player", "deal-trail-tokens"):
+            continue
+        assert sorted(places(observation)) == list(range(CARDS.size))
+        assert observation["deck"] == sorted(observation["deck"])
+        assert observation["deck_count"] == len(observation["deck"])
+
+
+@pytest.mark.parametrize(("players", "advanced"), [(3, False), (3, True), (4, False)])
+def test_components_are_conserved(players: int, advanced: bool) -> None:
+    """"8 ammunition tokens" (6/7/8 in play), "Players begin with 6 exploration tokens",
+    "10 trail tokens": ammunition only moves between the centre and the explorers,
+    exploration tokens stay within 0..6, and trail tokens are only ever lost."""
+    in_play = {2: 6, 3: 7, 4: 8}[players]
+    for seed in range(3):
+        trail = [2] * players
+        for state in playout_nodes(players, advanced, seed)[40:]:
+            observation = state.observation(0)
+            seats = observation["players"]
+            assert observation["center_ammunition"] + sum(p["ammunition"] for p in seats) \
+                == in_play
+            assert all(0 <= p["exploration_tokens"] <= 6 for p in seats)
+            held = [len(p["trail_tokens"]) for p in seats]
+            assert all(now <= before for now, before in zip(held, trail, strict=True))
+            trail = held
+
+
+def test_the_readme_documents_every_observation_key() -> None:
+    """engines/explorers/README.md lists what ``act`` receives for bot authors."""
+    spans = re.findall(r"`([^`]+)`", section("Observation (what"))
+    documented = {word for span in spans for word in re.findall(r"[a-z_-]+", span)}
+    state = setup(3, row=("Iguanodon galvensis", "Allies"))
+    play(state, A.TAKE, roll(2))
+    observation = state.observation(1)
+    assert set(observation) <= documented
+    assert set(observation["players"][0]) <= documented
+    assert set(observation["hunt"]) <= documented
+    assert set(observation["row"][0]) | set(observation["row"][1]) <= documented
+    assert set(observation["cards"]) <= documented
+    decisions = {phases.NAMES[phase] for phase in range(phases.TURN, len(phases.NAMES))}
+    assert decisions <= documented
+
+
+def test_the_readme_action_table_covers_every_id_once() -> None:
+    """The README's action table names every id of actions.py exactly once, and the fixed
+    decisions where actions.py puts them."""
+    rows = re.findall(r"^\| ([0-9][0-9, \u2013]*) \| (.+) \|$", section("Actions"), re.M)
+    ids: list[int] = []
+    meaning: dict[int, str] = {}
+    for cell, text in rows:
+        for part in cell.split(","):
+            low, _, high = part.strip().partition(EN_DASH)
+            span = range(int(low), int(high or low) + 1)
+            ids += span
+            meaning.update(dict.fromkeys(span, text))
+    assert sorted(ids) == list(range(A.NUM_ACTIONS))
+    assert "base camp" in meaning[A.BASE_CAMP] and "abandon" in meaning[A.ABANDON]
+    assert "extra action" in meaning[A.EXTRA_ACTION]
+    assert "ammunition" in meaning[A.REROLL] and "stop" in meaning[A.STOP_HUNT]
+    assert "turn-end" in meaning[A.END_TURN]
+    assert "put all your used ammunition back" in meaning[A.RETURN_AMMUNITION]
+    assert "capture" in meaning[A.HOUND_CAPTURE]
+    assert "ask seat" in meaning[A.STEAL_FROM]
+    assert "chance" in meaning[A.DRAW] and "chance" in meaning[A.TRAIL_DEAL + 3]
