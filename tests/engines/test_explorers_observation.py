@@ -132,3 +132,36 @@ def test_the_readme_action_table_covers_every_id_once() -> None:
     assert "capture" in meaning[A.HOUND_CAPTURE]
     assert "ask seat" in meaning[A.STEAL_FROM]
     assert "chance" in meaning[A.DRAW] and "chance" in meaning[A.TRAIL_DEAL + 3]
+
+
+BONUS = {"pterodactylus": 1, "iguanodon": 1, "plesiosaurus": 2, "megalosaurus": 2}
+
+
+def rulebook_points(observation: dict[str, Any], seat: int) -> int:
+    """The "Scoring" section and the advanced game's trail bonuses, from the table alone."""
+    columns, players = observation["cards"], observation["players"]
+    mine = players[seat]
+    total: int = -mine["ammunition"] - len(mine["advantages"])
+    for species, bonus in BONUS.items():
+        held = [card for card in mine["dinosaurs"] if columns["species"][card] == species]
+        if not held:
+            continue
+        others = [p for p in players if p["seat"] != seat and any(
+            columns["species"][card] == species for card in p["dinosaurs"])]
+        extra = bonus if species in mine["trail_tokens"] else 0
+        value = sum(columns["points"][card] + extra for card in held)
+        total += value if others else 2 * value
+    return total
+
+
+@pytest.mark.parametrize(("players", "advanced"), [(2, True), (3, True), (4, False)])
+def test_the_points_shown_are_the_rulebooks_score(players: int, advanced: bool) -> None:
+    """"Each captured dinosaur will give you as many points as indicated on its card" /
+    "all the members of that species will score double" / "Each ammunition token ... Each
+    advantage card ... subtracts 1 point" / the trail bonuses "BEFORE doubling": recomputed
+    from the observation at every node of random matches."""
+    for seed in range(4):
+        for state in playout_nodes(players, advanced, 10 + seed):
+            observation = state.observation(0)
+            assert [p["points"] for p in observation["players"]] == [
+                rulebook_points(observation, seat) for seat in range(players)]
