@@ -344,3 +344,16 @@ def test_four_players_are_dealt_eight_of_the_ten_trail_tokens() -> None:
     assert state.observation(0)["phase"] == "setup-discard"
     assert [len(held) for held in state.trail_tokens] == [2, 2, 2, 2]
     assert state.observation(3)["players"][3]["trail_tokens"] == ["iguanodon", "megalosaurus"]
+
+
+def test_the_steal_lock_out_does_not_carry_into_the_next_adventure() -> None:
+    """"the next one CAN'T choose this action" - in this adventure: a steal in the turn that
+    ends it locks nobody in the next one (rulings 9 and 31)."""
+    state = setup(2, row=(KOCHI, MANTELLI), trails=TRAILS[:2])
+    while state.deck:                                      # seat 0 discards, seat 1 waits
+        play(state, A.DISCARD, A.DRAW + state.deck[0], A.END_TURN, *CAMP)
+    play(state, trail("iguanodon"), ask(1), die(1), A.EXTRA_ACTION, A.DISCARD)
+    assert state.adventure == 2
+    play(state, *(A.DRAW + c for c in state.deck[:5]))
+    assert state.current_player() == 1 and trail("plesiosaurus") in state.legal_actions()
+    assert state.observation(1)["steal_locked"] is False
