@@ -180,3 +180,78 @@ def test_the_row_is_refilled_after_every_take(slot: int) -> None:
     reveal(state, "Pterodactylus kochi")
     assert -1 not in state.row and len(state.deck) == left - 1
     assert state.row[slot] == card("Pterodactylus kochi")
+
+
+def test_a_lone_discarder_locks_their_own_next_turn() -> None:
+    """"the next one in the turn order will NOT be able to choose it." Ruling 9: with
+    everyone else out, the next one in the turn order is the discarder."""
+    state = setup(2)
+    play(state, *CAMP, A.ABANDON)
+    assert state.current_player() == 0
+    play(state, A.DISCARD, draw("Allies"), A.END_TURN)
+    assert state.current_player() == 0
+    assert A.DISCARD not in state.legal_actions() and A.DISCARD + 1 not in state.legal_actions()
+    play(state, *CAMP)
+    assert A.DISCARD in state.legal_actions()
+
+
+def test_the_discarder_may_discard_again_with_an_extra_action() -> None:
+    """"When a player takes this action, the next one in the turn order will NOT be able to
+    choose it": the lock falls on the next one, not on the discarder's own extra action."""
+    state = setup(3)
+    play(state, A.DISCARD, draw("Allies"), A.EXTRA_ACTION)
+    assert A.DISCARD in state.legal_actions()
+    play(state, A.DISCARD, draw("Hound"))
+    assert state.discards[-2:] == [card("Pterodactylus antiquus"), card("Allies")]
+    assert state.current_player() == 1 and A.DISCARD not in state.legal_actions()
+
+
+def test_the_discard_lock_does_not_carry_into_the_next_adventure() -> None:
+    """"start a new adventure from the very beginning": a discard that ends an adventure
+    locks nobody in the next one (ruling 9)."""
+    state = setup(2)
+    while state.deck:                                  # seat 0 discards, seat 1 waits
+        play(state, A.DISCARD, A.DRAW + state.deck[0], A.END_TURN, *CAMP)
+    play(state, A.DISCARD)                             # cannot be replaced: the end
+    assert state.adventure == 2
+    play(state, *(A.DRAW + c for c in state.deck[:5]))
+    assert state.current_player() == 1                 # the last one goes first, unlocked
+    assert A.DISCARD in state.legal_actions()
+    assert state.observation(1)["discard_locked"] is False
+
+
+def test_discarding_when_the_deck_is_empty_ends_the_adventure() -> None:
+    """"there has to be ALWAYS two cards faced up" / "When a card is taken and can't be
+    replaced (because the deck is empty), the adventure ends." Ruling 14: a discard counts;
+    revealing the deck's last card does not end it."""
+    state = setup(2)
+    while state.deck:
+        play(state, A.DISCARD + 1, A.DRAW + state.deck[-1])
+        if state.legal_actions() == [A.EXTRA_ACTION, A.END_TURN]:
+            play(state, A.END_TURN)
+        play(state, *CAMP)
+    assert state.adventure == 1 and state.observation(0)["deck_count"] == 0
+    assert None not in state.observation(0)["row"]
+    play(state, A.DISCARD)
+    assert state.adventure == 2 and len(state.history) == 1
+
+
+def test_the_extra_action_can_be_bought_again_in_a_later_turn() -> None:
+    """"The same player can only win one extra action per turn": the limit is per turn."""
+    state = setup(2)
+    play(state, A.EXTRA_ACTION, A.BASE_CAMP, A.BASE_CAMP)
+    assert state.current_player() == 1
+    play(state, *CAMP)
+    assert state.current_player() == 0 and A.EXTRA_ACTION in state.legal_actions()
+    assert state.observation(0)["extra_action_bought"] is False
+
+
+def test_a_turn_holds_one_action_unless_an_extra_one_is_earned() -> None:
+    """"In their turn, each player can take one of the following actions" / "Now, it's the
+    next player's turn." After one action the explorer may only buy an extra one or pass."""
+    state = setup(3)
+    play(state, A.BASE_CAMP)
+    assert state.observation(0)["actions_left"] == 0
+    assert state.legal_actions() == [A.EXTRA_ACTION, A.END_TURN]
+    play(state, A.END_TURN)
+    assert state.current_player() == 1

@@ -10,6 +10,7 @@ from test_explorers_helpers import (
     capture,
     card,
     die,
+    draw,
     new_state,
     play,
     points,
@@ -24,6 +25,7 @@ from engines.explorers import actions as A
 KOCHI, ANTIQUUS = "Pterodactylus kochi", "Pterodactylus antiquus"
 MANTELLI, GALVENSIS = "Iguanodon mantelli", "Iguanodon galvensis"
 DOLICHO, BUCKLANDII = "Plesiosaurus dolichodeirus", "Megalosaurus bucklandii"
+MACRO = "Plesiosaurus macrocephalus"
 
 TRAILS = (("pterodactylus", "iguanodon"), ("plesiosaurus", "pterodactylus"),
           ("megalosaurus", "iguanodon"))
@@ -235,3 +237,123 @@ def test_trail_tokens_survive_the_base_camp() -> None:
     capture(state, 0, MANTELLI)
     play(state, *CAMP, *CAMP)
     assert state.dinosaurs[0] == [] and state.trail_tokens[0] == [0, 1]
+
+
+def test_the_steal_lock_out_skips_an_abandoned_player() -> None:
+    """"When a player decides to discard a trail token, the next one CAN'T choose this
+    action." Ruling 31 (as ruling 9): the next one still in the adventure."""
+    state = setup(3, row=(KOCHI, MANTELLI), trails=TRAILS)
+    play(state, *CAMP, A.ABANDON)                          # seat 1 abandons
+    play(state, *CAMP)
+    play(state, trail("pterodactylus"), ask(2), die(1), A.END_TURN)
+    assert state.current_player() == 2
+    assert not any(A.STEAL <= action < A.STEAL_CARD for action in state.legal_actions())
+    assert state.observation(2)["steal_locked"] is True
+
+
+def test_the_thief_may_steal_again_with_an_extra_action() -> None:
+    """"the next one CAN'T choose this action": the lock is on the next one, not on the
+    thief's own extra action."""
+    state = setup(3, row=(KOCHI, MANTELLI), trails=TRAILS)
+    play(state, trail("pterodactylus"), ask(1), die(1), A.EXTRA_ACTION)
+    assert trail("iguanodon") in state.legal_actions()
+    play(state, trail("iguanodon"), ask(2), die(6))
+    assert state.trail_tokens[0] == [] and state.current_player() == 1
+
+
+def test_the_discard_and_steal_lock_outs_are_separate() -> None:
+    """"the next one in the turn order will NOT be able to choose it" / "the next one CAN'T
+    choose this action": each lock forbids only the action that was taken."""
+    state = setup(3, row=(KOCHI, MANTELLI), trails=TRAILS)
+    play(state, A.DISCARD, draw(ANTIQUUS), A.END_TURN)
+    assert A.DISCARD not in state.legal_actions()
+    assert trail("plesiosaurus") in state.legal_actions()
+    play(state, trail("plesiosaurus"), ask(2), die(1), A.END_TURN)
+    assert A.DISCARD in state.legal_actions()
+    assert not any(A.STEAL <= action < A.STEAL_CARD for action in state.legal_actions())
+
+
+def test_the_thief_chooses_among_every_dinosaur_the_die_allows() -> None:
+    """"The result will be the maximum point value that dinosaur has to have": every
+    dinosaur of the chosen player at or under the die may be taken, none above it."""
+    state = setup(2, row=(KOCHI, ANTIQUUS), trails=TRAILS[:2])
+    capture(state, 0, MACRO)                               # seat 0: kochi (1)
+    play(state, *CAMP)
+    capture(state, 1, MANTELLI)                            # seat 0: antiquus (1)
+    play(state, *CAMP)
+    capture(state, 0, DOLICHO)                             # seat 0: macrocephalus (4)
+    assert points(MACRO) > 3 >= max(points(KOCHI), points(ANTIQUUS))
+    play(state, trail("plesiosaurus"), ask(0), die(3))
+    assert state.legal_actions() == sorted([steal(KOCHI), steal(ANTIQUUS)])
+    play(state, steal(ANTIQUUS))
+    assert state.dinosaurs == [[card(KOCHI), card(MACRO)], [card(ANTIQUUS)]]
+
+
+def test_a_stolen_dinosaur_scores_for_the_thief_with_the_thiefs_trail_bonus() -> None:
+    """"each pterodactylus you captured will give you +1 point": a dinosaur won by a steal
+    or from the Hound is the holder's at the end, with the holder's trail bonus; the victim
+    loses it, and the species may become someone's alone (ruling 32)."""
+    trails = (("iguanodon", "megalosaurus"), ("pterodactylus", "plesiosaurus"))
+    state = setup(2, row=(KOCHI, "Hound"), trails=trails)
+    capture(state, 0, MANTELLI)                            # seat 0: kochi
+    play(state, A.TAKE + 1, draw(ANTIQUUS), A.HOUND_CAPTURE, draw(MACRO), A.END_TURN)
+    assert state.dinosaurs == [[card(KOCHI)], [card(ANTIQUUS)]]
+    play(state, trail("iguanodon"), ask(1), die(6), steal(ANTIQUUS), A.END_TURN)
+    play(state, A.ABANDON, A.ABANDON)
+    # Seat 0 holds both pterodactylus alone: printed points, no bonus (its token is an
+    # iguanodon's and a megalosaurus'), doubled; seat 1 has only the Hound's -1.
+    assert state.history[0] == [2 * (points(KOCHI) + points(ANTIQUUS)), -1]
+
+
+def test_a_hound_capture_takes_the_trail_bonus() -> None:
+    """"each pterodactylus you captured will give you +1 point": the Hound's capture too."""
+    trails = (("pterodactylus", "plesiosaurus"), ("iguanodon", "iguanodon"))
+    state = setup(2, row=(MACRO, "Hound"), trails=trails)
+    play(state, A.TAKE + 1, draw(KOCHI), A.HOUND_CAPTURE, draw(MANTELLI), A.END_TURN)
+    play(state, A.ABANDON, A.ABANDON)
+    assert state.history[0] == [2 * (points(KOCHI) + 1) - 1, 0]
+
+
+def test_a_discarded_trail_token_gives_no_bonus() -> None:
+    """"Each token you keep at the end of the adventure will give you extra points": a token
+    discarded to steal no longer counts; an identical one still kept does."""
+    trails = (("iguanodon", "iguanodon"), ("plesiosaurus", "pterodactylus"),
+              ("megalosaurus", "pterodactylus"))
+    state = setup(3, row=(MANTELLI, DOLICHO), trails=trails)
+    capture(state, 0, KOCHI)                               # seat 0: mantelli
+    capture(state, 1, ANTIQUUS)                            # seat 1: dolichodeirus
+    play(state, *CAMP)
+    play(state, trail("iguanodon"), ask(1), die(1), A.END_TURN)
+    play(state, A.DISCARD, draw(GALVENSIS), A.END_TURN, *CAMP)
+    play(state, A.DISCARD, draw(BUCKLANDII), A.END_TURN)
+    play(state, trail("plesiosaurus"), ask(0), die(1), A.END_TURN)
+    abandon_all(state)
+    assert state.trail_tokens == [[1], [0], [3, 0]]
+    assert state.history[0] == [2 * (points(MANTELLI) + 1), 2 * points(DOLICHO), 0]
+
+
+def test_four_players_are_dealt_eight_of_the_ten_trail_tokens() -> None:
+    """"At the beginning of the game, give two random tokens to each player": each token
+    is drawn from those left."""
+    state = play(new_state(4, advanced=True), A.FIRST_PLAYER)
+    for _ in range(4):
+        play(state, A.TRAIL_DEAL)                          # the four pterodactylus
+    assert [action for action, _ in state.chance_outcomes()] == [
+        A.TRAIL_DEAL + 1, A.TRAIL_DEAL + 2, A.TRAIL_DEAL + 3]
+    play(state, A.TRAIL_DEAL + 1, A.TRAIL_DEAL + 1, A.TRAIL_DEAL + 1, A.TRAIL_DEAL + 3)
+    assert state.observation(0)["phase"] == "setup-discard"
+    assert [len(held) for held in state.trail_tokens] == [2, 2, 2, 2]
+    assert state.observation(3)["players"][3]["trail_tokens"] == ["iguanodon", "megalosaurus"]
+
+
+def test_the_steal_lock_out_does_not_carry_into_the_next_adventure() -> None:
+    """"the next one CAN'T choose this action" - in this adventure: a steal in the turn that
+    ends it locks nobody in the next one (rulings 9 and 31)."""
+    state = setup(2, row=(KOCHI, MANTELLI), trails=TRAILS[:2])
+    while state.deck:                                      # seat 0 discards, seat 1 waits
+        play(state, A.DISCARD, A.DRAW + state.deck[0], A.END_TURN, *CAMP)
+    play(state, trail("iguanodon"), ask(1), die(1), A.EXTRA_ACTION, A.DISCARD)
+    assert state.adventure == 2
+    play(state, *(A.DRAW + c for c in state.deck[:5]))
+    assert state.current_player() == 1 and trail("plesiosaurus") in state.legal_actions()
+    assert state.observation(1)["steal_locked"] is False

@@ -210,3 +210,53 @@ def test_hound_takes_the_last_card_then_the_adventure_ends() -> None:
     state.deck = [card("Pterodactylus kochi")]
     play(state, A.TAKE + 1, draw("Pterodactylus kochi"), A.HOUND_CAPTURE)
     assert state.history == [[2 * CARDS.points[card("Pterodactylus kochi")] - 1, 0, 0]]
+
+
+def test_haven_of_peace_never_raises_the_tokens_above_six() -> None:
+    """"take up to 6 exploration tokens": an explorer with 6 keeps 6, and still pays the
+    card's point."""
+    state = setup(3, row=(GALVENSIS, "Haven of Peace"))
+    play(state, A.TAKE + 1, draw("Allies"))
+    assert state.exploration_tokens[0] == 6 and state.points_now()[0] == -1
+
+
+def test_hound_revealing_haven_of_peace_restores_nothing() -> None:
+    """"If it's an advantage, you will NOT benefit from its effect, but it will subtract one
+    point at the end of the adventure.\""""
+    state = setup(3, row=(GALVENSIS, "Hound"))
+    play(state, A.TAKE, roll(2), A.STOP_HUNT, A.BASE_CAMP, A.END_TURN, A.BASE_CAMP, A.END_TURN)
+    tokens = 6 - CARDS.damage_failure[card(GALVENSIS)]
+    assert state.current_player() == 0 and state.exploration_tokens[0] == tokens
+    play(state, A.TAKE + 1, draw("Haven of Peace"), draw("Pterodactylus kochi"))
+    assert state.exploration_tokens[0] == tokens
+    assert state.advantages[0] == [card("Hound"), card("Haven of Peace")]
+    assert state.points_now()[0] == -2
+
+
+def test_hound_revealing_the_ammunition_box_returns_nothing() -> None:
+    """"If it's an advantage, you will NOT benefit from its effect": no ammunition goes back
+    and nothing is asked."""
+    state = setup(2, row=(GALVENSIS, "Hound"))
+    play(state, A.TAKE, roll(2), A.REROLL, roll(2), A.STOP_HUNT, *CAMP)
+    assert state.current_player() == 0 and state.ammunition[0] == 1
+    play(state, A.TAKE + 1, draw("Ammunition Box"))
+    assert state.observation(0)["phase"] == "reveal"
+    play(state, draw("Pterodactylus kochi"))
+    assert state.ammunition[0] == 1 and state.center_ammunition == 5
+    assert state.points_now()[0] == -3
+
+
+def test_returned_ammunition_can_be_taken_again_by_anyone() -> None:
+    """"you can put back at the center of the table all the ammunition tokens you have used"
+    - back in the centre, they serve anyone's later re-roll (ruling 22)."""
+    state = setup(2, row=("Iguanodon mantelli", "Ammunition Box"))
+    twice_failed = (A.TAKE, roll(2), A.REROLL, roll(2), A.REROLL, roll(2))
+    play(state, *twice_failed, *twice_failed, *twice_failed)
+    assert state.center_ammunition == 0 and state.ammunition == [4, 2]
+    play(state, A.TAKE, roll(2))
+    assert state.current_player() == 0                     # no ammunition: no re-roll
+    play(state, A.TAKE + 1, A.RETURN_AMMUNITION, draw("Allies"))
+    assert state.center_ammunition == 4 and state.ammunition == [0, 2]
+    assert state.current_player() == 1                     # 2 tokens: no extra action
+    play(state, A.TAKE, roll(2))
+    assert state.legal_actions() == [A.REROLL, A.STOP_HUNT]

@@ -263,3 +263,21 @@ def test_abandoning_when_exhausted_by_the_last_capture_keeps_it() -> None:
     assert state.adventure == 2
     # The lone megalosaurus scores double; no ammunition, no advantage.
     assert state.history[0] == [2 * CARDS.points[card(HESPERIS)], 0, 0]
+
+
+def test_failure_damage_comes_once_when_the_hunt_is_over() -> None:
+    """"If, after all, you still fail, inflict yourself as much damage as necessary": the
+    failed throws before the last one cost ammunition, not exploration tokens (ruling 18)."""
+    _, _, failure = stats(GALVENSIS)
+    state = play(hunting(), roll(2), A.REROLL, roll(2))
+    assert state.exploration_tokens[0] == 6 and state.observation(0)["hunt"]["rolls"] == 2
+    play(state, A.REROLL, roll(2))
+    assert state.exploration_tokens[0] == 6 - failure and state.current_player() == 1
+
+
+def test_a_throw_above_the_difficulty_also_captures() -> None:
+    """"You have to obtain the difficulty of the dinosaur or more in order to succeed.\""""
+    difficulty, success, _ = stats(GALVENSIS)
+    state = play(hunting(), roll(difficulty + 1))
+    assert state.dinosaurs[0] == [card(GALVENSIS)] and state.exploration_tokens[0] == 6 - success
+

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from test_explorers_helpers import (
     CAMP,
     CARDS,
@@ -236,3 +237,78 @@ def test_a_match_needs_at_most_one_adventure_more_than_players() -> None:
     """Ruling: every adventure gives at least one trophy, so after players + 1 adventures
     someone holds two; the cap MAX_ADVENTURES is only a guard."""
     assert MAX_ADVENTURES > 4 + 1
+
+
+def test_the_trophy_supply_is_not_limited() -> None:
+    """"5 trophy tokens" in the box, but "if the tie persists, all the tied players win a
+    trophy token": four explorers tied twice take eight (ruling 3)."""
+    state = setup(4)
+    abandon_all(state)
+    assert state.trophies == [1, 1, 1, 1]
+    play(state, draw(KOCHI), draw(ANTIQUUS), draw(MANTELLI))
+    abandon_all(state)
+    assert state.is_terminal() and state.trophies == [2, 2, 2, 2]
+    assert sum(state.scores()) == 8 > 5
+
+
+def test_the_token_tie_break_looks_only_at_the_tied_players() -> None:
+    """"In case of a tie, only the player with more exploration tokens takes the trophy":
+    among those tied on the most points; the best score may be negative (ruling 24)."""
+    state = setup(3, row=("Haven of Peace", "Allies"))
+    play(state, A.TAKE, draw("Hound"), A.END_TURN)                   # seat 0: -1
+    play(state, A.TAKE + 1, draw("Ammunition Box"), A.TAKE + 1, draw(KOCHI),
+         A.END_TURN)                                                 # seat 1: -2
+    play(state, A.EXTRA_ACTION, A.TAKE, draw(ANTIQUUS), A.HOUND_RELEASE, draw(MANTELLI),
+         A.ABANDON)                                                  # seat 2: -1, 4 tokens
+    play(state, A.TAKE + 1, roll(2), A.STOP_HUNT)                    # seat 0: 5 tokens
+    play(state, A.ABANDON, A.ABANDON)
+    assert state.history[0] == [-1, -2, -1] and state.final_tokens == [5, 6, 4]
+    assert state.trophy_history == [[0]]
+
+
+def test_a_base_camp_leaves_another_player_alone_with_a_species() -> None:
+    """"If a player is the only one that has a certain dinosaur species": dinosaurs
+    discarded at the base camp no longer count for anyone."""
+    state = setup(2, row=(KOCHI, ANTIQUUS))
+    capture(state, 0, "Allies")                             # seat 0: kochi
+    capture(state, 1, "Hound")                              # seat 1: antiquus
+    assert state.points_now() == [points(KOCHI), points(ANTIQUUS)]
+    play(state, *CAMP)                                      # seat 0 discards kochi
+    assert state.points_now() == [0, 2 * points(ANTIQUUS)]
+    abandon_all(state)
+    assert state.history[0] == [0, 2 * points(ANTIQUUS)]
+
+
+def test_an_explorer_who_abandoned_first_can_take_the_trophy() -> None:
+    """"A player that abandons the adventure will stop playing ... at the end, he will score
+    like everyone else... and can be declared winner!\""""
+    state = setup(3, row=(KOCHI, MANTELLI))
+    capture(state, 0, ANTIQUUS)                             # seat 0: kochi
+    play(state, *CAMP, *CAMP, A.ABANDON)                    # seat 0 out first
+    for _ in range(3):
+        play(state, *CAMP, *CAMP)                           # the others play on
+    play(state, A.ABANDON, A.ABANDON)
+    assert state.history[0] == [2 * points(KOCHI), 0, 0] and state.trophies == [1, 0, 0]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_each_adventure_is_set_up_again_for_the_player_count(players: int) -> None:
+    """"Shuffle all the cards together and start a new adventure from the very beginning."
+    / "The player who goes last in the last adventure will go first in this one." The setup
+    discards and the centre's ammunition follow the player count again, abandons are over,
+    and the seat before the last first player starts (ruling 6)."""
+    discards = {2: 3, 3: 2, 4: 1}[players]
+    state = setup(players, first=1, row=(KOCHI, MANTELLI))
+    play(state, A.TAKE, roll(2), A.REROLL, roll(2), A.STOP_HUNT)   # seat 1: 1 ammunition
+    abandon_all(state)
+    assert state.adventure == 2 and state.center_ammunition == {2: 6, 3: 7, 4: 8}[players]
+    assert state.abandoned == [False] * players
+    cards = [draw(name) for name in (KOCHI, ANTIQUUS, MANTELLI, GALVENSIS, "Hound")]
+    for action in cards[:discards]:
+        assert state.observation(0)["phase"] == "setup-discard"
+        play(state, action)
+    assert state.observation(0)["phase"] == "reveal"
+    play(state, *cards[discards:discards + 2])
+    assert len(state.discards) == discards and len(state.deck) == CARDS.size - discards - 2
+    assert state.first_player == 0 and state.current_player() == 0
+    assert state.exploration_tokens == [6] * players
