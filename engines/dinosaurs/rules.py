@@ -153,8 +153,8 @@ class Rules(Events):
             self.take_temple_coin(number)
             self.mover = -1
             self.end_turn()
-        elif kind == RIVER and wading:
-            self.end_move(exact=self.steps_left == 0)
+        elif kind == RIVER and wading:  # "their turn ends in the water" (ruling 10)
+            self.end_move(exact=self.steps_left == 0, turn_over=True)
         elif self.steps_left == 0:
             self.end_move(exact=True)
         else:
@@ -171,9 +171,10 @@ class Rules(Events):
                 return
         self.after_move()
 
-    def end_move(self, exact: bool) -> None:
+    def end_move(self, exact: bool, turn_over: bool = False) -> None:
         """The move is over: an exact landing claims an abandoned coin; a gun holder ending
-        on an ammunition dump takes bullets."""
+        on an ammunition dump takes bullets. ``turn_over`` (wading into a river) ends the
+        whole turn too: no bullets or secret path after that move."""
         number, seat = self.mover, self.player
         at = self.explorers[number]
         if exact and self.coins[at] and not self.carrying[number]:
@@ -184,7 +185,10 @@ class Rules(Events):
             self.bullets[seat] += taken
             self.bullet_supply -= taken
         self.mover = -1
-        self.after_move()
+        if turn_over:
+            self.end_turn()
+        else:
+            self.after_move()
 
     def after_move(self) -> None:
         self.phase = P.AFTER_MOVE
