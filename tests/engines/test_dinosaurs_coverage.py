@@ -6,6 +6,12 @@ would, and asserts what the rulebook sentence in its docstring says must follow.
 
 from __future__ import annotations
 
+import itertools
+import random
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
 import pytest
 from test_dinosaurs_helpers import (
     BOARD,
@@ -26,9 +32,11 @@ from test_dinosaurs_helpers import (
     to_move,
 )
 
-from arena.game import CHANCE
+from arena.game import CHANCE, sample_chance
 from engines.dinosaurs import actions as A
 from engines.dinosaurs.cards import KEPT, NAMES
+from engines.dinosaurs.phases import MOVE_PICK, OVER
+from engines.dinosaurs.phases import NAMES as PHASE_NAMES
 from engines.dinosaurs.state import DinosaursState
 from engines.dinosaurs.table import COINS, DEAD, LAVA_PIECES, OUTSIDE
 
@@ -390,3 +398,84 @@ def test_bullets_only_for_a_gun_holder_landing_on_the_dump() -> None:
     moving(0, "b5", 2, state)
     play(state, space("b4"), space("b3"))
     assert state.bullets[0] == 2 and state.bullet_supply == 0
+
+
+# ------------------------------------------------------------------ what a seat sees
+
+README = Path(__file__).parents[2] / "engines" / "dinosaurs" / "README.md"
+
+
+def _random_nodes(players: int, seed: int, every: int) -> Iterator[DinosaursState]:
+    """Every ``every``-th node of a seeded random match."""
+    rng = random.Random(seed)
+    state = started(players)
+    count = 0
+    while not state.is_terminal():
+        if count % every == 0:
+            yield state
+        legal = state.legal_actions()
+        if state.current_player() == CHANCE:
+            play(state, sample_chance(state.chance_outcomes(), rng))
+        else:
+            play(state, legal[int(rng.random() * len(legal))])
+        count += 1
+
+
+def test_every_seat_sees_the_same_public_table() -> None:
+    """"Take a card, read it aloud": every card drawn and kept is known to all, and every
+    piece is on the open board, so no seat knows more than another. The observations of all
+    four seats differ only in `seat`; the deck shows only counts (its order does not exist)."""
+    for state in _random_nodes(4, 11, 17):
+        views = [state.observation(seat) for seat in range(4)]
+        for seat, view in enumerate(views):
+            assert view.pop("seat") == seat
+        assert all(view == views[0] for view in views[1:])
+        assert sum(views[0]["deck"].values()) == views[0]["deck_count"] == sum(state.deck)
+
+
+def test_an_opponent_sees_everything_the_rulebook_makes_public() -> None:
+    """Kept cards, bullets, carried and abandoned coins, coins brought out, lava, dinosaurs and
+    the swamp monster are on the table: seat 1 sees seat 0's as they are."""
+    state = put(put(started(2, coins=3), 0, "b5"), 1, "f6")
+    state.carrying[1], state.temple_coins, state.coins[space("c7")] = True, 10, 1
+    state.guns[0], state.bullets[0], state.bullet_supply, state.secret_paths[0] = 1, 3, 9, 1
+    state.coins_out[0], state.lava[space("d9")] = 1, True
+    put_dinosaur(state, 0, "c1")
+    draw_now(state, "The Swamp Monster")
+    view = state.observation(1)
+    mine = view["players"][0]
+    assert mine["explorers"] == [space("b5"), space("f6"), OUTSIDE, OUTSIDE]
+    assert mine["carrying"] == [False, True, False, False] and mine["coins_out"] == 1
+    assert (mine["guns"], mine["bullets"], mine["secret_paths"]) == (1, 3, 1)
+    assert view["coins"] == [[space("c7"), 1]] and view["temple_coins"] == 10
+    assert view["lava"] == [space("d9")] and view["dinosaurs"][0] == space("c1")
+    assert view["swamp_monster"] == space("h3") and view["discards"]["swamp-monster"] == 1
+    assert view["bullet_supply"] == 9 and view["coins_to_win"] == 3
+
+
+def _section(text: str, title: str) -> str:
+    start = text.index(title)
+    return text[start:text.index("\n## ", start + 1)]
+
+
+def test_the_readme_documents_every_observation_key() -> None:
+    """The engine README's observation list names every key the code puts in it."""
+    documented = set(re.findall(r"`([a-z_-]+)`", _section(README.read_text("utf-8"),
+                                                         "## Observation (what")))
+    view = draw_now(started(), "You Have Found a Gun").observation(0)
+    keys = set(view) | set(view["players"][0]) | set(view["now"]) | set(view["board"])
+    assert keys - documented == set()
+    assert set(view["deck"]) - documented == set()
+
+
+def test_the_readme_documents_the_action_ids_and_phases() -> None:
+    """The README's action table gives the id ranges of actions.py; its phase list is the
+    decision phases of phases.py."""
+    text = _section(README.read_text("utf-8"), "## Actions")
+    rows = re.findall(r"^\| (\d+)(?:\u2013(\d+))? \|", text, re.MULTILINE)
+    ranges = [(int(low), int(high or low)) for low, high in rows]
+    starts = [A.SPACE, A.EXIT, A.DONE, A.EXPLORER, A.DINOSAUR, A.SHOOT, A.SECRET, A.CARD,
+              A.NUM_ACTIONS]
+    assert ranges == [(low, high - 1) for low, high in itertools.pairwise(starts)]
+    listed = re.findall(r"`([a-z-]+)`", text[text.index("Phases a seat decides in"):])
+    assert listed == list(PHASE_NAMES[MOVE_PICK:OVER])
