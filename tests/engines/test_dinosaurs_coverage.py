@@ -299,6 +299,14 @@ def test_four_players_the_pteranodon_may_carry_any_opponent() -> None:
     legal = state.legal_actions()
     assert {explorer(4), explorer(9), explorer(14)} <= set(legal)
     assert not {explorer(5), explorer(10), explorer(15)} & set(legal)  # outside the valley
+    # "It always returns to its nest after use, but never with explorers, dinosaurs, lava":
+    # it carries one explorer, nothing else
+    assert all(action == A.DONE or A.EXPLORER <= action < A.DINOSAUR for action in legal)
+    before = state.copy()
+    play(state, explorer(9), space("i3"))
+    assert state.dinosaurs == before.dinosaurs and state.lava == before.lava
+    assert [at for number, at in enumerate(state.explorers) if number != 9] == \
+        [at for number, at in enumerate(before.explorers) if number != 9]
 
 
 def test_swamp_cards_with_no_one_to_act_on_are_discarded() -> None:
@@ -372,6 +380,17 @@ def test_short_of_water_in_the_swamp_moves_one_space() -> None:
     assert names(state.legal_actions()) == ["k1", "k3"]
     play(state, space("k1"))
     assert state.explorers[0] == DEAD and phase(state) == "move-pick"
+
+
+def test_short_of_water_is_saved_on_a_crossing_without_exact_count() -> None:
+    """"must reach the river on this turn ... (you do not have to arrive by an exact count)."
+    Ruling 23: a crossing is on the river; the temple is no way to water."""
+    state = put(started(), 0, "f7")
+    draw_now(state, "Your Expedition is Short")
+    play(state, explorer(0), dice(11))
+    assert BOARD.temple not in state.legal_actions()
+    play(state, space("f8"))
+    assert state.explorers[0] == space("f8") and phase(state) == "move-pick"
 
 
 def test_short_of_water_boxed_in_dies_and_leaves_its_coin() -> None:
