@@ -31,6 +31,7 @@ from test_dinosaurs_helpers import (
     started,
     to_move,
 )
+from test_dinosaurs_invariants import check
 
 from arena.game import CHANCE, sample_chance
 from engines.dinosaurs import actions as A
@@ -145,6 +146,16 @@ def test_a_one_space_water_move_claims_treasure_but_wading_with_points_left_does
     moving(0, "f2", 1, state)
     play(state, space("g2"))
     assert state.carrying[0]
+
+
+def test_a_swamp_explorer_claims_a_coin_by_its_one_space_move() -> None:
+    """"An explorer may claim abandoned treasure by landing on it by exact count": in the swamp
+    too, where the monster left an eaten carrier's coin."""
+    state = put(started(), 0, "h3")
+    state.coins[space("i4")], state.temple_coins = 1, COINS - 1
+    play(state, card("Pteranodon"), A.DONE, explorer(0), space("i4"))
+    assert state.carrying[0] and state.coins[space("i4")] == 0
+    check(state)  # the invariants allow a carrier in the swamp
 
 
 def test_four_players_take_turns_clockwise() -> None:
