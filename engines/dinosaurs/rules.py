@@ -94,6 +94,11 @@ class Rules(Events):
         return choices
 
     def secret_path_open(self, number: int) -> bool:
+        """Whether explorer ``number`` may take the secret path now: from a cave, or from the
+        temple to a free cave; not back the way it came this turn ("Travel is one way
+        only", ruling 24)."""
+        if number == self.path_explorer:
+            return False
         board, at = self.board, self.explorers[number]
         if at >= 0 and board.terrain[at] == CAVE:
             return True

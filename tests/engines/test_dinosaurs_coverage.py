@@ -380,6 +380,22 @@ def test_four_players_dinosaurs_fight_may_free_any_opponent() -> None:
     assert names(state.legal_actions()) == ["i7", "j6"]
 
 
+def test_the_secret_path_is_not_taken_there_and_back_in_one_turn() -> None:
+    """"Travel is one way only, discard after using." Ruling 24: with both cards, an explorer
+    that went from a cave to the temple may not come straight back the same turn; another
+    explorer may use the second card, and the first may go back on a later turn."""
+    state = put(put(started(), 0, "e1"), 1, "f6")
+    state.secret_paths[0] = 2
+    play(to_move(state), A.SECRET + 0)
+    assert state.explorers[0] == BOARD.temple and state.carrying[0]
+    assert A.SECRET + 0 not in state.legal_actions() and A.SECRET + 1 in state.legal_actions()
+    play(state, explorer(2), die(1), space("a5"))
+    assert phase(state) == "after-move" and A.SECRET + 0 not in state.legal_actions()
+    play(state, A.DONE)
+    play(to_move(state), explorer(4), die(1), space("a5"))
+    assert A.SECRET + 0 in to_move(state).legal_actions()
+
+
 # ------------------------------------------------------------------ water and the gun
 
 def test_short_of_water_in_the_swamp_moves_one_space() -> None:
