@@ -261,8 +261,8 @@ def _check_volcano(source: str, names: tuple[str, ...], terrain: list[int],
                                 f"{names[there]!r}")
     if start not in lava or terrain[start] not in WALKABLE | {RIVER}:
         raise _fail(source, "lava_start must be a valley space listed in lava_spaces")
-    for space in lava:
-        if terrain[space] in NO_DINOSAUR:
+    for space in lava:  # a lair under lava would leave a captor nowhere to go (ruling 1)
+        if terrain[space] in NO_DINOSAUR | {LAIR}:
             raise _fail(source, f"lava_spaces: lava never covers {TERRAINS[terrain[space]]} "
                                 f"space {names[space]!r}")
 

@@ -26,17 +26,18 @@ A turn
        or the swamp it moves one space without dice. It may never enter a
        space twice in a move (its start space it may come back to), a
        space with a dinosaur, the swamp monster or lava, a lair, or the
-       swamp. Wading into a river ends the move; the
-       temple (entered from its arrow spaces) ends the whole turn (nothing
-       after the move) and gives a coin to an explorer without one;
+       swamp. Wading into a river from dry land ends the whole turn
+       (nothing after the move); so does the temple (entered from its
+       arrow spaces), which gives a coin to an explorer without one;
        stepping out at an entry ends the move and banks a carried coin.
        Otherwise the move uses the whole roll: only steps after which it
        still can are offered (all of them if none can; a boxed-in explorer
        stops); landing on an abandoned coin by that exact count picks it
        up.
-    3. Before or after the move (not after one into the temple): fire
-       bullets (each pushes a dinosaur one space) and take a secret path
-       (cave to temple or back).
+    3. Before or after the move (not after one into the temple or a river):
+       fire bullets (each pushes a dinosaur one space) and take a secret
+       path (cave to temple or back; one way a turn for an explorer, which
+       then makes no move).
     Then the next seat clockwise with a living explorer plays.
 
 The cards (counts from the rulebook)

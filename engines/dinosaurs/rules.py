@@ -94,6 +94,11 @@ class Rules(Events):
         return choices
 
     def secret_path_open(self, number: int) -> bool:
+        """Whether explorer ``number`` may take the secret path now: from a cave, or from the
+        temple to a free cave; not back the way it came this turn ("Travel is one way
+        only", ruling 24)."""
+        if number == self.path_explorer:
+            return False
         board, at = self.board, self.explorers[number]
         if at >= 0 and board.terrain[at] == CAVE:
             return True
@@ -153,8 +158,8 @@ class Rules(Events):
             self.take_temple_coin(number)
             self.mover = -1
             self.end_turn()
-        elif kind == RIVER and wading:
-            self.end_move(exact=self.steps_left == 0)
+        elif kind == RIVER and wading:  # "their turn ends in the water" (ruling 10)
+            self.end_move(exact=self.steps_left == 0, turn_over=True)
         elif self.steps_left == 0:
             self.end_move(exact=True)
         else:
@@ -171,9 +176,10 @@ class Rules(Events):
                 return
         self.after_move()
 
-    def end_move(self, exact: bool) -> None:
+    def end_move(self, exact: bool, turn_over: bool = False) -> None:
         """The move is over: an exact landing claims an abandoned coin; a gun holder ending
-        on an ammunition dump takes bullets."""
+        on an ammunition dump takes bullets. ``turn_over`` (wading into a river) ends the
+        whole turn too: no bullets or secret path after that move."""
         number, seat = self.mover, self.player
         at = self.explorers[number]
         if exact and self.coins[at] and not self.carrying[number]:
@@ -184,7 +190,10 @@ class Rules(Events):
             self.bullets[seat] += taken
             self.bullet_supply -= taken
         self.mover = -1
-        self.after_move()
+        if turn_over:
+            self.end_turn()
+        else:
+            self.after_move()
 
     def after_move(self) -> None:
         self.phase = P.AFTER_MOVE

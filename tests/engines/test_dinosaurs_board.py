@@ -147,6 +147,7 @@ BROKEN = [
     (lambda d: d.update(swamp_exits=["h2"]), "swamp exit 'h2' leads to no dry land"),
     (lambda d: d["volcano_slope"].reverse(), "volcano_slope"),
     (lambda d: d["lava_spaces"].append("h1"), "lava_spaces: lava never covers swamp space 'h1'"),
+    (lambda d: d["lava_spaces"].append("d5"), "lava_spaces: lava never covers lair space 'd5'"),
     (lambda d: _space(d, "b1").update(footprints=["b0"]), "lair 'b1' must be next to its"),
     (lambda d: _space(d, "a5").update(terrain="land"), "needs 4 entry spaces, found 3"),
     (lambda d: _space(d, "f4").update(x="left"), "space 'f4': x must be an integer"),

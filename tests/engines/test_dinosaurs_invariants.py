@@ -26,7 +26,7 @@ def check(state: DinosaursState) -> None:
             continue
         assert not state.lava[at] and terrain[at] != SLOPE
         assert at != state.monster, "an explorer shares the swamp monster's space"
-        if terrain[at] == LAIR or terrain[at] == SWAMP:
+        if terrain[at] == LAIR:  # a captive dropped its coin (one in the swamp may claim one)
             assert not state.carrying[number]
         if at in dinosaurs and state.phase != LAIR_PICK:  # a capture waits for its lair
             assert terrain[at] == LAIR, "an explorer shares a dinosaur's space outside a lair"
