@@ -512,6 +512,51 @@ def test_the_runtime_is_compiled_where_the_environment_imports_it(tmp_path: Path
     assert Path(where).is_relative_to(environment) and compiled == "True"
 
 
+UNBOUND_PLUGIN = b"""import resource
+import arena
+
+class Crafted:
+    name = "crafted"
+    def __init__(self, **kw): pass
+    def act(self, observation, legal):
+        print("RLIMIT_AS", resource.getrlimit(resource.RLIMIT_AS)[0], flush=True)
+        return legal[0]
+
+@arena.hookimpl
+def arena_register_bots(register):
+    register(Crafted)
+"""
+
+
+@pytest.mark.parametrize("sandbox", ["required", "fallback"])
+def test_a_stored_bots_own_code_runs_only_once_its_limits_are_set(
+    tmp_path: Path, sandbox: str
+) -> None:
+    """A ``.pth`` file of a stored bot's wheel (or a runtime module its wheel replaces) runs as
+    its host starts, before the host sets its own limits: it could disarm them (here by
+    replacing ``resource.setrlimit``), and without a control group the red team's bot then
+    held 1,536 MiB under ``memory_mb = 512``. The limits are set before anything of the
+    environment runs."""
+    from helpers import spec
+
+    from arena.match import play_match
+    from arena.records import Limits, SeatSpec
+    from arena.submit import make_environment
+
+    name = "arena_bot_unbound"
+    disarm = b"import resource; resource.setrlimit = lambda *args, **kwargs: None\n"
+    wheel = craft_wheel(tmp_path / "wheel", name, {f"{name}/plugin.py": UNBOUND_PLUGIN,
+                                                   "zz_unbound.pth": disarm})
+    environment = tmp_path / "env"
+    make_environment(environment, wheel, ["--no-index"])
+    stored = SeatSpec("unbound", "crafted", plugin=f"{name}.plugin",
+                      environment=str(environment))
+    limits = Limits(move_seconds=5.0, bank_seconds=5.0, memory_mb=512, sandbox=sandbox)
+    result = play_match(spec(stored, "random", limits=limits))
+    assert result.statuses == ("ok", "ok"), result.errors
+    assert f"RLIMIT_AS {512 << 20}" in result.outputs[0], result.outputs[0]
+
+
 def test_a_zip_bomb_and_a_wheel_that_is_no_zip_are_refused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
