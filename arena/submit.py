@@ -52,9 +52,12 @@ from arena.seats.process import HostProcess
 from arena.seats.sandbox import Confinement, module_location, sandboxed
 
 WHEEL_NAME = re.compile(
-    r"^(?P<dist>[^-]+)-(?P<version>[^-]+)(-\d[^-]*)?-(?P<python>[^-]+)-(?P<abi>[^-]+)"
-    r"-(?P<platform>[^-]+)\.whl$"
+    r"^(?P<dist>[A-Za-z0-9](?:[A-Za-z0-9._]*[A-Za-z0-9])?)-(?P<version>[A-Za-z0-9][A-Za-z0-9._+!]*)"
+    r"(-\d[^-]*)?-(?P<python>[^-]+)-(?P<abi>[^-]+)-(?P<platform>[^-]+)\.whl$"
 )
+"""A wheel's file name. Its name and version become folders of the store
+(``<store>/<name>/<version>``), so each must be a plain name as the wheel format spells them:
+a name of ``..`` made that folder the store's parent, which a submission clears of debris."""
 RUNTIME = ("arena", "engines", "pluggy")
 MAX_UNPACKED = 256 * 1024 * 1024
 """The most a wheel may unpack to, in bytes (the sum of its members' sizes as its zip

@@ -557,6 +557,31 @@ def test_a_stored_bots_own_code_runs_only_once_its_limits_are_set(
     assert f"RLIMIT_AS {512 << 20}" in result.outputs[0], result.outputs[0]
 
 
+@pytest.mark.parametrize("name", ["..-precious-py3-none-any.whl",
+                                  ".staging-..-py3-none-any.whl"])
+def test_a_wheel_named_to_reach_outside_its_store_folder_is_refused(
+    tmp_path: Path, name: str
+) -> None:
+    """A wheel's name and version become the folder ``<store>/<name>/<version>``, which a
+    submission clears if it holds no entry: the red team's ``..-precious-py3-none-any.whl``
+    deleted the folder ``precious`` beside the store (``..-..`` would take the store's
+    grandparent), and ``.staging-..`` the whole store."""
+    root = tmp_path / "organiser"
+    store, precious = root / "store", root / "precious"
+    precious.mkdir(parents=True)
+    (precious / "results.jsonl").write_text("{}\n")
+    (store / ".staging").mkdir(parents=True)  # as any submission leaves it
+    (store / "stored_bot" / "1.0").mkdir(parents=True)
+    (store / "stored_bot" / "1.0" / "report.json").write_text("{}\n")
+    wheel = tmp_path / "wheel" / name
+    craft_wheel(tmp_path / "crafted", "arena_bot_climber", {}).rename(
+        wheel.parent.mkdir() or wheel)
+    done = arena("submit", str(wheel), "--no-index", store=store)
+    assert (precious / "results.jsonl").exists()
+    assert (store / "stored_bot" / "1.0" / "report.json").exists()
+    assert done.returncode == 2 and "not a wheel file name" in done.stderr, done.stderr
+
+
 def test_a_zip_bomb_and_a_wheel_that_is_no_zip_are_refused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
