@@ -382,6 +382,54 @@ def test_a_submitted_packages_own_code_never_runs_outside_the_sandbox(
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+HOG_SETUP = """import time
+from setuptools import setup
+try:
+    hoard = bytearray(1536 << 20)
+    hoard[::4096] = b"x" * len(hoard[::4096])
+except MemoryError:
+    hoard = bytearray()
+with open("ballast.bin", "wb") as ballast:
+    for _ in range(200):
+        ballast.write(bytes(1 << 20))
+time.sleep({sleep})
+raise SystemExit(f"HELD {{len(hoard) >> 20}} MiB")
+"""
+
+
+def disk_use(folder: Path) -> int:
+    return sum(path.stat().st_size for path in folder.rglob("*") if path.is_file())
+
+
+def test_a_packages_build_is_bounded_in_memory_and_disk(tmp_path: Path) -> None:
+    """A build runs the package's own code: the red team's setup.py held 1,536 MiB and wrote
+    300 MiB to the arena's disk (as much as it chose). It gets a bot host's limits, and writes
+    nothing outside the sandbox's memory but its wheel."""
+    from arena.errors import ArenaError
+    from arena.submit import build_wheel
+
+    source = write_bot(tmp_path / "src", "hog")
+    (source / "setup.py").write_text(HOG_SETUP.format(sleep=0))
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    with pytest.raises(ArenaError, match="the wheel could not be built: HELD 0 MiB"):
+        build_wheel(source, scratch, ["--no-index"], "required")
+    assert disk_use(scratch) < 1 << 20
+
+
+def test_a_packages_build_is_bounded_in_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                             ) -> None:
+    """A setup.py that never ends held ``arena submit`` for ever."""
+    from arena import submit as submitting
+    from arena.errors import ArenaError
+
+    source = write_bot(tmp_path / "src", "sleeper")
+    (source / "setup.py").write_text(HOG_SETUP.format(sleep=60))
+    monkeypatch.setattr(submitting, "BUILD_SECONDS", 3)
+    with pytest.raises(ArenaError, match="its build ran past 3 s, so it was stopped"):
+        submitting.build_wheel(source, tmp_path, ["--no-index"], "required")
+
+
 def forging_catalog(tmp_path: Path, name: str, bots: object) -> Path:
     """A bot package whose plugin answers its own (forged) catalog, listing ``bots``, while it
     is listed."""

@@ -270,21 +270,27 @@ def host_command(
     return confinement.limited(command), None
 
 
-def sandboxed(argv: list[str], writable: list[Path], mode: str = "auto") -> list[str] | None:
+def sandboxed(
+    argv: list[str], readable: list[Path], writable: list[Path], mode: str = "auto",
+    scratch_mb: int = SCRATCH_MB,
+) -> list[str] | None:
     """``argv`` (a command of the arena's own Python) run inside bubblewrap as a bot host is,
-    with ``writable`` folders bound read-write and nothing else writable, no network and an
-    empty environment: for running a stranger's package code that is not a bot, such as the
-    build of a submitted package. None where bubblewrap is not used."""
+    for running a stranger's package code that is not a bot, such as the build of a submitted
+    package: ``readable`` bound read-only, ``writable`` (files made beforehand) read-write,
+    nothing else of the machine writable (so the file size limit bounds what it can leave on
+    the disk), a private ``/tmp`` of ``scratch_mb`` (memory) as its working directory, no
+    network and an empty environment. None where bubblewrap is not used."""
     if not use_bubblewrap(mode):
         return None
     bwrap = bubblewrap()
     assert bwrap is not None
-    binds = [arg for place in writable for arg in ("--bind", str(place), str(place))]
+    binds = [*(arg for place in readable for arg in ("--ro-bind", str(place), str(place))),
+             *(arg for place in writable for arg in ("--bind", str(place), str(place)))]
     return [bwrap, "--unshare-all", "--unshare-user", "--uid", str(SANDBOX_UID),
             "--gid", str(SANDBOX_UID), "--die-with-parent", "--new-session",
             "--cap-drop", "ALL", "--hostname", "bot", "--clearenv",
             *(arg for key, value in CLEAN_ENV.items() for arg in ("--setenv", key, value)),
             "--setenv", "PIP_NO_CACHE_DIR", "1", "--setenv", "PIP_NO_INDEX", "1",
-            "--proc", "/proc", "--dev", "/dev", "--size", str(SCRATCH_MB << 20),
+            "--proc", "/proc", "--dev", "/dev", "--size", str(scratch_mb << 20),
             "--tmpfs", "/tmp", *_system_binds(), *_python_binds([], None), *binds,
-            "--chdir", str(writable[0]) if writable else "/tmp", "--", *argv]
+            "--chdir", "/tmp", "--", *argv]
