@@ -1,7 +1,7 @@
 """``arena submit PATH``: a stranger's bot package checked and admitted to the bot store.
 
-1. A folder or an sdist is built into a wheel (a wheel is taken as it is); a wheel for
-   another Python is refused.
+1. A folder or an sdist is built into a wheel, in the sandbox, bounded in time, memory and
+   disk (a wheel is taken as it is); a wheel for another Python is refused.
 2. An environment for that bot alone is made in the store: a virtualenv holding the
    arena's bot-host runtime (the ``arena`` and ``engines`` packages and pluggy, installed
    as the ``lostvalley-arena`` distribution the bot depends on: no Ray, no tournament
@@ -46,15 +46,18 @@ from arena.check import GameReport, check
 from arena.errors import ArenaError
 from arena.plugins import BotInfo, Entry, Registry, name_problem
 from arena.records import Limits
-from arena.seats import SeatFault
+from arena.seats import SeatFault, cgroups
 from arena.seats.cgroups import process_alive
 from arena.seats.process import HostProcess
 from arena.seats.sandbox import Confinement, module_location, sandboxed
 
 WHEEL_NAME = re.compile(
-    r"^(?P<dist>[^-]+)-(?P<version>[^-]+)(-\d[^-]*)?-(?P<python>[^-]+)-(?P<abi>[^-]+)"
-    r"-(?P<platform>[^-]+)\.whl$"
+    r"^(?P<dist>[A-Za-z0-9](?:[A-Za-z0-9._]*[A-Za-z0-9])?)-(?P<version>[A-Za-z0-9][A-Za-z0-9._+!]*)"
+    r"(-\d[^-]*)?-(?P<python>[^-]+)-(?P<abi>[^-]+)-(?P<platform>[^-]+)\.whl$"
 )
+"""A wheel's file name. Its name and version become folders of the store
+(``<store>/<name>/<version>``), so each must be a plain name as the wheel format spells them:
+a name of ``..`` made that folder the store's parent, which a submission clears of debris."""
 RUNTIME = ("arena", "engines", "pluggy")
 MAX_UNPACKED = 256 * 1024 * 1024
 """The most a wheel may unpack to, in bytes (the sum of its members' sizes as its zip
@@ -233,24 +236,81 @@ def build_wheel(path: Path, scratch: Path, pip_options: list[str], sandbox: str 
     # An absolute path: a bare "mybot" would be taken for a project name on the package index.
     command = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
                "-w", str(out), str(copy)]
-    inside = sandboxed(command, [build, out], sandbox)
-    if inside is not None:
-        done = subprocess.run(inside, capture_output=True, text=True, check=False,
-                              env={"PATH": "/usr/bin:/bin"})
-    else:
-        done = subprocess.run(command, capture_output=True, text=True, check=False)
-        if done.returncode != 0:  # a build backend the arena lacks: let pip fetch it
-            isolated = [arg for arg in command if arg != "--no-build-isolation"]
-            done = subprocess.run([*isolated, *pip_options], capture_output=True, text=True,
-                                  check=False)
+    try:
+        done = _build_sandboxed(copy, out, sandbox)
+        inside = done is not None
+        if done is None:
+            done = subprocess.run(command, capture_output=True, text=True, check=False,
+                                  timeout=BUILD_SECONDS)
+            if done.returncode != 0:  # a build backend the arena lacks: let pip fetch it
+                isolated = [arg for arg in command if arg != "--no-build-isolation"]
+                done = subprocess.run([*isolated, *pip_options], capture_output=True,
+                                      text=True, check=False, timeout=BUILD_SECONDS)
+    except subprocess.TimeoutExpired:
+        raise ArenaError(f"{path}: its build ran past {BUILD_SECONDS} s, so it was "
+                         f"stopped") from None
     wheels = sorted(out.glob("*.whl"))
     if done.returncode != 0 or len(wheels) != 1:
         hint = ("; the build runs sandboxed and offline with the arena's setuptools: for "
                 "another build backend, build the wheel yourself (pip wheel) and submit it"
-                if inside is not None else "")
+                if inside else "")
         raise ArenaError(f"{path}: the wheel could not be built: "
-                         f"{_last_line(done.stderr)}{hint}")
+                         f"{_build_error(done.stderr)}{hint}")
     return wheels[0]
+
+
+BUILD_SECONDS = 300
+"""The longest a submitted package's build may run (setuptools takes seconds)."""
+BUILD = Confinement(memory_mb=1024, cpu_seconds=BUILD_SECONDS, file_mb=MAX_UNPACKED >> 20)
+"""The resource limits of a sandboxed build: its one file on the arena's disk (the wheel)
+is held to ``MAX_UNPACKED``."""
+BUILD_SCRATCH_MB = 768
+"""The sandboxed build's private ``/tmp`` (memory): the copy of the package, pip's work, the
+wheel and the build's output."""
+_BUILD_SCRIPT = (
+    'exec 3>&2 >/tmp/build.log 2>&1\n'
+    'mkdir /tmp/source && cp -R "$1" /tmp/source/ &&\n'
+    '"$4" -m pip wheel --no-deps --no-build-isolation -q -w /tmp/out '
+    '"/tmp/source/${1##*/}" 3>&-\n'
+    'status=$?\n'
+    'tail -c 2000 /tmp/build.log >&3\n'
+    '[ "$status" -eq 0 ] || exit "$status"\n'
+    'for wheel in /tmp/out/*.whl; do echo "${wheel##*/}" >> "$2"; cat "$wheel" > "$3"; done\n'
+)
+"""Inside the sandbox (``sh -c``; ``$1`` the package, ``$2`` and ``$3`` the files for the
+wheel's name and contents, ``$4`` the Python): the build, all of it in the private ``/tmp``,
+its output kept there too (only its tail comes out, on a descriptor the build does not get)."""
+
+
+def _build_sandboxed(
+    copy: Path, out: Path, sandbox: str
+) -> subprocess.CompletedProcess[str] | None:
+    """Build the package at ``copy`` into ``out`` in the sandbox, bounded in time
+    (``BUILD_SECONDS``), memory and processes (its control group, where there is one; the
+    ``BUILD`` limits), and disk (nothing but the wheel's one file, under the file size limit,
+    is written outside the sandbox's memory). None where bubblewrap is not used."""
+    name, contents = out.parent / "wheel.name", out.parent / "wheel.contents"
+    name.touch()
+    contents.touch()
+    script = ["/bin/sh", "-c", _BUILD_SCRIPT, "sh", str(copy), str(name), str(contents),
+              sys.executable]
+    inside = sandboxed(BUILD.limited(script), [copy.parent], [name, contents], sandbox,
+                       BUILD_SCRATCH_MB)
+    if inside is None:
+        return None
+    group = cgroups.create(BUILD.memory_mb, BUILD.processes, BUILD_SCRATCH_MB)
+    try:
+        done = subprocess.run([*(group.prefix() if group else ()), *inside], capture_output=True,
+                              text=True, check=False, env={"PATH": "/usr/bin:/bin"},
+                              start_new_session=True, timeout=BUILD_SECONDS)
+    finally:
+        if group is not None:
+            group.end()
+    built = name.read_text(errors="replace").split("\n")
+    if done.returncode == 0 and len(built) == 2 and WHEEL_NAME.match(built[0]) \
+            and "/" not in built[0] and not built[0].startswith("."):
+        contents.rename(out / built[0])
+    return done
 
 
 def check_python(name: str, python: str, abi: str) -> None:
@@ -587,6 +647,13 @@ def _first_fault(submission: Submission) -> str:
             if seat.status != "ok":
                 return f"{game.game}: {seat.status}: {_last_line(seat.error or '')}"
     return "unknown"
+
+
+def _build_error(text: str) -> str:
+    """The last line of a failed build's output that is not pip's own framing around it."""
+    framing = ("note:", "hint:", "error:", "\u00d7", "\u2570\u2500>", "[end of output]", "[notice]")
+    lines = [line for line in text.splitlines() if not line.strip().startswith(framing)]
+    return _last_line("\n".join(lines))
 
 
 def _last_line(text: str) -> str:

@@ -382,6 +382,54 @@ def test_a_submitted_packages_own_code_never_runs_outside_the_sandbox(
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+HOG_SETUP = """import time
+from setuptools import setup
+try:
+    hoard = bytearray(1536 << 20)
+    hoard[::4096] = b"x" * len(hoard[::4096])
+except MemoryError:
+    hoard = bytearray()
+with open("ballast.bin", "wb") as ballast:
+    for _ in range(200):
+        ballast.write(bytes(1 << 20))
+time.sleep({sleep})
+raise SystemExit(f"HELD {{len(hoard) >> 20}} MiB")
+"""
+
+
+def disk_use(folder: Path) -> int:
+    return sum(path.stat().st_size for path in folder.rglob("*") if path.is_file())
+
+
+def test_a_packages_build_is_bounded_in_memory_and_disk(tmp_path: Path) -> None:
+    """A build runs the package's own code: the red team's setup.py held 1,536 MiB and wrote
+    300 MiB to the arena's disk (as much as it chose). It gets a bot host's limits, and writes
+    nothing outside the sandbox's memory but its wheel."""
+    from arena.errors import ArenaError
+    from arena.submit import build_wheel
+
+    source = write_bot(tmp_path / "src", "hog")
+    (source / "setup.py").write_text(HOG_SETUP.format(sleep=0))
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    with pytest.raises(ArenaError, match="the wheel could not be built: HELD 0 MiB"):
+        build_wheel(source, scratch, ["--no-index"], "required")
+    assert disk_use(scratch) < 1 << 20
+
+
+def test_a_packages_build_is_bounded_in_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                             ) -> None:
+    """A setup.py that never ends held ``arena submit`` for ever."""
+    from arena import submit as submitting
+    from arena.errors import ArenaError
+
+    source = write_bot(tmp_path / "src", "sleeper")
+    (source / "setup.py").write_text(HOG_SETUP.format(sleep=60))
+    monkeypatch.setattr(submitting, "BUILD_SECONDS", 3)
+    with pytest.raises(ArenaError, match="its build ran past 3 s, so it was stopped"):
+        submitting.build_wheel(source, tmp_path, ["--no-index"], "required")
+
+
 def forging_catalog(tmp_path: Path, name: str, bots: object) -> Path:
     """A bot package whose plugin answers its own (forged) catalog, listing ``bots``, while it
     is listed."""
@@ -510,6 +558,76 @@ def test_the_runtime_is_compiled_where_the_environment_imports_it(tmp_path: Path
                           capture_output=True, text=True, check=True)
     where, compiled = done.stdout.split()
     assert Path(where).is_relative_to(environment) and compiled == "True"
+
+
+UNBOUND_PLUGIN = b"""import resource
+import arena
+
+class Crafted:
+    name = "crafted"
+    def __init__(self, **kw): pass
+    def act(self, observation, legal):
+        print("RLIMIT_AS", resource.getrlimit(resource.RLIMIT_AS)[0], flush=True)
+        return legal[0]
+
+@arena.hookimpl
+def arena_register_bots(register):
+    register(Crafted)
+"""
+
+
+@pytest.mark.parametrize("sandbox", ["required", "fallback"])
+def test_a_stored_bots_own_code_runs_only_once_its_limits_are_set(
+    tmp_path: Path, sandbox: str
+) -> None:
+    """A ``.pth`` file of a stored bot's wheel (or a runtime module its wheel replaces) runs as
+    its host starts, before the host sets its own limits: it could disarm them (here by
+    replacing ``resource.setrlimit``), and without a control group the red team's bot then
+    held 1,536 MiB under ``memory_mb = 512``. The limits are set before anything of the
+    environment runs."""
+    from helpers import spec
+
+    from arena.match import play_match
+    from arena.records import Limits, SeatSpec
+    from arena.submit import make_environment
+
+    name = "arena_bot_unbound"
+    disarm = b"import resource; resource.setrlimit = lambda *args, **kwargs: None\n"
+    wheel = craft_wheel(tmp_path / "wheel", name, {f"{name}/plugin.py": UNBOUND_PLUGIN,
+                                                   "zz_unbound.pth": disarm})
+    environment = tmp_path / "env"
+    make_environment(environment, wheel, ["--no-index"])
+    stored = SeatSpec("unbound", "crafted", plugin=f"{name}.plugin",
+                      environment=str(environment))
+    limits = Limits(move_seconds=5.0, bank_seconds=5.0, memory_mb=512, sandbox=sandbox)
+    result = play_match(spec(stored, "random", limits=limits))
+    assert result.statuses == ("ok", "ok"), result.errors
+    assert f"RLIMIT_AS {512 << 20}" in result.outputs[0], result.outputs[0]
+
+
+@pytest.mark.parametrize("name", ["..-precious-py3-none-any.whl",
+                                  ".staging-..-py3-none-any.whl"])
+def test_a_wheel_named_to_reach_outside_its_store_folder_is_refused(
+    tmp_path: Path, name: str
+) -> None:
+    """A wheel's name and version become the folder ``<store>/<name>/<version>``, which a
+    submission clears if it holds no entry: the red team's ``..-precious-py3-none-any.whl``
+    deleted the folder ``precious`` beside the store (``..-..`` would take the store's
+    grandparent), and ``.staging-..`` the whole store."""
+    root = tmp_path / "organiser"
+    store, precious = root / "store", root / "precious"
+    precious.mkdir(parents=True)
+    (precious / "results.jsonl").write_text("{}\n")
+    (store / ".staging").mkdir(parents=True)  # as any submission leaves it
+    (store / "stored_bot" / "1.0").mkdir(parents=True)
+    (store / "stored_bot" / "1.0" / "report.json").write_text("{}\n")
+    wheel = tmp_path / "wheel" / name
+    craft_wheel(tmp_path / "crafted", "arena_bot_climber", {}).rename(
+        wheel.parent.mkdir() or wheel)
+    done = arena("submit", str(wheel), "--no-index", store=store)
+    assert (precious / "results.jsonl").exists()
+    assert (store / "stored_bot" / "1.0" / "report.json").exists()
+    assert done.returncode == 2 and "not a wheel file name" in done.stderr, done.stderr
 
 
 def test_a_zip_bomb_and_a_wheel_that_is_no_zip_are_refused(

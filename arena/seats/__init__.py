@@ -105,6 +105,7 @@ def open_seat(spec: MatchSpec, index: int) -> Seat:
         confinement=Confinement(memory_mb=limits.memory_mb, cpus=limits.cpus),
         sandbox=limits.sandbox,
         startup_seconds=limits.startup_seconds,
+        deal=spec.seed,
     )
 
 

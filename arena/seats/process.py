@@ -7,8 +7,8 @@ misses one is killed with its whole process group, one that exits is a
 crash, and one that answers out of protocol is illegal. The host's own
 stdout and stderr are drained by a thread into a bounded buffer, handed to
 the match record per match. Healthy hosts go back to a per-process
-:class:`HostPool` and serve the next match of the same bot and params; a
-host that faulted is never reused.
+:class:`HostPool` and serve the next match of the same bot and params that
+is not of a deal they have played; a host that faulted is never reused.
 """
 
 from __future__ import annotations
@@ -40,6 +40,11 @@ OUTPUT_BYTES = 64 * 1024
 
 MAX_MATCHES_PER_HOST = 500
 """A host is retired after this many matches, so nothing a bot leaks grows for long."""
+
+MAX_IDLE_PER_BOT = 8
+"""Idle hosts the pool keeps per bot, params and limits (the oldest goes past it): a host
+never plays a deal twice, so a bot that sits at every seating of a table needs one host a
+seating while the table is played, and each of them serves a later table."""
 
 
 class Output:
@@ -128,6 +133,8 @@ class HostProcess:
         self.writable.register(self.to_host, select.POLLOUT)
         self.alive = True
         self.matches = 0
+        self.deals: set[int] = set()
+        """The chance seeds of the matches it was started for: a host never gets one twice."""
         self.hello: dict[str, Any] = {}
         self._sandbox: tuple[int, int] | None = None
         """Inside bubblewrap: the pid (outside) of the sandbox's init and of the host."""
@@ -338,21 +345,33 @@ class HostProcess:
 
 
 class HostPool:
-    """Idle healthy hosts of this process, by bot, params and limits."""
+    """Idle healthy hosts of this process, by bot, params and limits.
+
+    A host keeps what its bot remembers from one match to the next, so it is never handed a
+    deal it has played: every seating of a table shares the table's chance seed (the
+    duplicate format), and a bot that kept the cards and dice of its first seating would know
+    the hidden draws of the next (the order of the deck, what the others hold)."""
 
     def __init__(self) -> None:
         self.idle: dict[str, list[HostProcess]] = {}
         atexit.register(self.close)
 
-    def acquire(self, key: str) -> HostProcess | None:
-        hosts = self.idle.get(key)
-        return hosts.pop() if hosts else None
+    def acquire(self, key: str, deal: int | None = None) -> HostProcess | None:
+        """The most recently released host of ``key`` that has not played ``deal``."""
+        hosts = self.idle.get(key, [])
+        for index in range(len(hosts) - 1, -1, -1):
+            if deal is None or deal not in hosts[index].deals:
+                return hosts.pop(index)
+        return None
 
     def release(self, key: str, host: HostProcess) -> None:
-        if host.alive and host.matches < MAX_MATCHES_PER_HOST:
-            self.idle.setdefault(key, []).append(host)
-        else:
+        if not host.alive or host.matches >= MAX_MATCHES_PER_HOST:
             host.close()
+            return
+        hosts = self.idle.setdefault(key, [])
+        hosts.append(host)
+        if len(hosts) > MAX_IDLE_PER_BOT:
+            hosts.pop(0).close()
 
     def close(self) -> None:
         for hosts in self.idle.values():
@@ -377,14 +396,16 @@ class ProcessSeat:
         sandbox: str,
         startup_seconds: float,
         environment: str = "",
+        deal: int | None = None,
         pool: HostPool = POOL,
     ) -> None:
+        """``deal``: the match's chance seed (None: a start that plays no match)."""
         self.key = json.dumps([bot, plugin, start.get("params", {}), confinement.arguments(),
                                confinement.cpus, sandbox, environment], sort_keys=True,
                               default=str)
         self.pool = pool
         self.startup = 0.0
-        host = pool.acquire(self.key)
+        host = pool.acquire(self.key, deal)
         began = time.perf_counter()
         try:
             if host is None:
@@ -394,6 +415,8 @@ class ProcessSeat:
                 except OSError as exc:
                     raise BotCrashed(f"the bot host could not start: {exc}") from None
                 host.greet(startup_seconds)
+            if deal is not None:
+                host.deals.add(deal)
             host.request({"type": "start", **start}, "ready",
                          time.perf_counter() + startup_seconds, "start-up")
             host.end_strays()

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.errors import ArenaError
+from arena.seats.host import OPEN_FILES
 
 SANDBOX_MODES = ("auto", "required", "fallback")
 """``[limits] sandbox``: bubblewrap if installed (else the fallback, said aloud), bubblewrap
@@ -41,6 +42,17 @@ CLEAN_ENV = {"PATH": "/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8", "PYTHON
 """The whole environment of a bot host: nothing of the parent's."""
 
 SANDBOX_UID = 65534
+
+_SET_LIMITS = (
+    "import os, resource as r, sys\n"
+    "for which, value in zip((r.RLIMIT_CORE, r.RLIMIT_NOFILE, r.RLIMIT_AS, r.RLIMIT_CPU,"
+    " r.RLIMIT_FSIZE), map(int, sys.argv[1:6])):\n"
+    "    if value > 0 or which == r.RLIMIT_CORE:\n"
+    "        r.setrlimit(which, (value, value))\n"
+    "os.execv(sys.argv[6], sys.argv[6:])\n"
+)
+"""The program of :meth:`Confinement.limited` (its arguments: the limits, then the command;
+0 leaves a limit unset, but for core dumps)."""
 
 SCRATCH_MB = 64
 """Size of a sandboxed host's private ``/tmp`` (memory: a tmpfs, which the host's own
@@ -66,6 +78,15 @@ class Confinement:
     def arguments(self) -> list[str]:
         return [f"--memory-mb={self.memory_mb}", f"--cpu-seconds={self.cpu_seconds}",
                 f"--file-mb={self.file_mb}", f"--processes={self.processes}"]
+
+    def limited(self, command: list[str]) -> list[str]:
+        """``command`` started under these limits, set by the arena's own interpreter before
+        it becomes ``command``: no code of a stored bot's environment has run yet (a ``.pth``
+        file of its wheel, or a runtime module its wheel replaced, runs before the host's own
+        :func:`arena.seats.host.confine`, and could disarm it). The process limit stays the
+        host's alone (outside a user namespace it would count all the arena user's)."""
+        values = [0, OPEN_FILES, self.memory_mb << 20, self.cpu_seconds, self.file_mb << 20]
+        return [sys.executable, "-I", "-S", "-c", _SET_LIMITS, *map(str, values), *command]
 
 
 @functools.cache
@@ -234,7 +255,7 @@ def host_command(
         # Outside a user namespace RLIMIT_NPROC would count every process of the arena's
         # user (Ray's included), so the fallback leaves it unset.
         python = [arg for arg in python if not arg.startswith("--processes=")]
-        return [*python, "--fallback"], tempfile.mkdtemp(prefix="arena-host-")
+        return confinement.limited([*python, "--fallback"]), tempfile.mkdtemp(prefix="arena-host-")
     bwrap = bubblewrap()
     assert bwrap is not None
     # A package is bound alone; a single-file module with the folder it sits in (its siblings
@@ -250,24 +271,30 @@ def host_command(
                "--size", str(SCRATCH_MB << 18), "--tmpfs", "/dev/shm", "--remount-ro", "/dev",
                "--size", str(SCRATCH_MB << 20), "--tmpfs", "/tmp", "--chdir", "/tmp",
                *_system_binds(), *_python_binds(extra, environment), "--", *python]
-    return command, None
+    return confinement.limited(command), None
 
 
-def sandboxed(argv: list[str], writable: list[Path], mode: str = "auto") -> list[str] | None:
+def sandboxed(
+    argv: list[str], readable: list[Path], writable: list[Path], mode: str = "auto",
+    scratch_mb: int = SCRATCH_MB,
+) -> list[str] | None:
     """``argv`` (a command of the arena's own Python) run inside bubblewrap as a bot host is,
-    with ``writable`` folders bound read-write and nothing else writable, no network and an
-    empty environment: for running a stranger's package code that is not a bot, such as the
-    build of a submitted package. None where bubblewrap is not used."""
+    for running a stranger's package code that is not a bot, such as the build of a submitted
+    package: ``readable`` bound read-only, ``writable`` (files made beforehand) read-write,
+    nothing else of the machine writable (so the file size limit bounds what it can leave on
+    the disk), a private ``/tmp`` of ``scratch_mb`` (memory) as its working directory, no
+    network and an empty environment. None where bubblewrap is not used."""
     if not use_bubblewrap(mode):
         return None
     bwrap = bubblewrap()
     assert bwrap is not None
-    binds = [arg for place in writable for arg in ("--bind", str(place), str(place))]
+    binds = [*(arg for place in readable for arg in ("--ro-bind", str(place), str(place))),
+             *(arg for place in writable for arg in ("--bind", str(place), str(place)))]
     return [bwrap, "--unshare-all", "--unshare-user", "--uid", str(SANDBOX_UID),
             "--gid", str(SANDBOX_UID), "--die-with-parent", "--new-session",
             "--cap-drop", "ALL", "--hostname", "bot", "--clearenv",
             *(arg for key, value in CLEAN_ENV.items() for arg in ("--setenv", key, value)),
             "--setenv", "PIP_NO_CACHE_DIR", "1", "--setenv", "PIP_NO_INDEX", "1",
-            "--proc", "/proc", "--dev", "/dev", "--size", str(SCRATCH_MB << 20),
+            "--proc", "/proc", "--dev", "/dev", "--size", str(scratch_mb << 20),
             "--tmpfs", "/tmp", *_system_binds(), *_python_binds([], None), *binds,
-            "--chdir", str(writable[0]) if writable else "/tmp", "--", *argv]
+            "--chdir", "/tmp", "--", *argv]

@@ -414,8 +414,27 @@ the referee's next request finds no room."""
             os.write(_protocol_out(), b'{"type": "done", "peak_kb": "lots"}\n')
 
 
+class Rememberer(Bot):
+    """Keeps every seed it is started with in its host process: one seen again means that
+    this host played the deal before (a tournament gives a bot the same seed at every seating
+    of one table, which shares one chance seed), and would know its hidden draws. Says so,
+    and how many matches its host played before."""
+
+    name = "zoo-memory"
+    played: ClassVar[list[int]] = []
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        again = "DEJA-VU" if self.seed in self.played else "FRESH"
+        print(f"{again} deal; HOST PLAYED {len(self.played)} BEFORE", flush=True)
+        self.played.append(self.seed)
+
+    def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        return legal_actions[0]
+
+
 ZOO: tuple[type, ...] = (Junk, PythonLoop, NativeLoop, SlowStart, Exit, Segfault, Chatty,
-                         Flood, Hog, Forker, Fussy, Snoop, Forger)
+                         Flood, Hog, Forker, Fussy, Snoop, Forger, Rememberer)
 
 
 @arena.hookimpl
