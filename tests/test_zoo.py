@@ -25,10 +25,10 @@ from helpers import alive, bot_hosts_under, spec
 from arena.match import play_match
 from arena.records import Limits, MatchResult, SeatSpec
 from arena.schedule import round_robin
-from arena.seats import cgroups
+from arena.seats import cgroups, process
 from arena.seats import sandbox as sandbox_module
 from arena.seats.process import OUTPUT_BYTES, POOL
-from arena.seats.sandbox import dependency_locations
+from arena.seats.sandbox import Confinement, dependency_locations
 
 SANDBOXES = ["required", "fallback"]
 """``required``: bubblewrap (CI installs it; missing, these tests fail, they do not skip)."""
@@ -101,6 +101,24 @@ def test_a_kept_host_never_plays_a_deal_it_has_played(sandbox: str) -> None:
     assert not [output for output in said if "DEJA-VU" not in output and "FRESH" not in output]
     assert not [output for output in said if "DEJA-VU" in output], said
     assert ["HOST PLAYED 1 BEFORE" in output for output in said] == [False, False, True, True]
+
+
+def test_the_pool_keeps_a_bounded_number_of_idle_hosts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past :data:`MAX_IDLE_HOSTS` the host released longest ago is closed, whatever its bot:
+    a stopped host holds its memory, and a tournament of many bots would keep many."""
+    monkeypatch.setattr(process, "MAX_IDLE_HOSTS", 2)
+    pool = process.HostPool()
+    hosts = [process.HostProcess("arena_bot_random.plugin", ["--bot=random"], Confinement(),
+                                 "auto") for _ in range(3)]
+    try:
+        for key, host in zip(["a", "b", "a"], hosts, strict=True):
+            pool.release(key, host)
+        assert [host.alive for host in hosts] == [False, True, True]
+        assert pool.acquire("a") is hosts[2] and pool.acquire("a") is None
+        assert pool.acquire("b") is hosts[1]
+    finally:
+        for host in hosts:
+            host.kill()
 
 
 def test_a_forged_end_of_match_answer_leaks_no_host(sandbox: str) -> None:

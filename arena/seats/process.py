@@ -46,6 +46,11 @@ MAX_IDLE_PER_BOT = 8
 never plays a deal twice, so a bot that sits at every seating of a table needs one host a
 seating while the table is played, and each of them serves a later table."""
 
+MAX_IDLE_HOSTS = 48
+"""Idle hosts the pool keeps in all (the least recently used goes past it): a stopped host
+holds its memory (20-60 MB for the shipped bots), and a tournament of many bots would
+otherwise keep up to :data:`MAX_IDLE_PER_BOT` of each in every worker."""
+
 
 class Output:
     """Drains a host's stdout/stderr pipe on a thread, keeping the first bytes of each match."""
@@ -134,6 +139,7 @@ class HostProcess:
         self.alive = True
         self.matches = 0
         self.deals: set[int] = set()
+        self.released = 0  # when the pool last took it back (a count), to close the oldest
         """The chance seeds of the matches it was started for: a host never gets one twice."""
         self.hello: dict[str, Any] = {}
         self._sandbox: tuple[int, int] | None = None
@@ -354,6 +360,7 @@ class HostPool:
 
     def __init__(self) -> None:
         self.idle: dict[str, list[HostProcess]] = {}
+        self._released = 0
         atexit.register(self.close)
 
     def acquire(self, key: str, deal: int | None = None) -> HostProcess | None:
@@ -368,10 +375,22 @@ class HostPool:
         if not host.alive or host.matches >= MAX_MATCHES_PER_HOST:
             host.close()
             return
+        self._released += 1
+        host.released = self._released
         hosts = self.idle.setdefault(key, [])
         hosts.append(host)
         if len(hosts) > MAX_IDLE_PER_BOT:
             hosts.pop(0).close()
+        if sum(len(kept) for kept in self.idle.values()) > MAX_IDLE_HOSTS:
+            self._close_oldest()
+
+    def _close_oldest(self) -> None:
+        """Close the idle host released longest ago (each key's list is in release order)."""
+        key = min((key for key, hosts in self.idle.items() if hosts),
+                  key=lambda key: self.idle[key][0].released)
+        self.idle[key].pop(0).close()
+        if not self.idle[key]:
+            del self.idle[key]
 
     def close(self) -> None:
         for hosts in self.idle.values():
