@@ -856,3 +856,150 @@ def test_observation_rebuilt_gives_same_observation() -> None:
     twin = GAME.state_from_observation(state.observation(seat), random.Random(3))
     assert twin.observation(seat) == state.observation(seat)
     assert twin.legal_actions() == state.legal_actions()
+
+
+# --- More scenarios -------------------------------------------------------------------
+
+
+def test_first_round_limit_counts_members_sent_to_locations() -> None:
+    """The first player's single member may go to a Location instead, and then no other
+    member may go anywhere (RULINGS.md, ruling 9)."""
+    flips = ((TRAIN, 64), (TRAIN, 65))
+    state = new_game(2, flips=flips)  # boat + airship left: Moai is in reach
+    play(state, go(MOAI, BOAT))
+    assert state.legal_actions() == [END_PHASE_1]
+
+
+def test_other_players_member_does_not_count_for_your_mission() -> None:
+    """"You must have an Expedition Member on EACH of the Locations": your own members."""
+    def edit(o: dict[str, Any]) -> None:
+        set_player(o, 0, missions=[0], on=[CHURCH], in_front=2)
+        set_player(o, 1, on=[WALL], in_front=2)
+    state = mid_game(edit)
+    play(state, END_PHASE_1)
+    assert complete(0) not in state.legal_actions()
+
+
+def test_missions_are_completed_in_phase_2_only() -> None:
+    """Missions are completed in Phase 2, after the members were sent."""
+    state = mid_game(lambda o: set_player(o, 0, missions=[0], on=[CHURCH, WALL], in_front=1))
+    assert complete(0) not in state.legal_actions()
+    with pytest.raises(ValueError):
+        state.apply_action(complete(0))
+
+
+def test_retrieved_member_can_be_sent_again() -> None:
+    """"Any such retrieved Expedition Member is put in front of you" and may be used."""
+    state = mid_game(lambda o: set_player(o, 0, on=[PETRA], in_front=2))
+    play(state, retrieve(PETRA))
+    assert equip(0, 3) in state.legal_actions()
+
+
+def test_no_catch_up_token_from_an_empty_discard_area() -> None:
+    """The token comes "from the discard area": the mission being completed is not yet
+    there (RULINGS.md, ruling 18)."""
+    state = mission_position(0, [CHURCH, WALL], [1, 1], discard={})
+    play(state, complete(0), retrieve(WALL))
+    assert state.current_player() == 0
+    assert me(state)["vehicles"]["train"] == 0
+    assert obs(state)["discard"]["train"] == 1
+
+
+def test_fourth_member_arrives_only_once() -> None:
+    """The 4th member is set aside once: a later mission with both Leaders past slot 4
+    brings no 5th."""
+    state = mission_position(0, [CHURCH, WALL], [5, 6], total=4)
+    play(state, complete(0), retrieve(WALL))
+    assert me(state)["members_total"] == 4
+
+
+def test_leader_stops_on_the_last_slot_and_takes_its_clue() -> None:
+    """A Leader cannot leave the track; the glass on slot 12 gives a clue."""
+    state = mission_position(11, [CHURCH, WALL, PETRA], [3, 11])
+    play(state, complete(11), retrieve(PETRA))
+    force(state, clue_tile(3))
+    assert me(state)["leaders"] == [3, 12]
+    assert me(state)["clues"] == 1
+
+
+def test_clue_drawn_from_the_tiles_left() -> None:
+    """A clue tile already taken cannot be drawn again."""
+    state = mission_position(0, [CHURCH, WALL], [3, 3], clues=[4, 9])
+    play(state, complete(0), retrieve(WALL))
+    outcomes = dict(state.chance_outcomes())
+    assert clue_tile(3) not in outcomes and clue_tile(8) not in outcomes
+    assert len(outcomes) == 11
+
+
+def test_last_token_taker_can_still_win_by_clues() -> None:
+    """Empty stacks trigger the end, but the turn is played out: a 4th clue in phase 2
+    wins by clues."""
+    def edit(o: dict[str, Any]) -> None:
+        o["stacks"][0] = {"count": 0, "visible": []}
+        o["stacks"][1] = {"count": 1, "visible": ["boat"]}
+        set_player(o, 0, missions=[0], on=[CHURCH, WALL], in_front=1, leaders=[3, 8],
+                   clues=[1, 2, 3])
+        o["clue_tiles_left"] = 10
+    state = mid_game(edit)
+    play(state, equip(1, 1), END_PHASE_1, complete(0), retrieve(WALL))
+    force(state, clue_tile(5))
+    assert state.is_terminal()
+    assert obs(state)["end"]["by"] == "clues"
+    assert state.ranking() == [0, 1]
+
+
+def test_no_turn_after_the_stacks_empty() -> None:
+    """"until one of the players has gathered 4 clues or both token piles are empty":
+    the next player gets no turn."""
+    state = empty_stacks_position([2, 2], [2, 2], {}, {})
+    play(state, equip(1, 1), END_PHASE_1, END_TURN)
+    assert state.current_player() == TERMINAL
+    assert state.legal_actions() == []
+
+
+def test_empty_stacks_three_players_ranking() -> None:
+    """Rearmost Leader first, then fewer tokens, for every seat."""
+    def edit(o: dict[str, Any]) -> None:
+        o["stacks"][0] = {"count": 0, "visible": []}
+        o["stacks"][1] = {"count": 1, "visible": ["boat"]}
+        set_player(o, 0, leaders=[3, 3], vehicles={}, missions=[])   # 1 token after taking
+        set_player(o, 1, leaders=[4, 7], vehicles={"car": 3}, missions=[])
+        set_player(o, 2, leaders=[9, 4], vehicles={"car": 1}, missions=[])
+    state = mid_game(edit, players=3)
+    play(state, equip(1, 1), END_PHASE_1, END_TURN)
+    assert state.is_terminal()
+    assert state.ranking() == [2, 1, 0]
+
+
+def test_four_clues_end_even_with_more_missions_to_complete() -> None:
+    """The winner is known at once: nothing more is played."""
+    def edit(o: dict[str, Any]) -> None:
+        set_player(o, 0, missions=[0, 2], on=[CHURCH, WALL, PETRA], in_front=0,
+                   leaders=[3, 8], clues=[1, 2, 3])
+        o["clue_tiles_left"] = 10
+    state = mid_game(edit)
+    play(state, END_PHASE_1, complete(0), retrieve(WALL))
+    force(state, clue_tile(4))
+    assert state.is_terminal()
+    assert state.scores()[0] == 4
+
+
+def test_scores_are_clues_held() -> None:
+    """README: "scores() are the clues held\"."""
+    def edit(o: dict[str, Any]) -> None:
+        set_player(o, 0, clues=[2, 5])
+        o["players"][1]["clues"] = 1
+        o["clue_tiles_left"] = 10
+    state = mid_game(edit)
+    assert state.scores() == [2, 1]
+
+
+def test_mission_drawn_is_not_one_already_revealed() -> None:
+    """"Each Mission token offers a unique combination of Locations": a revealed mission
+    is not drawn again."""
+    state = new_game(2)
+    play(state, equip(0, 1, 1))
+    force(state, mission_drawn(3))
+    play(state, END_PHASE_1, END_TURN, equip(0, 1, 1))
+    assert mission_drawn(3) not in dict(state.chance_outcomes())
+    assert len(state.chance_outcomes()) == 15
