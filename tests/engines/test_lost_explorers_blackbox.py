@@ -117,8 +117,8 @@ def new_game(
         for vehicle in stack:
             force(state, stack_token(VEHICLES.index(vehicle)))
     force(state, first(first_seat))
-    for i, (vehicle, mission) in enumerate(flips or [(BOAT, 72 + i) for i in range(players)]):
-        play(state, flip(vehicle))
+    for kind, mission in flips or tuple((BOAT, 72 + seat) for seat in range(players)):
+        play(state, flip(kind))
         force(state, mission_drawn(mission))
     return state
 
@@ -208,7 +208,7 @@ def me(state: State, seat: int = 0) -> dict[str, Any]:
 def test_validated_markers_by_player_count(players: int, markers: int) -> None:
     """"Pick 2, 3 or 4 Validated Location markers at random for respectively 4, 3 or 2
     players"."""
-    state = GAME.new_initial_state(players)
+    state: State = GAME.new_initial_state(players)
     drawn = 0
     while state.chance_outcomes()[0][0] < stack_token(0):
         force(state, state.chance_outcomes()[0][0])
@@ -231,7 +231,7 @@ def test_markers_drawn_at_random_without_repeats() -> None:
 def test_sixty_four_tokens_sixteen_per_vehicle_split_in_two_stacks() -> None:
     """"Shuffle the 64 Vehicle/Mission tokens and divide them equally (32 tokens) between
     the 2 Transport areas"; 16 tokens of each type."""
-    state = GAME.new_initial_state(2)
+    state: State = GAME.new_initial_state(2)
     for m in MARKER_POOL:
         force(state, marker(m))
     outcomes = dict(state.chance_outcomes())
@@ -556,12 +556,13 @@ def test_retrieve_members_only_when_phase_1_starts() -> None:
 
 def mission_position(
     mission: int, on: list[int], leaders: list[int], *, discard: dict[str, int] | None = None,
-    clues: list[int] | None = None, in_front: int = 1, total: int = 3,
+    clues: list[int] | None = None, in_front: int | None = None, total: int = 3,
     vehicles: dict[str, int] | None = None,
 ) -> State:
     """Seat 0 holding ``mission`` with members on ``on``, in phase 2."""
     def edit(o: dict[str, Any]) -> None:
-        set_player(o, 0, missions=[mission], on=on, in_front=in_front, total=total,
+        front = total - len(on) if in_front is None else in_front
+        set_player(o, 0, missions=[mission], on=on, in_front=front, total=total,
                    leaders=leaders, clues=clues or [], vehicles=vehicles or {})
         if clues:
             o["clue_tiles_left"] = 13 - len(clues)
@@ -603,7 +604,7 @@ def test_validated_location_counts_by_itself_and_is_worth_one_fewer() -> None:
     play(state, complete(5))
     assert me(state)["leaders"] == [1, 2]
     assert me(state)["members_on_locations"] == []  # the one member came back
-    assert me(state)["members_in_front"] == 2
+    assert me(state)["members_in_front"] == 3
 
 
 def test_one_member_retrieved_by_choice() -> None:
@@ -1003,3 +1004,69 @@ def test_mission_drawn_is_not_one_already_revealed() -> None:
     play(state, END_PHASE_1, END_TURN, equip(0, 1, 1))
     assert mission_drawn(3) not in dict(state.chance_outcomes())
     assert len(state.chance_outcomes()) == 15
+
+
+# --- Setting up a position by editing an observation (README, "Setting up a position") --
+
+
+def _bad_members(o: dict[str, Any]) -> None:
+    o["locations"][PETRA]["member"] = 0  # still 3 in front: 4 members of 3
+
+
+def _member_on_validated(o: dict[str, Any]) -> None:
+    o["locations"][SPHINX]["member"] = 1
+    o["players"][1]["members_in_front"] = 2
+
+
+def _mission_twice(o: dict[str, Any]) -> None:
+    set_player(o, 1, missions=[72])  # seat 0 holds 72 already
+
+
+def _clues_unmatched(o: dict[str, Any]) -> None:
+    o["players"][0]["clues"] = 2  # my_clues left empty
+
+
+def _clue_tiles_left(o: dict[str, Any]) -> None:
+    set_player(o, 0, clues=[3])  # clue_tiles_left still 13
+
+
+def _leader_off_track(o: dict[str, Any]) -> None:
+    o["players"][1]["leaders"] = [13, 1]
+
+
+def _markers(o: dict[str, Any]) -> None:
+    o["locations"][TAJ]["validated"] = False  # 2 players: all four markers are out
+
+
+def _negative_vehicles(o: dict[str, Any]) -> None:
+    o["players"][0]["vehicles"]["car"] = -1
+
+
+def _completing(o: dict[str, Any]) -> None:
+    o["completing"] = {"id": 72, "vehicle": "boat", "track": 0}  # in phase 1
+
+
+@pytest.mark.parametrize(("edit", "words"), [
+    (_bad_members, "members_total"), (_member_on_validated, "validated"),
+    (_mission_twice, "twice"), (_clues_unmatched, "my_clues"),
+    (_clue_tiles_left, "clue_tiles_left"), (_leader_off_track, "slot 13"),
+    (_markers, "validated"), (_negative_vehicles, "negative"), (_completing, "completing"),
+])
+def test_contradictory_position_refused(edit: Callable[[dict[str, Any]], None],
+                                        words: str) -> None:
+    """An edited observation that no table can show is refused, naming the field, instead
+    of giving a state whose play makes no sense."""
+    state = new_game(2)
+    with pytest.raises(ValueError, match=words):
+        rebuilt(state, edit)
+
+
+def test_derived_fields_are_not_read() -> None:
+    """``tokens`` and ``can_send`` follow from the rest: editing them changes nothing."""
+    state = new_game(2)
+
+    def edit(o: dict[str, Any]) -> None:
+        o["players"][0]["tokens"] = 9
+        o["can_send"] = 3
+    twin = rebuilt(state, edit)
+    assert twin.observation(0) == state.observation(0)
