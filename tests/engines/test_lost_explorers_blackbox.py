@@ -1070,3 +1070,17 @@ def test_derived_fields_are_not_read() -> None:
         o["can_send"] = 3
     twin = rebuilt(state, edit)
     assert twin.observation(0) == state.observation(0)
+
+
+def test_readme_position_example_runs() -> None:
+    """The README's example of setting up a position gives the position it says."""
+    readme = Path(__file__).parents[2] / "engines" / "lost_explorers" / "README.md"
+    text = readme.read_text(encoding="utf-8").split("## Setting up a position", 1)[1]
+    code = text.split("```python\n", 1)[1].split("```", 1)[0]
+    namespace: dict[str, Any] = {"LostExplorersGame": LostExplorersGame, "random": random}
+    exec(code.replace("state = ...", "state = start"), {**namespace, "start": new_game(2)},
+         namespace)
+    position: State = namespace["position"]
+    assert obs(position)["locations"][PETRA]["member"] == 1
+    assert go(MASK, CAR) in position.legal_actions()
+    assert obs(position)["can_send"] == 3
