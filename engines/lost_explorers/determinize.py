@@ -16,7 +16,9 @@ only which tile numbers the winner reveals).
 The components come from the observation: its locations and tracks, and
 its ``box`` (every mission, the markers, the clue numbers), so a game played
 with a user's own component file is rebuilt with that file's contents. The
-observation must be one taken while a seat is on move.
+observation must be one taken while a seat is on move. It may be edited first, to set up
+a position by hand; :mod:`engines.lost_explorers.consistency` refuses one that
+contradicts itself.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from engines.lost_explorers import consistency
 from engines.lost_explorers import phases as P
 from engines.lost_explorers.components import (
     CLUE_TILES,
@@ -103,13 +106,14 @@ def rebuild(observation: Mapping[str, Any], rng: random.Random) -> LostExplorers
     """A state behind ``observation`` (taken while a seat is on move); ``rng`` deals the
     others' clue tiles."""
     components = _components(observation)
+    if observation["current_player"] < 0:
+        raise ValueError("lost-explorers: state_from_observation needs an observation taken "
+                         "while a seat is on move")
+    consistency.check(observation, components)
     n = observation["num_players"]
     state = LostExplorersState(components, n)
     state.phase = state.step = P.NAMES.index(observation["phase"])
     state.player = observation["current_player"]
-    if state.player < 0:
-        raise ValueError("lost-explorers: state_from_observation needs an observation taken "
-                         "while a seat is on move")
     state.first_player, state.turn = observation["first_player"], observation["turn"]
     state.markers_left = 0
     state.validated = [place["validated"] for place in observation["locations"]]

@@ -119,6 +119,7 @@ class LostExplorersGame(Game):
     def state_from_observation(
         self, observation: Mapping[str, Any], rng: random.Random
     ) -> LostExplorersState:
-        """The others' clue tiles sampled from ``rng``; the rest rebuilt exactly (shipped
-        components only)."""
+        """The others' clue tiles sampled from ``rng``; the rest rebuilt exactly, with the
+        components the observation shows. An edited observation sets up a position; one
+        that contradicts itself raises ``ValueError`` (README, "Setting up a position")."""
         return determinize.rebuild(observation, rng)

@@ -1,0 +1,114 @@
+"""Checks that an observation describes a table that can exist, before it is rebuilt.
+
+``Game.state_from_observation`` is also how a position is set up by hand (a rule
+scenario, a puzzle for a bot): take a seat's observation, edit it, rebuild it. An edit
+that contradicts itself (a member put on a location but still counted in front, a
+mission held twice) would otherwise give a state whose play makes no sense, so
+:func:`check` refuses it with a ``ValueError`` naming the field at fault. Fields the
+engine derives (``can_send``, ``tokens``, ``members_on_locations``, the mission details
+beside each id) are not read at all.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engines.lost_explorers.components import CLUE_TILES, MISSIONS, Components
+from engines.lost_explorers.table import MARKERS_IN_PLAY
+
+MEMBERS, MEMBERS_WITH_BONUS = 3, 4
+DECISIONS = ("flip-starting-token", "phase-1", "phase-2", "retrieve-member", "catch-up-token")
+
+
+def _fail(message: str) -> ValueError:
+    return ValueError(f"lost-explorers: state_from_observation: {message}")
+
+
+def check(observation: Mapping[str, Any], components: Components) -> None:
+    """Raise ``ValueError`` if ``observation`` cannot be a table of this game."""
+    n = observation["num_players"]
+    players: Sequence[Mapping[str, Any]] = observation["players"]
+    if n not in MARKERS_IN_PLAY or len(players) != n:
+        raise _fail(f"num_players {n!r} with {len(players)} entries in 'players'")
+    if observation["phase"] not in DECISIONS:
+        raise _fail(f"phase {observation['phase']!r} is not a seat's decision "
+                    f"(one of {', '.join(DECISIONS)})")
+    for key in ("seat", "current_player", "first_player"):
+        if not 0 <= observation[key] < n:
+            raise _fail(f"{key} {observation[key]!r} is not a seat of {n}")
+    _locations(observation, components, n)
+    for seat, player in enumerate(players):
+        _player(observation, components, seat, player)
+    _missions(observation, players)
+    _clues(observation, components, players)
+    completing = observation["completing"]
+    if (completing is not None) != (observation["phase"] in ("retrieve-member",
+                                                             "catch-up-token")):
+        raise _fail("'completing' names a mission exactly while a member or a catch-up "
+                    "token is chosen")
+
+
+def _locations(observation: Mapping[str, Any], components: Components, n: int) -> None:
+    validated = [place["id"] for place in observation["locations"] if place["validated"]]
+    if not set(validated) <= set(components.markers) or len(validated) != MARKERS_IN_PLAY[n]:
+        raise _fail(f"{MARKERS_IN_PLAY[n]} of the locations with a marker "
+                    f"{sorted(components.markers)} are validated with {n} players, "
+                    f"not {sorted(validated)}")
+    for place in observation["locations"]:
+        member = place["member"]
+        if member is not None and not 0 <= member < n:
+            raise _fail(f"location {place['id']} holds a member of seat {member!r}")
+        if member is not None and place["validated"]:
+            raise _fail(f"location {place['id']} is validated and holds a member")
+    areas = observation["equipment_areas"]
+    if any(not 0 <= sent <= MEMBERS_WITH_BONUS for sent in areas):
+        raise _fail(f"equipment_areas {areas!r}: 0 to 4 members each")
+    if any(count < 0 for count in observation["discard"].values()):
+        raise _fail(f"discard {dict(observation['discard'])!r} has a negative count")
+
+
+def _player(observation: Mapping[str, Any], components: Components, seat: int,
+            player: Mapping[str, Any]) -> None:
+    total, front = player["members_total"], player["members_in_front"]
+    mapped = sum(place["member"] == seat for place in observation["locations"])
+    on_areas = sum(observation["equipment_areas"]) if seat == observation["current_player"] else 0
+    if total not in (MEMBERS, MEMBERS_WITH_BONUS) or not 0 <= front == total - mapped - on_areas:
+        raise _fail(f"seat {seat}: members_in_front {front} + {mapped} on locations + "
+                    f"{on_areas} on Equipment areas must make members_total {total} (3, "
+                    "or 4 with the bonus member)")
+    for track, slot in enumerate(player["leaders"]):
+        if not 1 <= slot <= components.track_length[track]:
+            raise _fail(f"seat {seat}: leader on slot {slot} of track {track} "
+                        f"(slots 1..{components.track_length[track]})")
+    if any(count < 0 for count in player["vehicles"].values()):
+        raise _fail(f"seat {seat}: vehicles {dict(player['vehicles'])!r} has a negative count")
+    if player["clues"] < 0:
+        raise _fail(f"seat {seat}: clues {player['clues']!r}")
+
+
+def _missions(observation: Mapping[str, Any], players: Sequence[Mapping[str, Any]]) -> None:
+    held = [mission["id"] for player in players for mission in player["missions"]]
+    every = Counter(held + list(observation["completed_missions"]))
+    twice = sorted(m for m, count in every.items() if count > 1)
+    if twice:
+        raise _fail(f"missions {twice} are held or completed twice")
+    if any(not 0 <= m < MISSIONS for m in every):
+        raise _fail(f"a mission id outside 0..{MISSIONS - 1}")
+
+
+def _clues(observation: Mapping[str, Any], components: Components,
+           players: Sequence[Mapping[str, Any]]) -> None:
+    mine = observation["my_clues"]
+    seat = observation["seat"]
+    if len(mine) != players[seat]["clues"]:
+        raise _fail(f"my_clues {mine!r} and players[{seat}].clues "
+                    f"{players[seat]['clues']!r} differ")
+    if Counter(mine) - Counter(components.clue_numbers):
+        raise _fail(f"my_clues {mine!r} are not clue tiles of the box "
+                    f"{list(components.clue_numbers)!r}")
+    taken = sum(player["clues"] for player in players)
+    if taken + observation["clue_tiles_left"] != CLUE_TILES:
+        raise _fail(f"{taken} clue tiles held and clue_tiles_left "
+                    f"{observation['clue_tiles_left']!r} do not make {CLUE_TILES}")
