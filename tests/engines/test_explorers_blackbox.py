@@ -954,3 +954,457 @@ def test_trail_tokens_are_kept_from_adventure_to_adventure() -> None:
     assert obs(state, 0)["adventure"] == 2
     assert player(state, 0)["trail_tokens"] == ["pterodactylus"]
     assert sorted(player(state, 1)["trail_tokens"]) == ["iguanodon", "plesiosaurus"]
+
+
+# --- more edge cases a checker would try ------------------------------------------------------
+
+
+def test_reroll_limit_is_per_hunt_not_per_turn() -> None:
+    """"You can take up to two ammunition tokens per dinosaur": ruling 17 counts them per
+    hunt, so a later hunt of the same dinosaur has two again."""
+    state = start(2, row=(PTERO_6, IGUA_7))
+
+    def setup(table: dict[str, Any]) -> None:
+        table["players"][0]["ammunition"] = 2
+        table["center_ammunition"] = 4
+
+    state = rebuild(state, setup)
+    hunt(state, 1, 2)
+    assert REROLL in state.legal_actions()
+
+
+def test_only_the_ammunition_left_can_be_taken() -> None:
+    """With one token in the centre, one re-roll only."""
+    state = start(2, row=(PTERO_6, IGUA_7))
+
+    def setup(table: dict[str, Any]) -> None:
+        table["players"][1]["ammunition"] = 5
+        table["center_ammunition"] = 1
+
+    state = rebuild(state, setup)
+    hunt(state, 1, 2, 3)
+    assert REROLL not in state.legal_actions()
+    assert obs(state)["center_ammunition"] == 0
+
+
+def test_allies_bonus_applies_to_rerolls() -> None:
+    """"you will gain +1 in all your future hunt throws" """
+    state = start(2, row=(ALLIES, PLES_8))
+    state.apply_action(TAKE[0])
+    chance(state, PTERO_4)
+    hunt(state, 1, 6, 7)  # 7 + 1 = 8
+    assert card_id(state, PLES_8) in player(state, 0)["dinosaurs"]
+
+
+def test_allies_bonus_outlasts_the_base_camp() -> None:
+    """Ruling 21: "until the adventure ends", the base camp discards the card, not the +1."""
+    state = start(2, row=(ALLIES, PLES_8))
+    state.apply_action(TAKE[0])
+    chance(state, PTERO_4)
+    state.apply_action(BASE_CAMP)
+    me = player(state, 0)
+    assert me["advantages"] == [] and me["throw_bonus"] == 1
+
+
+def test_allies_bonus_ends_with_the_adventure() -> None:
+    state = start(2, row=(ALLIES, PLES_8))
+    state.apply_action(TAKE[0])
+    chance(state, PTERO_4)
+    state = rebuild(state, lambda t: set_deck(t, []))
+    end_adventure_now(state)
+    assert player(state, 0)["throw_bonus"] == 0
+
+
+def test_hound_revealing_allies_gives_no_bonus_nor_action() -> None:
+    """"If it's an advantage, you will NOT benefit from its effect" (ruling 21)."""
+    state = start(2, row=(HOUND, IGUA_7))
+    state = rebuild(state, lambda t: t["players"][0].update(exploration_tokens=2))
+    state.apply_action(TAKE[0])
+    chance(state, ALLIES)
+    chance(state, PTERO_4)
+    me = player(state, 0)
+    assert me["throw_bonus"] == 0
+    assert card_id(state, ALLIES) in me["advantages"]
+    assert state.current_player() == 1  # no action gained, none could be bought
+
+
+def test_hound_let_go_discards_the_dinosaur() -> None:
+    """Ruling 23: the Hound's capture is the taker's choice ("you can capture it")."""
+    state = start(2, row=(HOUND, IGUA_7))
+    state.apply_action(TAKE[0])
+    chance(state, PLES_7)
+    state.apply_action(HOUND_LET_GO)
+    assert player(state, 0)["dinosaurs"] == []
+    assert card_id(state, PLES_7) in obs(state, 0)["discards"]
+
+
+def test_hound_with_an_empty_deck_ends_the_adventure() -> None:
+    """Ruling 23: nothing to reveal, and the Hound cannot be replaced."""
+    state = start(2, row=(HOUND, IGUA_7))
+    state = rebuild(state, lambda t: set_deck(t, []))
+    state.apply_action(TAKE[0])
+    table = obs(state, 0)
+    assert table["adventure"] == 2
+    assert table["history"][0][0] == -1  # the Hound's point
+
+
+def test_ammunition_box_without_ammunition_does_nothing() -> None:
+    """Ruling 22: with no ammunition there is nothing to decide."""
+    state = start(2, row=(AMMO_BOX, IGUA_7))
+    state.apply_action(TAKE[0])
+    assert phase(state) != "ammunition-box"
+    chance(state, PTERO_4)
+    assert player(state, 0)["advantages"] == [card_id(state, AMMO_BOX)]
+
+
+def test_ammunition_box_may_keep_the_ammunition() -> None:
+    """"you can put back": 104 keeps them (ruling 22)."""
+    state = start(2, row=(AMMO_BOX, IGUA_7))
+    state = rebuild(
+        state,
+        lambda t: (t["players"][0].update(ammunition=2), t.update(center_ammunition=4)),
+    )
+    state.apply_action(TAKE[0])
+    state.apply_action(BOX_KEEP)
+    assert player(state, 0)["ammunition"] == 2
+    assert obs(state)["center_ammunition"] == 4
+
+
+def test_haven_of_peace_never_exceeds_six() -> None:
+    state = start(2, row=(HAVEN, IGUA_7))
+    state.apply_action(TAKE[0])
+    assert player(state, 0)["exploration_tokens"] == 6
+
+
+def test_base_camp_is_an_action_the_turn_goes_on() -> None:
+    """"Go back to the base camp." is one of the actions (ruling 10: even at 6 tokens)."""
+    state = start(2)
+    assert BASE_CAMP in state.legal_actions()
+    state.apply_action(BASE_CAMP)
+    assert phase(state) == "turn-end"
+    state.apply_action(TURN_END)
+    assert state.current_player() == 1
+
+
+def test_exhausted_by_a_capture_base_camp_loses_the_capture() -> None:
+    """Exhausted by a success's damage, the explorer chooses at once; the base camp
+    discards the dinosaur just captured."""
+    state = start(2, row=(PTERO_6, MEGA_10))
+    state = rebuild(state, lambda t: t["players"][0].update(exploration_tokens=3))
+    hunt(state, 1, 11)
+    assert phase(state) == "exhausted"
+    state.apply_action(BASE_CAMP)
+    me = player(state, 0)
+    assert me["dinosaurs"] == [] and me["exploration_tokens"] == 6
+    assert card_id(state, MEGA_10) in obs(state, 0)["discards"]
+
+
+def test_exhausted_explorer_abandons_and_keeps_the_capture() -> None:
+    state = start(2, row=(PTERO_6, MEGA_10))
+    state = rebuild(state, lambda t: t["players"][0].update(exploration_tokens=3))
+    hunt(state, 1, 11)
+    state.apply_action(ABANDON)
+    me = player(state, 0)
+    assert me["abandoned"] and me["dinosaurs"] == [card_id(state, MEGA_10)]
+
+
+def test_discard_lock_skips_an_abandoned_player() -> None:
+    """Ruling 9: "the next one in the turn order" is the next one still in the adventure."""
+    state = start(3)
+    state = rebuild(state, lambda t: t["players"][1].update(abandoned=True))
+    state.apply_action(DISCARD[0])
+    chance(state, PTERO_4)
+    state.apply_action(TURN_END)
+    assert state.current_player() == 2
+    assert DISCARD[0] not in state.legal_actions()
+
+
+def test_discard_lock_holds_for_the_extra_action_too() -> None:
+    """Ruling 9: the locked explorer may not discard in their whole next turn."""
+    state = start(2)
+    state.apply_action(DISCARD[0])
+    chance(state, PTERO_4)
+    state.apply_action(TURN_END)
+    state.apply_action(BUY_ACTION)
+    state.apply_action(BASE_CAMP)
+    assert DISCARD[0] not in state.legal_actions()
+
+
+def test_discarder_may_discard_again_with_an_extra_action() -> None:
+    state = start(2)
+    state.apply_action(DISCARD[0])
+    chance(state, PTERO_4)
+    state.apply_action(BUY_ACTION)
+    assert DISCARD[0] in state.legal_actions()
+
+
+def test_lone_species_counts_an_abandoned_players_dinosaurs() -> None:
+    """Ruling 11: an abandoned explorer still holds their dinosaurs for the doubling."""
+    state = start(2)
+
+    def setup(table: dict[str, Any]) -> None:
+        give(table, 0, IGUA_5)
+        give(table, 1, IGUA_6)
+        table["players"][1]["abandoned"] = True
+
+    state = rebuild(state, setup)
+    assert player(state, 0)["points"] == 2
+
+
+def test_scores_may_be_negative() -> None:
+    """Ammunition and advantages subtract points (ruling 24)."""
+    state = start(2)
+
+    def setup(table: dict[str, Any]) -> None:
+        give(table, 0, HAVEN, HOUND)
+        table["players"][0]["ammunition"] = 2
+        table["center_ammunition"] = 4
+
+    state = rebuild(state, setup)
+    assert player(state, 0)["points"] == -4
+
+
+def test_capturing_the_last_card_ends_the_adventure() -> None:
+    """"When a card is taken and can't be replaced (because the deck is empty), the
+    adventure ends." """
+    state = start(2, row=(PTERO_6, IGUA_7))
+    state = rebuild(state, lambda t: set_deck(t, []))
+    state.apply_action(BUY_ACTION)
+    hunt(state, 0, 12)
+    table = obs(state, 0)
+    assert table["adventure"] == 2
+    assert table["history"][0] == [4, 0]
+
+
+def test_failed_hunt_with_an_empty_deck_does_not_end_the_adventure() -> None:
+    """A failed hunt takes no card (ruling 12)."""
+    state = start(2, row=(PTERO_6, IGUA_7))
+    state = rebuild(state, lambda t: set_deck(t, []))
+    hunt(state, 0, 2)
+    state.apply_action(STOP_HUNT)
+    assert obs(state, 0)["adventure"] == 1
+    assert state.current_player() == 1
+
+
+def test_four_players_next_adventure_starts_with_the_seat_before() -> None:
+    """"The player who goes last in the last adventure will go first in this one." """
+    state = start(4, first=2)
+    state = rebuild(state, lambda t: set_deck(t, []))
+    end_adventure_now(state)
+    chance(state, f"setup discard {PTERO_4}")
+    chance(state, f"reveal {IGUA_5}")
+    chance(state, f"reveal {IGUA_6}")
+    assert obs(state)["first_player"] == 1
+    assert state.current_player() == 1
+    assert obs(state)["center_ammunition"] == 8
+
+
+def test_simultaneous_second_trophies_tie_the_match() -> None:
+    """Ruling 27: several reaching two trophies together tie on trophies."""
+    state = start(2)
+
+    def setup(table: dict[str, Any]) -> None:
+        give(table, 0, IGUA_5)
+        give(table, 1, IGUA_6)
+        for seat in (0, 1):
+            table["players"][seat]["trophies"] = 1
+        set_deck(table, [])
+
+    state = rebuild(state, setup)
+    end_adventure_now(state)
+    assert state.is_terminal()
+    assert state.scores() == [2, 2]
+
+
+def test_no_action_is_legal_once_the_match_is_over() -> None:
+    state = start(2)
+
+    def setup(table: dict[str, Any]) -> None:
+        give(table, 1, MEGA_9)
+        table["players"][1]["trophies"] = 1
+        set_deck(table, [])
+
+    state = rebuild(state, setup)
+    end_adventure_now(state)
+    assert state.legal_actions() == []
+    with pytest.raises(ValueError):
+        state.apply_action(0)
+
+
+def test_steal_not_offered_without_trail_tokens() -> None:
+    state = start(
+        2, advanced=True,
+        trails={0: ("megalosaurus", "pterodactylus"), 1: ("iguanodon", "plesiosaurus")},
+    )
+    state = rebuild(state, lambda t: t["players"][0].update(trail_tokens=[]))
+    assert not set(state.legal_actions()) & set(STEAL_WITH.values())
+
+
+def test_steal_offers_only_the_tokens_held() -> None:
+    state = start(
+        2, advanced=True,
+        trails={0: ("megalosaurus", "pterodactylus"), 1: ("iguanodon", "plesiosaurus")},
+    )
+    steal = set(state.legal_actions()) & set(STEAL_WITH.values())
+    assert steal == {STEAL_WITH["megalosaurus"], STEAL_WITH["pterodactylus"]}
+
+
+def test_stolen_dinosaur_scores_for_the_thief() -> None:
+    """Ruling 32: a stolen dinosaur takes its new holder's trail bonus."""
+    state = start(
+        2, advanced=True,
+        trails={0: ("plesiosaurus", "pterodactylus"), 1: ("iguanodon", "iguanodon")},
+    )
+    state = rebuild(state, lambda t: give(t, 1, PLES_7))
+    state.apply_action(STEAL_WITH["pterodactylus"])
+    state.apply_action(ASK_SEAT_FIRST + 1)
+    roll = [a for a, _ in state.chance_outcomes() if state.action_to_string(a) == "die 3"]
+    state.apply_action(roll[0])
+    state.apply_action(STEAL_PICK_FIRST + card_id(state, PLES_7))
+    assert player(state, 0)["points"] == (3 + 2) * 2
+    assert player(state, 1)["points"] == 0
+
+
+def test_discarded_trail_token_gives_no_bonus() -> None:
+    """"Each token you keep at the end of the adventure will give you extra points" """
+    state = start(
+        2, advanced=True,
+        trails={0: ("megalosaurus", "pterodactylus"), 1: ("iguanodon", "iguanodon")},
+    )
+    state = rebuild(state, lambda t: give(t, 0, PTERO_4))
+    before = player(state, 0)["points"]
+    state.apply_action(STEAL_WITH["pterodactylus"])
+    state.apply_action(ASK_SEAT_FIRST + 1)
+    roll = [a for a, _ in state.chance_outcomes() if state.action_to_string(a) == "die 1"]
+    state.apply_action(roll[0])
+    assert before == (1 + 1) * 2
+    assert player(state, 0)["points"] == 1 * 2
+
+
+def test_no_steal_when_everyone_else_abandoned() -> None:
+    """Ruling 30: with nobody to ask, stealing is not offered."""
+    state = start(
+        2, advanced=True,
+        trails={0: ("megalosaurus", "pterodactylus"), 1: ("iguanodon", "iguanodon")},
+    )
+    state = rebuild(state, lambda t: t["players"][1].update(abandoned=True))
+    assert not set(state.legal_actions()) & set(STEAL_WITH.values())
+
+
+def test_steal_counts_only_the_printed_value() -> None:
+    """"count only the printed value": the owner's trail bonus and doubling do not raise a
+    dinosaur out of reach."""
+    state = start(
+        2, advanced=True,
+        trails={0: ("megalosaurus", "pterodactylus"), 1: ("iguanodon", "iguanodon")},
+    )
+    state = rebuild(state, lambda t: give(t, 1, IGUA_5))  # 2 printed, (2 + 1) * 2 scored
+    state.apply_action(STEAL_WITH["megalosaurus"])
+    state.apply_action(ASK_SEAT_FIRST + 1)
+    roll = [a for a, _ in state.chance_outcomes() if state.action_to_string(a) == "die 2"]
+    state.apply_action(roll[0])
+    assert state.legal_actions() == [STEAL_PICK_FIRST + card_id(state, IGUA_5)]
+
+
+def test_same_seed_same_match() -> None:
+    """Chance is sampled by the driver: the same rng gives the same match."""
+    from arena.game import drive
+
+    def first_legal(state: State, seat: int) -> int:
+        return state.legal_actions()[-1] if seat % 2 else state.legal_actions()[0]
+
+    histories = []
+    for _ in range(2):
+        state = game().new_initial_state(3, {"advanced": True})
+        histories.append(drive(state, first_legal, random.Random(7), max_actions=20000))
+    assert histories[0] == histories[1]
+
+
+def test_exhausted_by_a_failure_then_base_camp_still_passes_the_turn() -> None:
+    """Ruling 19 with ruling 18: after a failed hunt the turn passes even if the explorer
+    went back to the base camp with an action still due."""
+    state = start(2, row=(PTERO_6, MEGA_10))
+    state = rebuild(state, lambda t: t["players"][0].update(exploration_tokens=5))
+    state.apply_action(BUY_ACTION)  # 3 tokens left, failure costs 5
+    hunt(state, 1, 2)
+    state.apply_action(STOP_HUNT)
+    assert phase(state) == "exhausted"
+    state.apply_action(BASE_CAMP)
+    assert state.current_player() == 1
+
+
+def test_exhausted_by_a_success_then_base_camp_plays_the_action_left() -> None:
+    """Ruling 19: the choice is not an action; an action still due is played."""
+    state = start(2, row=(PTERO_6, MEGA_10))
+    state = rebuild(state, lambda t: t["players"][0].update(exploration_tokens=5))
+    state.apply_action(BUY_ACTION)
+    hunt(state, 1, 12)
+    state.apply_action(BASE_CAMP)
+    chance(state, PTERO_4)
+    assert state.current_player() == 0
+    assert phase(state) == "turn"
+
+
+def test_hound_revealing_the_last_card_ends_the_adventure() -> None:
+    """Ruling 23: "if it takes the deck's last card, the adventure ends too"."""
+    state = start(2, row=(HOUND, IGUA_7))
+    state = rebuild(state, lambda t: set_deck(t, [PLES_7]))
+    state.apply_action(TAKE[0])
+    chance(state, PLES_7)
+    state.apply_action(HOUND_CAPTURE)
+    table = obs(state, 0)
+    assert table["adventure"] == 2
+    assert table["history"][0] == [3 * 2 - 1, 0]
+
+
+def test_endless_base_camps_still_end_the_match() -> None:
+    """Ruling 28: an adventure is scored as ended after 200 turns."""
+    from arena.game import drive
+
+    def base_camp(state: State, seat: int) -> int:
+        legal = state.legal_actions()
+        return BASE_CAMP if BASE_CAMP in legal else TURN_END if TURN_END in legal else legal[0]
+
+    state = game().new_initial_state(2)
+    drive(state, base_camp, random.Random(3), max_actions=100000)
+    assert state.is_terminal()
+    assert sorted(state.scores(), reverse=True)[0] >= 2
+
+
+def _invariants(state: State, supply: int, cards: int) -> None:
+    table = obs(state, 0)
+    held = sum(p["ammunition"] for p in table["players"])
+    assert held + table["center_ammunition"] == supply
+    for p in table["players"]:
+        assert 0 <= p["exploration_tokens"] <= 6
+    places = list(table["deck"]) + list(table["discards"])
+    places += [card["id"] for card in table["row"] if card is not None]
+    for p in table["players"]:
+        places += list(p["dinosaurs"]) + list(p["advantages"])
+    if table["hound_card"] is not None:
+        places.append(table["hound_card"])
+    if table["hunt"] is None and table["phase"] not in ("first-player", "setup-discard"):
+        assert sorted(places) == list(range(cards)), (table["phase"], sorted(places))
+    assert table["deck_count"] == len(table["deck"])
+    if table["phase"] == "turn":
+        assert None not in table["row"]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("advanced", [False, True])
+def test_random_play_keeps_components_whole(players: int, advanced: bool) -> None:
+    """Every card is somewhere exactly once, ammunition is neither made nor lost, tokens
+    stay within 0..6, the row holds two cards whenever a turn is played."""
+    rng = random.Random(players * 10 + advanced)
+    for _ in range(5):
+        state = game().new_initial_state(players, {"advanced": advanced})
+
+        def checked(s: State, seat: int) -> int:
+            _invariants(s, STARTING_AMMUNITION[players], 18)
+            return rng.choice(s.legal_actions())
+
+        from arena.game import drive
+
+        drive(state, checked, rng, max_actions=100000)
+        assert state.is_terminal()
+        assert max(state.scores()) >= 2
