@@ -6,7 +6,9 @@ is rebuilt exactly: no sampling is needed. The bookkeeping no one sees is
 derived from what is seen (the trail-token pool from the tokens held, the
 setup discards still due from the discards made). The observation must be
 one taken while a seat is on move, as a bot receives it: at a chance node it
-does not say whose turn it is.
+does not say whose turn it is. It may be edited to set up a position (a rule
+test's), within what the components allow (:mod:`engines.explorers.consistency`);
+what is derived (``points``, ``total_points``, ``deck_count``) is recomputed.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import functools
 from collections.abc import Mapping
 from typing import Any
 
-from engines.explorers import phases
+from engines.explorers import consistency, phases
 from engines.explorers.cards import SPECIES, TRAIL_TOKENS, CardSet, default_cards
 from engines.explorers.observation import card_columns, cards_from_columns
 from engines.explorers.phases import DEAL_TRAIL, SETUP_DISCARD
@@ -39,13 +41,14 @@ def _cards(observation: Mapping[str, Any]) -> CardSet:
 
 def rebuild(observation: Mapping[str, Any]) -> ExplorersState:
     """The state behind ``observation`` (taken while a seat is on move)."""
-    n = observation["num_players"]
-    state = ExplorersState(_cards(observation), n, observation["advanced"])
-    state.phase = phases.NAMES.index(observation["phase"])
-    state.player = observation["current_player"]
-    if state.player < 0:
+    if observation["current_player"] < 0:
         raise ValueError("explorers: state_from_observation needs an observation taken while "
                          "a seat is on move")
+    cards = _cards(observation)
+    consistency.check(observation, cards)
+    state = ExplorersState(cards, observation["num_players"], observation["advanced"])
+    state.phase = phases.NAMES.index(observation["phase"])
+    state.player = observation["current_player"]
     for name in ("first_player", "adventure", "center_ammunition", "actions_left"):
         setattr(state, name, observation[name])
     state.turns = observation["turn"]

@@ -1,0 +1,98 @@
+"""What a table must hold to be a position of the game at all.
+
+``Game.state_from_observation`` takes an observation a seat received, but a rule
+test may also hand it an edited one to set up a position (README, *Setting up a
+position*). An edit that breaks the components (a card in two places, ammunition
+made or lost, seven exploration tokens) would give a state no game can reach and
+rules that answer nonsense, so it is refused here with the field at fault.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, NoReturn
+
+from engines.explorers.cards import DINOSAUR, SPECIES, TRAIL_TOKENS, CardSet
+from engines.explorers.table import AMMUNITION, EXPLORATION_TOKENS
+
+
+def check(observation: Mapping[str, Any], cards: CardSet) -> None:
+    """Raise ``ValueError`` naming the first thing in ``observation`` that no position of
+    the game can hold."""
+    _check_cards(observation, cards)
+    _check_tokens(observation)
+    _check_trail_tokens(observation)
+
+
+def _fail(problem: str) -> NoReturn:
+    raise ValueError(f"explorers: not a position of the game: {problem}")
+
+
+def _check_cards(observation: Mapping[str, Any], cards: CardSet) -> None:
+    hands = [(p, key) for p in observation["players"] for key in ("dinosaurs", "advantages")]
+    placed = [*observation["deck"], *observation["discards"],
+              *(card["id"] for card in observation["row"] if card is not None)]
+    if observation["hound_card"] is not None:
+        placed.append(observation["hound_card"])
+    for p, key in hands:
+        placed += p[key]
+    if set(placed) == set(range(cards.size)) and len(placed) == cards.size and all(
+        (cards.kind[card] == DINOSAUR) == (key == "dinosaurs")
+        for p, key in hands for card in p[key]
+    ):
+        return
+    _explain_cards(observation, cards, hands)
+
+
+def _explain_cards(observation: Mapping[str, Any], cards: CardSet,
+                   hands: list[tuple[Mapping[str, Any], str]]) -> None:
+    """Name the first card out of place (the check above found one)."""
+    places: list[tuple[str, Any]] = [("deck", card) for card in observation["deck"]]
+    places += [("discards", card) for card in observation["discards"]]
+    places += [(f"row[{slot}]", card["id"]) for slot, card in enumerate(observation["row"])
+               if card is not None]
+    if observation["hound_card"] is not None:
+        places.append(("hound_card", observation["hound_card"]))
+    places += [(f"players[{p['seat']}].{key}", card) for p, key in hands for card in p[key]]
+    seen: dict[int, str] = {}
+    for place, card in places:
+        if not isinstance(card, int) or not 0 <= card < cards.size:
+            _fail(f"{place} holds {card!r}, not a card id 0..{cards.size - 1}")
+        hand = place.startswith("players")
+        if hand and (cards.kind[card] == DINOSAUR) != place.endswith(".dinosaurs"):
+            _fail(f"{place} holds {cards.names[card]!r}")
+        if card in seen:
+            _fail(f"card {card} ({cards.names[card]}) is in {seen[card]} and in {place}")
+        seen[card] = place
+    missing = [cards.names[card] for card in range(cards.size) if card not in seen]
+    _fail(f"cards in no place (deck, row, discards, a hand): {missing}")
+
+
+def _check_tokens(observation: Mapping[str, Any]) -> None:
+    players = observation["players"]
+    for p in players:
+        if not 0 <= p["exploration_tokens"] <= EXPLORATION_TOKENS:
+            _fail(f"players[{p['seat']}].exploration_tokens is {p['exploration_tokens']}, "
+                  f"not 0..{EXPLORATION_TOKENS}")
+        if p["ammunition"] < 0:
+            _fail(f"players[{p['seat']}].ammunition is {p['ammunition']}")
+    supply = AMMUNITION[observation["num_players"]]
+    held = sum(p["ammunition"] for p in players)
+    if observation["center_ammunition"] < 0 or held + observation["center_ammunition"] != supply:
+        _fail(f"center_ammunition {observation['center_ammunition']} and {held} held by the "
+              f"players do not make the {supply} tokens of {len(players)} players")
+
+
+def _check_trail_tokens(observation: Mapping[str, Any]) -> None:
+    held = [token for p in observation["players"] for token in p["trail_tokens"]]
+    if held and not observation["advanced"]:
+        _fail("trail tokens held in the basic game")
+    for p in observation["players"]:
+        if len(p["trail_tokens"]) > 2:
+            _fail(f"players[{p['seat']}] holds {len(p['trail_tokens'])} trail tokens, not 0..2")
+    for species, count in zip(SPECIES, TRAIL_TOKENS, strict=True):
+        if held.count(species) > count:
+            _fail(f"{held.count(species)} {species} trail tokens held, {count} exist")
+    unknown = set(held) - set(SPECIES)
+    if unknown:
+        _fail(f"unknown trail tokens {sorted(unknown)}")
