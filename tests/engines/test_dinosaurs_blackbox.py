@@ -1049,3 +1049,292 @@ def test_random_matches_end_with_coins_or_deaths(game: Game) -> None:
             else:
                 state.apply_action(rng.choice(state.legal_actions()))
         assert max(state.scores()) <= 1 and len(state.ranking()) == players
+
+
+# --- more corners a checker reaches for ---------------------------------------------------
+
+
+def test_carrier_in_a_river_still_moves_one_space(game: Game) -> None:
+    """'2 dice if you ARE carrying treasure; OR if you are moving in a river ... simply move 1
+    space (do not roll the dice).'"""
+    state = position(game, lambda o: put(o, 0, 0, 80, carrying=True))
+    state.apply_action(explorer(0, 0))
+    assert state.current_player() == 0 and view(state)["now"]["steps_left"] == 1
+
+
+def test_leaving_the_inner_swamp_goes_onto_a_grey_arrow(game: Game) -> None:
+    """'It can place an opposing explorer on one of the four separate inner swamp spaces. In
+    order to leave the swamp they must be based on an adjacent space with an arrow'."""
+    def edit(o: Obs) -> None:
+        o["swamp_monster"] = 135
+        put(o, 0, 0, 107)
+    state = position(game, edit)
+    state.apply_action(explorer(0, 0))
+    ring = set(board(state)["swamp_ring"])
+    legal = state.legal_actions()
+    assert legal and set(legal) <= ring
+
+
+def test_swamp_explorer_never_steps_into_the_monster(game: Game) -> None:
+    """'They may not move into a space occupied by a dinosaur or the swamp monster!'"""
+    def edit(o: Obs) -> None:
+        ring = o["board"]["swamp_ring"]
+        o["swamp_monster"] = ring[6]
+        put(o, 0, 0, ring[5])
+    state = position(game, edit)
+    ring = board(state)["swamp_ring"]
+    state.apply_action(explorer(0, 0))
+    assert state.legal_actions() == [ring[4]]
+
+
+def test_leaving_the_temple_is_a_normal_move(game: Game) -> None:
+    """'Any number of explorers may be there at the same time.' The temple is left by its
+    arrow spaces."""
+    def edit(o: Obs) -> None:
+        put(o, 0, 0, 69, carrying=True)
+        put(o, 1, 0, 69)
+    state = position(game, edit)
+    state.apply_action(explorer(0, 0))
+    assert state.current_player() == CHANCE
+    state.apply_action(dice(2))
+    assert set(state.legal_actions()) <= set(board(state)["temple_arrows"])
+
+
+def test_secret_path_out_of_the_temple_to_a_cave(game: Game) -> None:
+    """'Explorers may enter OR leave by a cave (if they have the relevant card).'"""
+    def edit(o: Obs) -> None:
+        put(o, 0, 0, 69, carrying=True)
+        o["players"][0]["secret_paths"] = 1
+        o["deck"]["secret-path"] -= 1
+    state = position(game, edit)
+    state.apply_action(path(0))
+    assert sorted(state.legal_actions()) == sorted(board(state)["caves"])
+    state.apply_action(129)
+    obs = view(state)
+    assert obs["players"][0]["explorers"][0] == 129 and obs["players"][0]["carrying"][0]
+
+
+def test_card_that_cannot_be_followed_is_discarded(game: Game) -> None:
+    """'Take a card, read it aloud, and follow the instructions if possible.' With every
+    explorer outside the valley, nobody can fall into the swamp or go short of water."""
+    for card in ("falls-into-swamp", "short-of-water", "escape-swamp"):
+        state = drawing(game, card, lambda o: None)
+        obs = view(state)
+        assert obs["phase"] == "move-pick" and obs["discards"][card] == 1, card
+
+
+def test_dinosaurs_move_through_water(game: Game) -> None:
+    """'Dinosaurs can move freely on all land or water spaces'."""
+    def edit(o: Obs) -> None:
+        o["dinosaurs"][0] = 66
+    state = drawing(game, "grazing", edit)
+    state.apply_action(dino(0))
+    assert {80, 81} <= set(state.legal_actions())
+
+
+def test_dinosaur_may_enter_a_lair_holding_only_explorers(game: Game) -> None:
+    """'Dinosaurs may move BY EXACT COUNT into any lair (only if unoccupied by another dinosaur
+    or only occupied by explorers).'"""
+    def edit(o: Obs) -> None:
+        o["dinosaurs"][0] = 24
+        put(o, 1, 1, 12)
+    state = drawing(game, "grazing", edit)
+    state.apply_action(dino(0))
+    assert 12 in state.legal_actions()
+    state.apply_action(12)
+    obs = view(state)
+    assert obs["dinosaurs"][0] == 12 and obs["players"][1]["explorers"][1] == 12
+
+
+def test_dinosaur_never_enters_a_lair_held_by_another(game: Game) -> None:
+    def edit(o: Obs) -> None:
+        o["dinosaurs"][1] = 24     # next to lair b1 (12), held by dinosaur 0
+    state = drawing(game, "grazing", edit)
+    state.apply_action(dino(1))
+    assert 12 not in state.legal_actions()
+
+
+def test_dinosaur_captures_everyone_on_the_space(game: Game) -> None:
+    """'A Dinosaur captures all explorers on a space that it enters.'"""
+    def edit(o: Obs) -> None:
+        o["dinosaurs"][0] = MIDDLE
+        put(o, 0, 1, 53)
+        put(o, 1, 1, 53)
+    state = drawing(game, "grazing", edit)
+    state.apply_action(dino(0))
+    state.apply_action(53)
+    if phase(state) == "lair-pick":
+        state.apply_action(12)
+    obs = view(state)
+    assert obs["players"][0]["explorers"][1] == obs["players"][1]["explorers"][1] == 12
+
+
+def test_captured_explorer_goes_to_a_lair_even_with_other_captives(game: Game) -> None:
+    """'Captured explorer(s) and the Dinosaur go straight to any lair unoccupied by another
+    dinosaur (even if other explorers are there!).'"""
+    def edit(o: Obs) -> None:
+        o["dinosaurs"][0] = 100
+        put(o, 1, 2, 12)
+        o["dinosaurs"][3] = 59
+        put(o, 1, 1, 60)
+    state = drawing(game, "grazing", edit)
+    state.apply_action(dino(3))
+    state.apply_action(60)
+    assert 12 in state.legal_actions()
+    state.apply_action(12)
+    assert view(state)["players"][1]["explorers"][1:3] == [12, 12]
+
+
+def test_fire_several_bullets_in_one_turn(game: Game) -> None:
+    """'You can use them singly or all at once in any combination. E.g.: Three bullets can be
+    used to move a dinosaur 3 spaces'."""
+    state = position(game, lambda o: (_armed(o), put(o, 0, 1, MIDDLE)))
+    for _ in range(3):
+        state.apply_action(bullet(0))
+        state.apply_action(state.legal_actions()[0])
+    obs = view(state)
+    assert obs["players"][0]["bullets"] == 0 and obs["dinosaurs"][0] not in (12, 11, 24)
+    assert not {bullet(d) for d in range(6)} & set(state.legal_actions())
+
+
+def test_four_players_pteranodon_reaches_the_last_seat(game: Game) -> None:
+    """Up to four players: the last seat's explorers are ids 174-177."""
+    state = drawing(game, "pteranodon", lambda o: put(o, 3, 3, MIDDLE), players=4)
+    assert explorer(3, 3) in state.legal_actions()
+    state.apply_action(explorer(3, 3))
+    state.apply_action(108)
+    assert where(state, 3, 3) == 108
+
+
+def test_escape_from_the_inner_swamp(game: Game) -> None:
+    """'The player may place an explorer on any space beyond his nearest exit from the
+    swamp.'"""
+    def edit(o: Obs) -> None:
+        o["swamp_monster"] = 93
+        put(o, 0, 1, 121)   # inner space next to j3 (122), one grey arrow from i4 (109)
+    state = drawing(game, "escape-swamp", edit)
+    if phase(state) == "escape-pick":
+        state.apply_action(explorer(0, 1))
+    legal = state.legal_actions()
+    beyond = {n for n in board(state)["neighbors"][109]
+              if board(state)["terrain"][n] not in ("swamp", "inner-swamp")}
+    assert legal and set(legal) <= beyond
+
+
+def test_falling_carrier_abandons_its_coin(game: Game) -> None:
+    """'If an explorer falls into the swamp ... the coin is abandoned and left on the space they
+    were occupying.'"""
+    state = drawing(game, "falls-into-swamp", lambda o: put(o, 0, 1, MIDDLE, carrying=True))
+    if phase(state) == "fall-pick":
+        state.apply_action(explorer(0, 1))
+    state.apply_action(state.legal_actions()[0])
+    obs = view(state)
+    assert obs["players"][0]["carrying"][1] is False and obs["coins"] == [[MIDDLE, 1]]
+
+
+def test_walking_over_an_entry_without_leaving(game: Game) -> None:
+    """'They may enter or leave the valley by any of the four arrows': leaving is a choice."""
+    state = position(game, lambda o: put(o, 0, 0, 75))
+    state.apply_action(explorer(0, 0))
+    state.apply_action(die(3))
+    state.apply_action(76)
+    legal = state.legal_actions()
+    assert LEAVE in legal and 90 in legal
+
+
+def test_leaving_without_a_coin(game: Game) -> None:
+    state = position(game, lambda o: put(o, 0, 0, 4))
+    state.apply_action(explorer(0, 0))
+    state.apply_action(die(2))
+    state.apply_action(LEAVE)
+    obs = view(state)
+    assert obs["players"][0]["explorers"][0] == -1 and obs["players"][0]["coins_out"] == 0
+    assert not state.is_terminal()
+
+
+def test_a_seat_that_cannot_move_just_ends_its_turn(game: Game) -> None:
+    """'follow the instructions if possible': every explorer held in a guarded lair."""
+    def edit(o: Obs) -> None:
+        for k in range(4):
+            put(o, 0, k, o["dinosaurs"][k])
+    state = drawing(game, "gun", edit)
+    obs = view(state)
+    assert obs["phase"] == "draw" and obs["player"] == 1
+
+
+def test_fight_freed_explorer_then_moves_as_normal(game: Game) -> None:
+    """'Drawing a "Dinosaur Fight" card - move your explorer onto one of the footprint spaces
+    at the entrance, then roll the dice to move as normal.'"""
+    state = drawing(game, "dinosaurs-fight", lambda o: put(o, 0, 2, o["dinosaurs"][0]))
+    if phase(state) == "fight-pick":
+        state.apply_action(explorer(0, 2))
+    state.apply_action(24)
+    assert phase(state) == "move-pick" and explorer(0, 2) in state.legal_actions()
+    state.apply_action(explorer(0, 2))
+    assert state.current_player() == CHANCE
+
+
+def test_secret_path_is_an_additional_action(game: Game) -> None:
+    """'You may use this card as an additional action to go directly to the Temple'."""
+    def edit(o: Obs) -> None:
+        put(o, 0, 1, 50)
+        put(o, 0, 2, MIDDLE)
+        o["players"][0]["secret_paths"] = 1
+        o["deck"]["secret-path"] -= 1
+    state = position(game, edit)
+    state.apply_action(path(1))
+    assert phase(state) == "move-pick" and explorer(0, 2) in state.legal_actions()
+
+
+def test_pteranodon_drops_an_opponent_next_to_a_dinosaur(game: Game) -> None:
+    """'OR move an opponent to an empty dangerous space': beside a dinosaur's jaws."""
+    state = drawing(game, "pteranodon", lambda o: put(o, 1, 1, MIDDLE))
+    state.apply_action(explorer(1, 1))
+    assert 11 in state.legal_actions()   # footprint of lair b1, whose dinosaur is at home
+
+
+def test_pteranodon_never_drops_on_an_occupied_space(game: Game) -> None:
+    """'It can't place an explorer on an occupied space'."""
+    def edit(o: Obs) -> None:
+        put(o, 1, 1, MIDDLE)
+        put(o, 1, 2, 107)
+        put(o, 0, 1, 11)
+    state = drawing(game, "pteranodon", edit)
+    state.apply_action(explorer(1, 1))
+    legal = state.legal_actions()
+    assert 107 not in legal and 11 not in legal and 108 in legal
+
+
+def test_bullet_push_onto_a_carrier_leaves_the_coin(game: Game) -> None:
+    """'If the explorer was carrying a coin, it must remain on the square that they last
+    occupied before being captured.'"""
+    def edit(o: Obs) -> None:
+        _armed(o)
+        put(o, 0, 1, MIDDLE)
+        put(o, 1, 0, 24, carrying=True)
+    state = position(game, edit)
+    state.apply_action(bullet(0))
+    state.apply_action(24)
+    if phase(state) == "lair-pick":
+        state.apply_action(state.legal_actions()[0])
+    obs = view(state)
+    assert obs["coins"] == [[24, 1]] and obs["players"][1]["carrying"][0] is False
+
+
+def test_lava_on_a_carrier_kills_it(game: Game) -> None:
+    """'If lava is placed on a space with an explorer, they die and are removed from the
+    game.'"""
+    def edit(o: Obs) -> None:
+        _lava_to_g(o)
+        put(o, 1, 1, 45, carrying=True)
+    state = drawing(game, "volcano", edit)
+    state.apply_action(45)
+    obs = view(state)
+    assert obs["players"][1]["explorers"][1] == -2 and obs["players"][1]["carrying"][1] is False
+
+
+def test_no_winner_while_the_game_goes_on(game: Game) -> None:
+    state = begun(game)
+    obs = view(state)
+    assert obs["winner"] == -1 and obs["end_reason"] is None and not state.is_terminal()
+    assert state.scores() == [0, 0]
