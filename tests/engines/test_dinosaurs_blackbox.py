@@ -23,7 +23,7 @@ NAME = "lost-valley-of-the-dinosaurs"
 KINDS = ("volcano", "pteranodon", "swamp-monster", "falls-into-swamp", "escape-swamp",
          "restless", "undergrowth", "grazing", "danger-ahead", "dinosaur-attack",
          "dinosaurs-fight", "short-of-water", "secret-path", "gun")
-RULEBOOK_COUNTS = dict(zip(KINDS, (7, 6, 6, 6, 1, 6, 5, 4, 3, 1, 3, 2, 2, 2)))
+RULEBOOK_COUNTS = dict(zip(KINDS, (7, 6, 6, 6, 1, 6, 5, 4, 3, 1, 3, 2, 2, 2), strict=True))
 CARD = {kind: 194 + i for i, kind in enumerate(KINDS)}
 LEAVE, DONE = 160, 161
 
@@ -640,9 +640,9 @@ def test_falls_into_the_swamp_onto_a_grey_arrow(game: Game) -> None:
     """'One Member Falls into the Swamp!' 'Players can risk the explorer by placing them closer
     than 3 spaces from the monster (so they can occupy a blue exit arrow space).'"""
     state = drawing(game, "falls-into-swamp", lambda o: put(o, 0, 1, MIDDLE))
-    if phase(state) == "fall-pick":
-        assert state.legal_actions() == [explorer(0, 1)]
-        state.apply_action(explorer(0, 1))
+    assert phase(state) == "fall-pick"
+    assert state.legal_actions() == [explorer(0, 1)]
+    state.apply_action(explorer(0, 1))
     assert phase(state) == "fall-drop"
     ring = board(state)["swamp_ring"]
     monster = view(state)["swamp_monster"]
@@ -658,10 +658,7 @@ def test_falls_into_the_swamp_not_from_a_lair(game: Game) -> None:
         put(o, 0, 1, o["dinosaurs"][0])
         put(o, 0, 2, MIDDLE)
     state = drawing(game, "falls-into-swamp", edit)
-    if phase(state) == "fall-pick":
-        assert explorer(0, 1) not in state.legal_actions()
-    else:
-        assert view(state)["now"]["explorer"] == 2
+    assert phase(state) == "fall-pick" and state.legal_actions() == [explorer(0, 2)]
 
 
 def test_escape_from_the_swamp_beyond_the_nearest_exit(game: Game) -> None:
@@ -671,8 +668,8 @@ def test_escape_from_the_swamp_beyond_the_nearest_exit(game: Game) -> None:
         o["swamp_monster"] = 93
         put(o, 0, 1, 133)   # one grey arrow from the exit j0 (119), four from i4 (109)
     state = drawing(game, "escape-swamp", edit)
-    if phase(state) == "escape-pick":
-        state.apply_action(explorer(0, 1))
+    assert phase(state) == "escape-pick"
+    state.apply_action(explorer(0, 1))
     assert phase(state) == "escape-drop"
     assert state.legal_actions() == [105]
     state.apply_action(105)
@@ -807,9 +804,9 @@ def test_dinosaurs_fight_frees_own_captive_onto_a_footprint(game: Game) -> None:
     """'one explorer can escape from any lair by moving one space outside. Explorers may escape
     from a lair by following the footprint spaces.'"""
     state = drawing(game, "dinosaurs-fight", lambda o: put(o, 0, 2, o["dinosaurs"][0]))
-    if phase(state) == "fight-pick":
-        assert state.legal_actions() == [explorer(0, 2)]
-        state.apply_action(explorer(0, 2))
+    assert phase(state) == "fight-pick"
+    assert state.legal_actions() == [explorer(0, 2)]
+    state.apply_action(explorer(0, 2))
     assert phase(state) == "fight-drop"
     assert sorted(state.legal_actions()) == [11, 24]
     state.apply_action(24)
@@ -820,9 +817,9 @@ def test_dinosaurs_fight_must_free_an_opponent(game: Game) -> None:
     """'If you draw this card and none of your explorers are in a lair, then you must move an
     opponent's explorer out of a lair.'"""
     state = drawing(game, "dinosaurs-fight", lambda o: put(o, 1, 2, o["dinosaurs"][0]))
-    if phase(state) == "fight-pick":
-        assert state.legal_actions() == [explorer(1, 2)]
-        state.apply_action(explorer(1, 2))
+    assert phase(state) == "fight-pick"
+    assert state.legal_actions() == [explorer(1, 2)]
+    state.apply_action(explorer(1, 2))
     assert phase(state) == "fight-drop" and DONE not in state.legal_actions()
     state.apply_action(11)
     assert where(state, 1, 2) == 11
@@ -840,8 +837,8 @@ def test_short_of_water_reached(game: Game) -> None:
     """'one of your explorers rolls two dice and must reach the river on this turn or they die
     ... (you do not have to arrive by an exact count).'"""
     state = drawing(game, "short-of-water", lambda o: put(o, 0, 1, MIDDLE))
-    if phase(state) == "water-pick":
-        state.apply_action(explorer(0, 1))
+    assert phase(state) == "water-pick"
+    state.apply_action(explorer(0, 1))
     assert state.current_player() == CHANCE
     assert sorted(dict(state.chance_outcomes())) == [dice(t) for t in range(2, 13)]
     state.apply_action(dice(9))
@@ -856,8 +853,8 @@ def test_short_of_water_dies_and_leaves_the_coin_on_its_last_space(game: Game) -
     """'If an explorer dies (with treasure) while trying to get water, the treasure is left on
     the last space of their unsuccessful move.'"""
     state = drawing(game, "short-of-water", lambda o: put(o, 0, 1, 25, carrying=True))
-    if phase(state) == "water-pick":
-        state.apply_action(explorer(0, 1))
+    assert phase(state) == "water-pick"
+    state.apply_action(explorer(0, 1))
     state.apply_action(dice(2))
     state.apply_action(37)
     state.apply_action(MIDDLE)
@@ -904,6 +901,7 @@ def test_no_bullets_without_a_gun(game: Game) -> None:
 def _armed(o: Obs) -> None:
     me = o["players"][0]
     me["guns"], me["bullets"] = 1, 3
+    o["deck"]["gun"] -= 1
     o["bullet_supply"] = 9
 
 
@@ -930,8 +928,8 @@ def test_a_bullet_can_push_a_dinosaur_onto_an_opponent(game: Game) -> None:
     state = position(game, edit)
     state.apply_action(bullet(0))
     state.apply_action(24)
-    if phase(state) == "lair-pick":
-        state.apply_action(state.legal_actions()[0])
+    assert phase(state) == "lair-pick"
+    state.apply_action(state.legal_actions()[0])
     obs = view(state)
     assert obs["players"][1]["explorers"][0] in obs["board"]["lairs"]
     assert obs["players"][1]["explorers"][0] == obs["dinosaurs"][0]
@@ -992,8 +990,8 @@ def test_all_explorers_dead_ends_the_game_most_coins_wins(game: Game) -> None:
     state.apply_action(die(1))
     state.apply_action(37)
     state.apply_action(CARD["short-of-water"])
-    if phase(state) == "water-pick":
-        state.apply_action(explorer(0, 3))
+    assert phase(state) == "water-pick"
+    state.apply_action(explorer(0, 3))
     state.apply_action(dice(2))
     state.apply_action(MIDDLE)
     state.apply_action(53)
@@ -1044,7 +1042,7 @@ def test_random_matches_end_with_coins_or_deaths(game: Game) -> None:
         state = game.new_initial_state(players)
         while not state.is_terminal():
             if state.current_player() == CHANCE:
-                ids, weights = zip(*state.chance_outcomes())
+                ids, weights = zip(*state.chance_outcomes(), strict=True)
                 state.apply_action(rng.choices(ids, weights)[0])
             else:
                 state.apply_action(rng.choice(state.legal_actions()))
@@ -1163,8 +1161,8 @@ def test_dinosaur_captures_everyone_on_the_space(game: Game) -> None:
     state = drawing(game, "grazing", edit)
     state.apply_action(dino(0))
     state.apply_action(53)
-    if phase(state) == "lair-pick":
-        state.apply_action(12)
+    assert phase(state) == "lair-pick"
+    state.apply_action(12)
     obs = view(state)
     assert obs["players"][0]["explorers"][1] == obs["players"][1]["explorers"][1] == 12
 
@@ -1213,8 +1211,8 @@ def test_escape_from_the_inner_swamp(game: Game) -> None:
         o["swamp_monster"] = 93
         put(o, 0, 1, 121)   # inner space next to j3 (122), one grey arrow from i4 (109)
     state = drawing(game, "escape-swamp", edit)
-    if phase(state) == "escape-pick":
-        state.apply_action(explorer(0, 1))
+    assert phase(state) == "escape-pick"
+    state.apply_action(explorer(0, 1))
     legal = state.legal_actions()
     beyond = {n for n in board(state)["neighbors"][109]
               if board(state)["terrain"][n] not in ("swamp", "inner-swamp")}
@@ -1225,8 +1223,8 @@ def test_falling_carrier_abandons_its_coin(game: Game) -> None:
     """'If an explorer falls into the swamp ... the coin is abandoned and left on the space they
     were occupying.'"""
     state = drawing(game, "falls-into-swamp", lambda o: put(o, 0, 1, MIDDLE, carrying=True))
-    if phase(state) == "fall-pick":
-        state.apply_action(explorer(0, 1))
+    assert phase(state) == "fall-pick"
+    state.apply_action(explorer(0, 1))
     state.apply_action(state.legal_actions()[0])
     obs = view(state)
     assert obs["players"][0]["carrying"][1] is False and obs["coins"] == [[MIDDLE, 1]]
@@ -1266,8 +1264,8 @@ def test_fight_freed_explorer_then_moves_as_normal(game: Game) -> None:
     """'Drawing a "Dinosaur Fight" card - move your explorer onto one of the footprint spaces
     at the entrance, then roll the dice to move as normal.'"""
     state = drawing(game, "dinosaurs-fight", lambda o: put(o, 0, 2, o["dinosaurs"][0]))
-    if phase(state) == "fight-pick":
-        state.apply_action(explorer(0, 2))
+    assert phase(state) == "fight-pick"
+    state.apply_action(explorer(0, 2))
     state.apply_action(24)
     assert phase(state) == "move-pick" and explorer(0, 2) in state.legal_actions()
     state.apply_action(explorer(0, 2))
@@ -1315,8 +1313,8 @@ def test_bullet_push_onto_a_carrier_leaves_the_coin(game: Game) -> None:
     state = position(game, edit)
     state.apply_action(bullet(0))
     state.apply_action(24)
-    if phase(state) == "lair-pick":
-        state.apply_action(state.legal_actions()[0])
+    assert phase(state) == "lair-pick"
+    state.apply_action(state.legal_actions()[0])
     obs = view(state)
     assert obs["coins"] == [[24, 1]] and obs["players"][1]["carrying"][0] is False
 
