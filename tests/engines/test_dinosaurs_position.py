@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -126,3 +127,11 @@ def test_an_unreachable_position_is_refused_and_named(what: str, edit: Callable[
     with pytest.raises(ValueError, match="state_from_observation") as refused:
         _edited(_draw_node(), edit)
     assert message in str(refused.value), what
+
+
+def test_the_readme_example_runs() -> None:
+    """The engine README's "Setting up a position" example, run as written."""
+    readme = (Path(__file__).parents[2] / "engines" / "dinosaurs" / "README.md").read_text()
+    section = readme.split("## Setting up a position", 1)[1]
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    exec(compile(code, "README.md", "exec"), {})  # our own documentation, run as written
