@@ -1336,3 +1336,42 @@ def test_no_winner_while_the_game_goes_on(game: Game) -> None:
     obs = view(state)
     assert obs["winner"] == -1 and obs["end_reason"] is None and not state.is_terminal()
     assert state.scores() == [0, 0]
+
+
+def test_dinosaur_capture_on_its_first_step_of_two(game: Game) -> None:
+    """'A Dinosaur captures all explorers on a space that it enters.' 'Captured explorer(s)
+    and the Dinosaur go straight to any lair'."""
+    def edit(o: Obs) -> None:
+        o["dinosaurs"][3] = 59
+        put(o, 1, 1, 60)
+    state = drawing(game, "restless", edit)
+    state.apply_action(dino(3))
+    assert 60 in state.legal_actions()
+    state.apply_action(60)
+    assert phase(state) == "lair-pick" and state.legal_actions() == [74]
+    state.apply_action(74)
+    assert where(state, 1, 1) == 74 and view(state)["dinosaurs"][3] == 74
+
+
+def test_swamp_monster_eats_a_carrier_and_the_coin_stays(game: Game) -> None:
+    """'If the Monster lands on a space with an explorer, they are eaten': its coin is left
+    where it was, as for every other death of a carrier."""
+    def edit(o: Obs) -> None:
+        ring = o["board"]["swamp_ring"]
+        o["swamp_monster"] = ring[3]
+        put(o, 1, 2, ring[4], carrying=True)
+    state = drawing(game, "swamp-monster", edit)
+    ring = board(state)["swamp_ring"]
+    obs = view(state)
+    assert obs["players"][1]["explorers"][2] == -2 and obs["coins"] == [[ring[4], 1]]
+
+
+def test_pteranodon_lifts_own_explorer_out_of_the_swamp(game: Game) -> None:
+    """'It can rescue explorers from the swamp'."""
+    def edit(o: Obs) -> None:
+        o["swamp_monster"] = 93
+        put(o, 0, 1, 120)
+    state = drawing(game, "pteranodon", edit)
+    state.apply_action(explorer(0, 1))
+    state.apply_action(MIDDLE)
+    assert where(state, 0, 1) == MIDDLE
