@@ -5,7 +5,12 @@ and that does not exist until a card is drawn (a chance node), so the state
 is rebuilt exactly: no sampling is needed. The board comes from the
 observation (the shipped one is recognised and shared, so the engine's
 per-board caches keep working); the bookkeeping of the turn in progress is in
-``now``. The observation must be one taken while a seat is on move.
+``now``.
+
+Any observation will do, a chance node's too (the card about to be drawn, the die about to
+be thrown), and it may be edited first: that is how a position is set up (README, "Setting
+up a position"). :func:`engines.dinosaurs.position.check` refuses one the rules cannot
+reach, naming what is wrong.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ import functools
 from collections.abc import Mapping
 from typing import Any
 
-from engines.dinosaurs import cards, phases
+from engines.dinosaurs import cards, phases, position
 from engines.dinosaurs.board import TERRAINS, Board, default_board
 from engines.dinosaurs.events import RESUME_NAMES
 from engines.dinosaurs.observation import board_view
@@ -51,14 +56,12 @@ def _bits(spaces: list[int]) -> int:
 
 
 def rebuild(observation: Mapping[str, Any]) -> DinosaursState:
-    """The state behind ``observation`` (taken while a seat is on move)."""
+    """The state behind ``observation``; ``ValueError`` if it is no reachable position."""
     board = _board(observation.get("board"))
+    position.check(observation, board)
     n = observation["num_players"]
     state = DinosaursState(board, n, observation["coins_to_win"])
     state.phase = phases.NAMES.index(observation["phase"])
-    if observation["current_player"] < 0:
-        raise ValueError("dinosaurs: state_from_observation needs an observation taken while "
-                         "a seat is on move")
     state.player, state.turns = observation["player"], observation["turn"]
     players = observation["players"]
     state.explorers = [at for p in players for at in p["explorers"]]

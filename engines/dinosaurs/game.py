@@ -145,5 +145,9 @@ class DinosaursGame(Game):
     def state_from_observation(
         self, observation: Mapping[str, Any], rng: random.Random
     ) -> DinosaursState:
-        """Exact: nothing is hidden but the deck's order, which is drawn by chance nodes."""
+        """Exact: nothing is hidden but the deck's order, which is drawn by chance nodes.
+
+        Any observation rebuilds, a chance node's too, and an edited one gives the position it
+        describes (README, "Setting up a position"); one the rules cannot reach raises
+        ``ValueError`` naming what is wrong."""
         return determinize.rebuild(observation)
