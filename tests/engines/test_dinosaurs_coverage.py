@@ -520,8 +520,13 @@ def test_the_readme_documents_the_action_ids_and_phases() -> None:
     text = _section(README.read_text("utf-8"), "## Actions")
     rows = re.findall(r"^\| (\d+)(?:\u2013(\d+))? \|", text, re.MULTILINE)
     ranges = [(int(low), int(high or low)) for low, high in rows]
-    starts = [A.SPACE, A.EXIT, A.DONE, A.EXPLORER, A.DINOSAUR, A.SHOOT, A.SECRET, A.CARD,
-              A.NUM_ACTIONS]
-    assert ranges == [(low, high - 1) for low, high in itertools.pairwise(starts)]
+    starts = [A.SPACE, A.EXIT, A.DONE, A.EXPLORER, A.DINOSAUR, A.SHOOT, A.SECRET, A.CARD]
+    decisions = [(low, high - 1) for low, high in itertools.pairwise(starts)]
+    assert ranges[:len(decisions)] == decisions
+    # The chance outcomes, row by row (cards, a die, two dice, the first player), follow on
+    # without a gap up to the last id.
+    chance = ranges[len(decisions):]
+    assert chance[0][0] == A.CARD and chance[-1][1] == A.NUM_ACTIONS - 1
+    assert all(low == previous[1] + 1 for previous, (low, _) in itertools.pairwise(chance))
     listed = re.findall(r"`([a-z-]+)`", text[text.index("Phases a seat decides in"):])
     assert listed == list(PHASE_NAMES[MOVE_PICK:OVER])
