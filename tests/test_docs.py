@@ -76,3 +76,10 @@ def test_the_results_folder_is_ignored_but_for_its_readme() -> None:
         text=True,
     )
     assert ignored.returncode == 0
+
+
+def test_every_benchmark_script_has_a_row_in_the_benchmarks_readme() -> None:
+    table = [line.split("`")[1] for line in
+             (ROOT / "benchmarks" / "README.md").read_text().splitlines()
+             if line.startswith("| `bench_")]
+    assert sorted(table) == sorted(p.name for p in (ROOT / "benchmarks").glob("bench_*.py"))
