@@ -6,6 +6,7 @@ import inspect
 import itertools
 import re
 import subprocess
+import tomllib
 from pathlib import Path
 
 from arena import hookspecs
@@ -83,3 +84,34 @@ def test_every_benchmark_script_has_a_row_in_the_benchmarks_readme() -> None:
              (ROOT / "benchmarks" / "README.md").read_text().splitlines()
              if line.startswith("| `bench_")]
     assert sorted(table) == sorted(p.name for p in (ROOT / "benchmarks").glob("bench_*.py"))
+
+
+def readme_fenced(language: str) -> list[str]:
+    """The README's fenced code blocks in ``language``."""
+    parts = (ROOT / "README.md").read_text().split(f"```{language}\n")[1:]
+    return [part.split("```")[0] for part in parts]
+
+
+def test_the_readme_config_is_a_tournament_as_written() -> None:
+    from arena.config import parse
+    from arena.plugins import require_registry
+
+    (block,) = readme_fenced("toml")
+    config = parse(tomllib.loads(block), require_registry())
+    assert [bot.label for bot in config.bots] == ["random", "greedy", "greedy-bold"]
+    assert config.players == 3 and config.limits.memory_mb == 1024
+
+
+def test_the_readme_python_examples_run_and_the_policy_bot_keeps_the_bot_contract() -> None:
+    from arena.bot import Bot
+    from arena.testing import check_bot
+
+    checked = []
+    for block in readme_fenced("python"):
+        names: dict[str, object] = {"__name__": "readme_example"}
+        exec(compile(block, "README.md", "exec"), names)
+        for value in names.values():
+            if isinstance(value, type) and issubclass(value, Bot) and value.__module__ == (
+                    "readme_example"):
+                checked += [check_bot(value, game) for game in value.games or ()]
+    assert [(report.bot, report.game) for report in checked] == [("trained", "lost-explorers")]
