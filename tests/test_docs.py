@@ -115,3 +115,13 @@ def test_the_readme_python_examples_run_and_the_policy_bot_keeps_the_bot_contrac
                     "readme_example"):
                 checked += [check_bot(value, game) for game in value.games or ()]
     assert [(report.bot, report.game) for report in checked] == [("trained", "lost-explorers")]
+
+
+def test_the_readme_layout_names_every_module_of_the_framework() -> None:
+    (row,) = [line for line in (ROOT / "README.md").read_text().splitlines()
+              if line.startswith("| `arena/` |")]
+    named = set(re.findall(r"`([a-z_/]+\.py)`", row))
+    modules = {str(path.relative_to(ROOT / "arena")) for path in (ROOT / "arena").rglob("*.py")
+               if path.name != "__init__.py"}
+    # The seats' modules are named in a parenthesis after `seats/`.
+    assert modules <= named | {f"seats/{name}" for name in named}
