@@ -154,7 +154,9 @@ def bots(store: Path | None) -> None:
 @click.option("--find-links", "find_links", multiple=True,
               help="Also look for the bot's dependencies here (a folder of wheels).")
 @click.option("--no-index", is_flag=True, help="Do not use the package index for dependencies.")
-@click.option("--sandbox", type=click.Choice(SANDBOX_MODES), default="auto", show_default=True)
+@click.option("--sandbox", type=click.Choice(SANDBOX_MODES), default="auto", show_default=True,
+              help="For the build, the listing and the check: bubblewrap if installed, "
+                   "bubblewrap or refuse, or the fallback.")
 @click.option("--new-version", is_flag=True,
               help="The store holds this package at another version, and this is a new version "
                    "of it: admit it, and a config naming its bots without @version plays it.")

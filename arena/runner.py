@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import atexit
 import functools
+import json
 import os
 import shutil
 import tempfile
@@ -36,7 +37,7 @@ from arena.ratings import DRAW_PROBABILITY
 from arena.records import MatchResult, MatchSpec
 from arena.schedule import in_plan
 from arena.seats.sandbox import module_location
-from arena.store import CONFIG, RunStore
+from arena.store import CONFIG, MATCHES, RunStore
 
 RATINGS = "ratings"
 """The key of ``config.json`` that holds the rating settings."""
@@ -353,7 +354,7 @@ def saved_settings(
         warnings.append(f"{path}: not a saved config")
         saved = None
     name = str(saved.get("name", "")) if saved else ""
-    game = str(saved.get("game", "")) if saved else ""
+    game = (str(saved.get("game", "")) if saved else "") or _recorded_game(directory)
     labels = _labels(saved, path, warnings)
     probability = _probability(_ratings(saved).get("draw_probability"))
     if probability is None:
@@ -369,6 +370,19 @@ def saved_settings(
         warnings.append("bots that played no match are not listed")
     title = f"{name or directory.name}: {game}" if game else (name or directory.name)
     return Saved(title, labels, probability, tuple(warnings))
+
+
+def _recorded_game(directory: Path) -> str:
+    """The game of the run's first recorded match ("" if there is none to read): without its
+    config a run still rates with the draw probability of its game, where it is installed."""
+    try:
+        with (directory / MATCHES).open(encoding="utf-8") as lines:
+            first = next((line for line in lines if line.strip()), "")
+        record = json.loads(first)
+    except (OSError, UnicodeDecodeError, ValueError):
+        return ""
+    game = record.get("game") if isinstance(record, dict) else None
+    return game if isinstance(game, str) else ""
 
 
 def _labels(saved: Mapping[str, Any] | None, path: Path, warnings: list[str]) -> tuple[str, ...]:

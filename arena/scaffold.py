@@ -204,7 +204,8 @@ def test_a_param_out_of_range_is_refused() -> None:
 TOURNAMENT = Template('''\
 # A small tournament: $bot against random. Play it with
 #     arena run $tournament_path
-# (results go to results/$tournament/; add --resume to show them again).
+# (results go to results/$tournament/; add --resume to show them again;
+# after you edit the bot, give the next try a folder of its own: --out results/$bot-2).
 [tournament]
 name = "$tournament"
 game = "$tournament_game"
@@ -234,6 +235,11 @@ Install it (beside the arena, in the same environment), then check and play it, 
 folder that holds this one:
 
 $commands
+
+After an edit (live with `pip install -e`; else install it again), run the tests and the check
+again, and the tournament into a new folder: the first one holds its run already.
+
+    arena run $tournament_path --out results/$bot-2  # then -3, -4, ...
 
 ## Layout
 

@@ -142,11 +142,12 @@ def _refuse_stored(package: str, version: str, store: Path, new_version: bool) -
     holds at another version (names compared as pip does: ``Arena.Bot`` is ``arena-bot``)."""
     key = canonicalize_name(package)
     stored = [bot for bot in read_entries(store) if canonicalize_name(bot.package) == key]
-    if (store / package / version / ENTRY).exists() or any(
-            canonicalize_version(bot.version) == canonicalize_version(version)
-            for bot in stored):
+    same = sorted((bot.name, bot.version) for bot in stored
+                  if canonicalize_version(bot.version) == canonicalize_version(version))
+    if same or (store / package / version / ENTRY).exists():
+        name, held = same[0] if same else ("NAME", version)
         raise ArenaError(f"{package} {version} is in the bot store already; submit a new "
-                         f"version (or 'arena store remove NAME@{version}' first)")
+                         f"version (or 'arena store remove {name}@{held}' first)")
     if stored and not new_version:
         versions = ", ".join(sorted({bot.version for bot in stored}, key=sort_key))
         names = ", ".join(sorted({bot.name for bot in stored}))
@@ -606,7 +607,8 @@ def _refuse_taken_names(submission: Submission, store: Path, found: Registry) ->
         installed = found.bots.get(bot["name"])
         if installed is not None and (installed.info is None or not installed.info.version):
             raise ArenaError(f"bot name {bot['name']!r} is taken by the installed "
-                             f"{installed.plugin}")
+                             f"{installed.plugin}; to submit this package instead, "
+                             "pip uninstall that one first")
         for stored in read_entries(store):
             if stored.name == bot["name"] and stored.package != submission.package:
                 raise ArenaError(f"bot name {bot['name']!r} is taken by the stored package "

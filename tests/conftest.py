@@ -25,6 +25,9 @@ def ray_cluster() -> Iterator[None]:
     """One local Ray runtime with 2 CPUs, shared by every test that needs Ray."""
     import ray
 
-    ray.init(num_cpus=2, include_dashboard=False, logging_level=logging.ERROR, log_to_driver=False)
+    # address="local": a runtime of its own even where `ray start` (the README's tip for
+    # repeated runs) or RAY_ADDRESS names another, which ray.init() would join instead.
+    ray.init(address="local", num_cpus=2, include_dashboard=False, logging_level=logging.ERROR,
+             log_to_driver=False)
     yield
     ray.shutdown()

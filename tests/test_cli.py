@@ -184,6 +184,16 @@ def test_the_quick_tournament_runs_from_the_command_line(tmp_path: Path) -> None
     assert "greedy-bold" in done.stdout and "random" in done.stdout
     records = lines(tmp_path / "quick" / "matches.jsonl")
     assert len(records) == 48 and all(set(r["statuses"]) == {"ok"} for r in records)
+    # What the README's "How sure is the order" reads in this table, as it says it.
+    shown = subprocess.run(
+        [str(Path(sys.executable).parent / "arena"), "leaderboard", str(tmp_path / "quick"),
+         "--format", "json"], capture_output=True, text=True, env=env, timeout=120, check=True)
+    board = json.loads(shown.stdout)
+    first, second = (round(100 * row["above_next"]) for row in board[:2])
+    readme = " ".join((root / "README.md").read_text().split())
+    assert f"not separated from each other ({first}% and {second}%)" in readme
+    assert [row["bot"].startswith("greedy") for row in board] == [True, True, True, False]
+    assert board[2]["above_next"] > 0.999
 
 
 def test_planning_a_run_writes_nothing_until_it_starts(config: Path, tmp_path: Path) -> None:

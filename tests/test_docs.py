@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import inspect
+import itertools
+import re
 import subprocess
+import tomllib
 from pathlib import Path
 
 from arena import hookspecs
@@ -31,13 +34,34 @@ def test_the_readme_opens_with_the_two_commands_ci_runs() -> None:
     assert commands[1] in (ROOT / ".ci" / "run").read_text()
 
 
-def test_every_command_in_the_readme_table_exists() -> None:
-    from click.testing import CliRunner
+def readme_command_table() -> dict[tuple[str, ...], set[str]]:
+    """The README's table of commands: each command's words -> the options its row names."""
+    rows: dict[tuple[str, ...], set[str]] = {}
+    for line in (ROOT / "README.md").read_text().splitlines():
+        if line.startswith("| `arena "):
+            usage = line.split("`")[1]
+            words = tuple(itertools.takewhile(re.compile("[a-z-]+").fullmatch, usage.split()[1:]))
+            rows[words] = set(re.findall(r"--[a-z][a-z-]*", usage))
+    return rows
+
+
+def test_every_command_and_option_is_in_the_readme_table_and_no_other() -> None:
+    import click
 
     from arena.cli import main
 
-    for command in ("run", "leaderboard", "bots", "games"):
-        assert CliRunner().invoke(main, [command, "--help"]).exit_code == 0
+    def commands(group: click.Group, prefix: tuple[str, ...]) -> dict[tuple[str, ...], set[str]]:
+        found: dict[tuple[str, ...], set[str]] = {}
+        for name, command in group.commands.items():
+            if isinstance(command, click.Group):
+                found |= commands(command, (*prefix, name))
+            else:
+                found[(*prefix, name)] = {
+                    option for param in command.params for option in param.opts
+                    if option.startswith("--") and option != "--help"}
+        return found
+
+    assert readme_command_table() == commands(main, ())
 
 
 def test_the_shipped_engine_documents_its_rulings() -> None:
@@ -53,3 +77,51 @@ def test_the_results_folder_is_ignored_but_for_its_readme() -> None:
         text=True,
     )
     assert ignored.returncode == 0
+
+
+def test_every_benchmark_script_has_a_row_in_the_benchmarks_readme() -> None:
+    table = [line.split("`")[1] for line in
+             (ROOT / "benchmarks" / "README.md").read_text().splitlines()
+             if line.startswith("| `bench_")]
+    assert sorted(table) == sorted(p.name for p in (ROOT / "benchmarks").glob("bench_*.py"))
+
+
+def readme_fenced(language: str) -> list[str]:
+    """The README's fenced code blocks in ``language``."""
+    parts = (ROOT / "README.md").read_text().split(f"```{language}\n")[1:]
+    return [part.split("```")[0] for part in parts]
+
+
+def test_the_readme_config_is_a_tournament_as_written() -> None:
+    from arena.config import parse
+    from arena.plugins import require_registry
+
+    (block,) = readme_fenced("toml")
+    config = parse(tomllib.loads(block), require_registry())
+    assert [bot.label for bot in config.bots] == ["random", "greedy", "greedy-bold"]
+    assert config.players == 3 and config.limits.memory_mb == 1024
+
+
+def test_the_readme_python_examples_run_and_the_policy_bot_keeps_the_bot_contract() -> None:
+    from arena.bot import Bot
+    from arena.testing import check_bot
+
+    checked = []
+    for block in readme_fenced("python"):
+        names: dict[str, object] = {"__name__": "readme_example"}
+        exec(compile(block, "README.md", "exec"), names)
+        for value in names.values():
+            if isinstance(value, type) and issubclass(value, Bot) and value.__module__ == (
+                    "readme_example"):
+                checked += [check_bot(value, game) for game in value.games or ()]
+    assert [(report.bot, report.game) for report in checked] == [("trained", "lost-explorers")]
+
+
+def test_the_readme_layout_names_every_module_of_the_framework() -> None:
+    (row,) = [line for line in (ROOT / "README.md").read_text().splitlines()
+              if line.startswith("| `arena/` |")]
+    named = set(re.findall(r"`([a-z_/]+\.py)`", row))
+    modules = {str(path.relative_to(ROOT / "arena")) for path in (ROOT / "arena").rglob("*.py")
+               if path.name != "__init__.py"}
+    # The seats' modules are named in a parenthesis after `seats/`.
+    assert modules <= named | {f"seats/{name}" for name in named}

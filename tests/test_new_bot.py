@@ -146,25 +146,49 @@ def test_the_whole_journey_from_new_bot_to_a_leaderboard_row(
     assert f"{name}: all checks passed" in checked.stdout
     assert "protection: bubblewrap" in checked.stdout  # sandboxed, as a tournament seats it
 
-    out = tmp_path / "run"
-    played = run(BIN / "arena", "run", f"{name}/tournament.toml", "--out", out, "--workers", "1",
-                 cwd=tmp_path)
-    assert played.returncode == 0, played.stdout + played.stderr
-    board = run(BIN / "arena", "leaderboard", out, "--format", "json", cwd=tmp_path)
-    rows = {row["bot"]: row for row in json.loads(board.stdout)}
-    assert set(rows) == {name, "random"}
-    assert rows[name]["matches"] == 4 and rows[name]["faults"] == 0
+    for attempt in (first_run(name), try_again_run(name)):  # as the README has them
+        played = run(BIN / "arena", *attempt, "--workers", "1", cwd=tmp_path)
+        assert played.returncode == 0, played.stdout + played.stderr
+        out = played.stdout.split(" -> ", 1)[1].split()[0]
+        board = run(BIN / "arena", "leaderboard", out, "--format", "json", cwd=tmp_path)
+        rows = {row["bot"]: row for row in json.loads(board.stdout)}
+        assert set(rows) == {name, "random"}
+        assert rows[name]["matches"] == 4 and rows[name]["faults"] == 0
+
+
+def writing_a_bot() -> list[list[str]]:
+    """The code blocks of the README's "Writing a bot": the journey, the commands to try the
+    bot again after an edit, the recipe that prints observations."""
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    return code_blocks(readme.split("## Writing a bot\n")[1].split("\n## ")[0])
+
+
+def arena_run_line(block: list[str], name: str) -> list[str]:
+    """The arguments of the block's ``arena run`` command, for a bot called ``name``."""
+    line = next(line for line in block if line.startswith("arena run "))
+    return line.split("#")[0].replace("cautious", name).split()[1:]
+
+
+def first_run(name: str) -> list[str]:
+    return arena_run_line(writing_a_bot()[0], name)
+
+
+def try_again_run(name: str) -> list[str]:
+    """After an edit: a second tournament beside the first, which must not be refused."""
+    return arena_run_line(writing_a_bot()[1], name)
 
 
 def test_the_readme_walks_the_journey_that_new_bot_prints(tmp_path: Path) -> None:
     result = new_bot(tmp_path, "cautious", "--game", GAME)
     assert result.exit_code == 0, result.output
     steps = result.stdout.split("Next:\n")[1].split("\n")
-    readme = (Path(__file__).parent.parent / "README.md").read_text()
-    journey, observations = code_blocks(readme.split("## Writing a bot\n")[1].split("\n## ")[0])
+    journey, again, observations = writing_a_bot()
     commands = [line.split("#")[0].strip() for line in journey]
     assert commands == [f"arena new-bot cautious --game {GAME}",
                         *(step.strip() for step in steps if step.strip())]
+    # Trying it again after an edit: the tests, the check, a tournament beside the first.
+    assert [line.split()[:2] for line in again] == [["pytest", "cautious"],
+                                                   ["arena", "check"], ["arena", "run"]]
     # The recipe for seeing real observations, run as written, from an empty folder.
     (tmp_path / "elsewhere").mkdir()
     activated = {**os.environ, "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}"}

@@ -150,6 +150,23 @@ def test_a_missing_or_corrupt_config_is_said_not_silently_replaced(
     assert json.loads(result.stdout)  # the table still comes, on stdout alone
 
 
+@pytest.mark.usefixtures("no_ray")
+def test_without_its_config_a_run_is_rated_with_its_recorded_games_draw_probability(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    with_config = arena("leaderboard", str(run_folder(tmp_path / "a", SAVED)), "--format", "json")
+    without = arena("leaderboard", str(run_folder(tmp_path / "b", None)), "--format", "json")
+    assert "config.json is missing" in without.stderr
+    assert "no draw probability" not in without.stderr  # tiny-race is installed: 0.01
+    def ratings(output: str) -> list[tuple[str, float, float]]:
+        return [(row["bot"], row["mu"], row["sigma"]) for row in json.loads(output)
+                if row["matches"]]
+
+    assert ratings(without.stdout) == ratings(with_config.stdout)
+
+
 @pytest.mark.parametrize("where", ["a file", "under a file"])
 @pytest.mark.usefixtures("no_ray")
 def test_an_out_folder_that_cannot_be_made_is_one_line_before_ray(

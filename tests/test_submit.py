@@ -178,9 +178,17 @@ def test_mistakes_are_one_line_and_exit_2(stocked: tuple[Path, Path], tmp_path: 
     (tmp_path / "empty").mkdir()
     assert "not a Python package" in refused(str(tmp_path / "empty"), store=store)
     taken = write_bot(tmp_path, "random")
-    assert "bot name 'random' is taken by the installed" in refused(str(taken), store=store)
+    line = refused(str(taken), store=store)
+    assert "bot name 'random' is taken by the installed" in line and "pip uninstall" in line
     again = root / "old-timer-0.1.0"
-    assert "is in the bot store already" in refused(str(again), "--no-index", store=store)
+    line = refused(str(again), "--no-index", store=store)
+    # The way out it names is a command that runs as written: the bot's name, not NAME.
+    assert "is in the bot store already" in line
+    assert "'arena store remove old-timer@0.1.0' first" in line
+    # A version written otherwise is the same version: the command names the stored one.
+    same = write_bot(tmp_path, "old-timer", version="0.1")
+    line = refused(str(same), "--no-index", store=store)
+    assert "0.1 is in the bot store already" in line and "old-timer@0.1.0'" in line
 
 
 def test_a_package_that_registers_no_bot_is_refused(tmp_path: Path) -> None:
