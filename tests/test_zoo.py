@@ -103,6 +103,29 @@ def test_a_kept_host_never_plays_a_deal_it_has_played(sandbox: str) -> None:
     assert ["HOST PLAYED 1 BEFORE" in output for output in said] == [False, False, True, True]
 
 
+def test_output_written_before_it_is_taken_is_never_lost() -> None:
+    """The drain thread reads a chunk and keeps it as one step: a bot's last words, read from
+    the pipe but not yet kept when the match took its output, were lost under load (one
+    faulted match of four had no outputs file)."""
+
+    class Slow(process.Output):
+        def _read(self) -> bytes:
+            chunk = super()._read()
+            time.sleep(0.05)  # a drain thread descheduled between reading and keeping
+            return chunk
+
+    read, write = os.pipe()
+    output = Slow(read)
+    try:
+        os.write(write, b"last words\n")
+        deadline = time.monotonic() + 5
+        while output.pending.poll(0) and time.monotonic() < deadline:
+            time.sleep(0.001)  # the chunk has left the pipe: the thread is keeping it
+        assert output.take() == "last words\n"
+    finally:
+        os.close(write)
+
+
 def test_the_pool_keeps_a_bounded_number_of_idle_hosts(monkeypatch: pytest.MonkeyPatch) -> None:
     """Past :data:`MAX_IDLE_HOSTS` the host released longest ago is closed, whatever its bot:
     a stopped host holds its memory, and a tournament of many bots would keep many."""

@@ -66,33 +66,50 @@ class Output:
         self.thread.start()
 
     def _drain(self) -> None:
+        ready = select.poll()
+        ready.register(self.fd, select.POLLIN)
         while True:
-            try:
-                chunk = os.read(self.fd, 65536)
-            except OSError:
-                break
-            if not chunk:
-                break
+            ready.poll()  # until there is something to read, or the writers are gone
+            # Read and keep under the lock: whoever holds it and finds the pipe empty knows
+            # that every byte written so far is kept (a chunk is never between the two).
             with self.lock:
+                chunk = self._read()
+                if not chunk:
+                    break
                 room = OUTPUT_BYTES - len(self.kept)
                 self.kept += chunk[:room]
                 self.dropped += max(0, len(chunk) - room)
         with contextlib.suppress(OSError):
             os.close(self.fd)
 
+    def _read(self) -> bytes:
+        """The next chunk of the pipe; empty at its end."""
+        try:
+            return os.read(self.fd, 65536)
+        except OSError:
+            return b""
+
     def take(self, wait: float = 0.0) -> str:
-        """What was kept since the last call (after ``wait`` seconds for the pipe to close)."""
+        """What was kept since the last call (after ``wait`` seconds for the pipe to close).
+
+        It waits up to 50 ms for the drain thread to empty the pipe, so what the bot wrote
+        before this call is in; a bot that never stops writing gets what is in by then."""
         if wait:
             self.thread.join(wait)
-        for _ in range(50):  # let the drain thread catch up with what is already written
-            if not self.thread.is_alive() or not self.pending.poll(0):
-                break
+        for _ in range(50):
+            with self.lock:
+                if not self.thread.is_alive() or not self.pending.poll(0):
+                    return self._taken()
             time.sleep(0.001)
         with self.lock:
-            text = self.kept.decode("utf-8", "replace")
-            if self.dropped:
-                text += f"\n[... {self.dropped} more bytes not kept]\n"
-            self.kept, self.dropped = bytearray(), 0
+            return self._taken()
+
+    def _taken(self) -> str:
+        """What is kept, emptied (with the lock held)."""
+        text = self.kept.decode("utf-8", "replace")
+        if self.dropped:
+            text += f"\n[... {self.dropped} more bytes not kept]\n"
+        self.kept, self.dropped = bytearray(), 0
         return text
 
 
