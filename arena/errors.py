@@ -18,9 +18,14 @@ def unknown_name(kind: str, name: str, known: Iterable[str], *, where: str = "")
     the closest known ones (or those holding the name, as ``dinosaurs`` for
     ``lost-valley-of-the-dinosaurs``); ``where`` (a config table) goes in front."""
     known = sorted(known)
-    close = difflib.get_close_matches(name, known, n=3, cutoff=0.5)
-    if not close and len(name) >= 3:
-        close = [other for other in known if name.lower() in other.lower()][:3]
+    holding: list[str] = []
+    if len(name) >= 3:
+        # Names holding it first, those starting with it before the rest: "explorers" is
+        # first "explorers-of-the-lost-valley", then "lost-explorers".
+        holding = sorted((other for other in known if name.lower() in other.lower()),
+                         key=lambda other: not other.lower().startswith(name.lower()))
+    similar = difflib.get_close_matches(name, known, n=3, cutoff=0.5)
+    close = list(dict.fromkeys([*holding, *similar]))[:3]
     hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
     listing = ", ".join(known) if known else ("none" if where else "none installed")
     prefix = f"{where}: " if where else ""

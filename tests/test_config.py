@@ -221,3 +221,13 @@ def test_a_plan_too_large_to_make_is_refused_before_anything_starts(tmp_path: Pa
     text = GOOD.split("[[bots]]")[0].replace("players = 2", "players = 4") + crowd
     message = error(tmp_path, text)
     assert "400 bots in matches of 4 make 1,050,739,900 tables (at most 999,999,999)" in message
+
+
+def test_a_name_held_by_known_ones_suggests_those_starting_with_it_first() -> None:
+    from arena.errors import unknown_name
+
+    games = ["explorers-of-the-lost-valley", "lost-explorers", "lost-valley-of-the-dinosaurs"]
+    message = str(unknown_name("game", "explorers", games))
+    assert "did you mean 'explorers-of-the-lost-valley' or 'lost-explorers'?" in message
+    assert "did you mean 'lost-valley-of-the-dinosaurs'?" in str(
+        unknown_name("game", "dinosaurs", games))
