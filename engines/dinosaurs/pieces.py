@@ -142,17 +142,22 @@ class Pieces(Table):
         return taken
 
     def safe_spaces(self) -> list[int]:
-        """Where the pteranodon may put the drawer's own explorer: empty dry land."""
-        taken, lava = self._taken(), self.lava
-        return [space for space in _spaces_of(self.board, WALKABLE)
-                if space not in taken and not lava[space]]
+        """Where the pteranodon may put the drawer's own explorer: empty dry land that is not
+        dangerous (not next to a dinosaur)."""
+        board, taken, lava = self.board, self._taken(), self.lava
+        near_dinosaurs = self._near_dinosaurs()
+        return [space for space in _spaces_of(board, WALKABLE)
+                if space not in taken and not lava[space] and space not in near_dinosaurs]
+
+    def _near_dinosaurs(self) -> set[int]:
+        neighbors = self.board.neighbors
+        return {other for dinosaur in self.dinosaurs for other in neighbors[dinosaur]}
 
     def dangerous_spaces(self) -> list[int]:
         """Where it may drop an opponent: an empty swamp or river space, or empty land next
         to a dinosaur."""
         board, taken, lava = self.board, self._taken(), self.lava
-        near_dinosaurs = {other for dinosaur in self.dinosaurs
-                          for other in board.neighbors[dinosaur]}
+        near_dinosaurs = self._near_dinosaurs()
         return [space for space in _spaces_of(board, DANGEROUS)
                 if space not in taken and not lava[space]
                 and (board.terrain[space] not in WALKABLE or space in near_dinosaurs)]

@@ -217,6 +217,16 @@ def test_pteranodon_rescues_your_own_explorer_to_a_safe_space() -> None:
     assert state.explorers[1] == space("b6") and phase(state) == "move-pick"
 
 
+def test_pteranodon_puts_your_own_explorer_nowhere_dangerous() -> None:
+    """"a legal safe space" for your own, "an empty dangerous space" for an opponent's: dry
+    land next to a dinosaur is dangerous (ruling 16), so it is not safe."""
+    state = put(started(), 1, "b6")
+    draw_now(state, "Pteranodon")
+    play(state, explorer(1))
+    targets = names(state.legal_actions())
+    assert "b0" not in targets and "e2" in targets  # next to the dinosaur on b1, or not
+
+
 def test_pteranodon_drops_an_opponent_onto_an_empty_dangerous_space() -> None:
     """"OR move an opponent to an empty dangerous space." / "It can place an opposing explorer
     on one of the four separate inner swamp spaces." / "It can't place an explorer on an
