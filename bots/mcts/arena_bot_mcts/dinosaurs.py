@@ -37,6 +37,7 @@ for the observation of the seat on move).
 from __future__ import annotations
 
 import heapq
+import math
 import random
 from collections import deque
 from collections.abc import Mapping, Sequence
@@ -62,6 +63,7 @@ LOST = 40.0
 
 DANGER = 1.0
 DECOY = 1.0
+RACE_SCALE = 1.0
 
 DINOSAUR_CARDS = {"restless": 2, "undergrowth": 1, "grazing": 1, "danger-ahead": 2,
                   "dinosaur-attack": 3}
@@ -103,7 +105,7 @@ class Plan:
         self.to_river = self._walk(waters)
         self.steps = [self._explorer_bfs(at) for at in range(size)]
         self.dinosaur_steps = [self._dinosaur_bfs(at) for at in range(size)]
-        self.entry_to_temple = min(self.to_temple[entry] for entry in self.entries) + 1
+        self.entry_to_temple: int = min(self.to_temple[entry] for entry in self.entries) + 1
         self.carry_from_temple = self.two[min(self.to_exit[self.temple], 4 * size)]
         self.swamp_out = self._swamp_out()
 
@@ -158,24 +160,25 @@ class Plan:
         return distance
 
     def _swamp_out(self) -> dict[int, tuple[int, int]]:
-        """Per swamp space: (turns to step out onto dry land, the land space reached)."""
+        """Per swamp space: (turns to step out onto dry land, the land space reached: the one
+        nearest the temple next to the nearest exit arrow)."""
         ring, size = self.ring, len(self.ring)
         found: dict[int, tuple[int, int]] = {}
         for place, space in enumerate(ring):
-            best = (FAR, -1)
+            best = (FAR, FAR, -1)
             for out in self.exits:
                 k = ring.index(out)
                 steps = min((place - k) % size, (k - place) % size)
-                land = [n for n in self.neighbors[out] if self.walkable[n]]
-                for near in land:
-                    best = min(best, (steps + 1, near))
-            found[space] = best
+                for near in self.neighbors[out]:
+                    if self.walkable[near]:
+                        best = min(best, (steps + 1, self.to_temple[near], near))
+            found[space] = (best[0], best[2])
         for space, kind in enumerate(self.terrain):
             if kind == "inner-swamp":
                 touching = [found[n] for n in self.neighbors[space] if n in found]
                 if touching:
-                    turns, land = min(touching)
-                    found[space] = (turns + 1, land)
+                    turns, out_to = min(touching)
+                    found[space] = (turns + 1, out_to)
         return found
 
     # ---------------------------------------------------------------- turns of one explorer
@@ -190,11 +193,11 @@ class Plan:
     def fetch_turns(self, at: int) -> float:
         """Expected turns to reach the temple from ``at`` and bring its coin out."""
         if at == OUTSIDE:
-            return self.one[self.entry_to_temple] + self.carry_from_temple
+            return float(self.one[self.entry_to_temple] + self.carry_from_temple)
         if at in self.swamp_out:
             turns, land = self.swamp_out[at]
             return turns + self.fetch_turns(land)
-        return self.one[min(self.to_temple[at], 4 * self.size)] + self.carry_from_temple
+        return float(self.one[min(self.to_temple[at], 4 * self.size)] + self.carry_from_temple)
 
     def claim_turns(self, at: int, coins: Sequence[int]) -> float:
         """Expected turns to land on an abandoned coin (exact count: one turn more than the
@@ -251,6 +254,8 @@ class Race:
         self.now: Mapping[str, Any] = obs["now"]
         self.obs = obs
         self._ends: dict[tuple[int, int], float] = {}
+        self._theirs: dict[tuple[Any, ...], float] = {}
+        self._moves: dict[int, float] = {}
         deck: Mapping[str, int] = obs["deck"] if obs["deck_count"] else obs["discards"]
         total = sum(deck.values()) or 1
         self.reach = [0.0] * 5
@@ -331,14 +336,19 @@ class Race:
         return ((1 - pa) * (1 - pb) * min(a, b, rest) + (1 - pa) * pb * min(a, hb, rest)
                 + pa * (1 - pb) * min(ha, b, rest) + pa * pb * min(ha, hb, rest))
 
-    def worth(self, seat: int | None = None) -> float:
+    def worth(self, seat: int | None = None, moved: int = -1) -> float:
         """How far ``seat`` (default: ours) is ahead: the fewest turns another seat needs minus
-        its own."""
+        its own. ``moved``: only that seat's explorers changed since the last call with the
+        same table (the others' turns are kept)."""
         seat = self.seat if seat is None else seat
         mine = self.seat_turns(seat)
         if mine == 0.0:
             return 100.0
-        theirs = min(self.seat_turns(other) for other in range(self.seats) if other != seat)
+        key = (seat, self.roof, len(self.coins), tuple(self.dinosaurs), len(self.lava))
+        theirs = self._theirs.get(key) if moved == seat else None
+        if theirs is None:
+            theirs = self._theirs[key] = min(self.seat_turns(other) for other in range(self.seats)
+                                             if other != seat)
         return theirs - mine
 
     # ---------------------------------------------------------------- trying changes
@@ -349,7 +359,8 @@ class Race:
                 for number, _, _ in changes]
         for number, at, carrying in changes:
             self.positions[number], self.carrying[number] = at, carrying
-        value = self.worth(seat)
+        seats = {number // 4 for number, _, _ in changes}
+        value = self.worth(seat, seats.pop() if len(seats) == 1 else -1)
         for number, at, carrying in reversed(kept):
             self.positions[number], self.carrying[number] = at, carrying
         return value
@@ -460,7 +471,14 @@ class Race:
         return self.move_to(number, space)
 
     def move_value(self, number: int) -> float:
-        """Our worth after moving explorer ``number``, averaged over its roll."""
+        """Our worth after moving explorer ``number``, averaged over its roll (kept per
+        decision)."""
+        value = self._moves.get(number)
+        if value is None:
+            value = self._moves[number] = self._move_value(number)
+        return value
+
+    def _move_value(self, number: int) -> float:
         plan, at = self.plan, self.positions[number]
         if at >= 0 and (plan.terrain[at] == "river" or plan.terrain[at] in SWAMPY):
             return self.best_end(number, at, 1)
@@ -489,6 +507,12 @@ class Race:
 # -------------------------------------------------------------------- the policy, per phase
 
 def _move_pick(race: Race, action: int) -> float:
+    if EXPLORER <= action < DINOSAUR:
+        number = action - EXPLORER
+        twin = (race.positions[number], race.carrying[number])
+        for other in range(4 * race.seat, number):  # the same place moves the same
+            if (race.positions[other], race.carrying[other]) == twin:
+                return race.move_value(other)
     if action == DONE:
         return race.worth()
     if SHOOT <= action < SECRET:
@@ -667,3 +691,23 @@ def choose(observation: Observation, legal_actions: Sequence[int], rng: random.R
         return rng.choice(list(legal_actions))
     race = Race(observation)
     return max(legal_actions, key=lambda action: (score(race, action), rng.random()))
+
+
+# -------------------------------------------------------------------- for the search
+
+def policy(state: Any, player: int, legal: list[int], rng: random.Random) -> int:
+    """:func:`choose` for ``player`` on a (rebuilt) state: it reads only the observation."""
+    return choose(state.observation(player), legal, rng)
+
+
+def race_values(state: Any) -> list[float]:
+    """Per seat, a value in [0, 1] of a state that is not over: a logistic of how many turns
+    it is ahead of the fewest another seat needs (:data:`RACE_SCALE` turns for 73 %)."""
+    race = Race(state.observation(0))
+    turns = [race.seat_turns(seat) for seat in range(race.seats)]
+    values = []
+    for seat, mine in enumerate(turns):
+        theirs = min(turn for other, turn in enumerate(turns) if other != seat)
+        lead = max(-50.0, min(50.0, (theirs - mine) / RACE_SCALE))
+        values.append(1.0 / (1.0 + math.exp(-lead)))
+    return values

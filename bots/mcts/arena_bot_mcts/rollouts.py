@@ -83,7 +83,9 @@ class PairedRollouts:
                 worlds.append(self.game.state_from_observation(observation, rng))
             world = worlds[sample % len(worlds)]
             for action in running:
-                if stats.iterations >= limit:  # a last, partial sample: compared on the rest
+                if stats.iterations >= limit or (  # a last, partial sample: compared on the rest
+                        deadline is not None and action != first
+                        and time.perf_counter() >= deadline):
                     break
                 state = world.clone()
                 state.apply_action(action)
