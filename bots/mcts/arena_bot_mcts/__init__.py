@@ -28,16 +28,18 @@ Params (all optional):
   plays before the evaluation scores it; 0 scores the new node at once;
 - ``determinizations`` (int, default 8): states sampled from the observation
   per decision, searched in turn;
-- ``search`` (``"uct"``: the tree above, the default in Explorers and
-  Dinosaurs; ``"rollouts"``: paired policy rollouts at the root
-  (:mod:`arena_bot_mcts.rollouts`), the default in Lost Explorers, where it
-  measured stronger, when the greedy package is installed). With
-  ``"rollouts"`` the policy is the ``greedy`` bot's (package
-  ``arena-bot-greedy``, the ``greedy`` extra), ``rollout_depth`` (default
-  20) counts the policy's decisions before the evaluation, ``candidates``
-  (int, default 4) is how many moves are compared and ``margin`` (float,
-  default 0) how many standard errors a challenger must beat the policy's
-  move by; ``exploration`` and ``rollout`` do not apply.
+- ``search`` (``"uct"``: the tree above, the default in Explorers;
+  ``"rollouts"``: paired policy rollouts at the root
+  (:mod:`arena_bot_mcts.rollouts`), the default in Lost Explorers (when the
+  greedy package is installed) and in Dinosaurs, where they measured
+  stronger). With ``"rollouts"`` the policy is, in Dinosaurs, the bot's own
+  race policy and evaluation (:mod:`arena_bot_mcts.dinosaurs`, in expected
+  turns), elsewhere the ``greedy`` bot's (package ``arena-bot-greedy``, the
+  ``greedy`` extra); ``rollout_depth`` (default 20, 8 in Dinosaurs) counts
+  the policy's decisions before the evaluation, ``candidates`` (int, default
+  4, 2 in Dinosaurs) is how many moves are compared and ``margin`` (float,
+  default 0, 1 in Dinosaurs) how many standard errors a challenger must beat
+  the policy's move by; ``exploration`` and ``rollout`` do not apply.
 """
 
 from __future__ import annotations
@@ -51,7 +53,7 @@ from arena.bot import Bot
 from arena.game import Game, State
 from arena_bot_mcts import dinosaurs
 from arena_bot_mcts.evaluate import evaluation
-from arena_bot_mcts.rollouts import PairedRollouts, Policy
+from arena_bot_mcts.rollouts import PairedRollouts, Policy, Rank
 from arena_bot_mcts.search import Budget, Evaluate, Search
 from engines.dinosaurs.game import DinosaursGame
 from engines.explorers.game import ExplorersGame
@@ -84,9 +86,10 @@ SEARCH = {"lost-explorers": "rollouts", "lost-valley-of-the-dinosaurs": "rollout
 bots/mcts/README.md)."""
 
 
-OWN_POLICIES: dict[str, tuple[Policy, Evaluate]] = {
-    "lost-valley-of-the-dinosaurs": (dinosaurs.policy, dinosaurs.race_values)}
-"""Games whose paired rollouts play the bot's own policy and evaluation, not greedy's."""
+OWN_POLICIES: dict[str, tuple[Policy, Evaluate, Rank]] = {
+    "lost-valley-of-the-dinosaurs": (dinosaurs.policy, dinosaurs.race_values, dinosaurs.rank)}
+"""Games whose paired rollouts play the bot's own policy and evaluation, not greedy's (and
+take the policy's own runners-up as the challengers)."""
 
 
 def greedy_policy(game: str) -> Policy:
@@ -144,8 +147,9 @@ class MCTSBot(Bot):
                              f"{candidates!r} and {margin!r}")
         self.search: Search | PairedRollouts
         if search == "rollouts":
+            rank = None
             if game in OWN_POLICIES:
-                policy, evaluate = OWN_POLICIES[game]
+                policy, evaluate, rank = OWN_POLICIES[game]
             else:
                 found = evaluation(game)
                 if found is None:
@@ -155,7 +159,7 @@ class MCTSBot(Bot):
                 GAMES[game](), budget=Budget(iterations, seconds), rng=random.Random(seed),
                 policy=policy, evaluate=evaluate, depth=depth,
                 candidates=int(candidates), determinizations=int(determinizations),
-                margin=float(margin))
+                margin=float(margin), rank=rank)
             return
         self.search = Search(
             GAMES[game](), budget=Budget(iterations, seconds), rng=random.Random(seed),

@@ -683,13 +683,23 @@ SCORES = {
 
 def choose(observation: Observation, legal_actions: Sequence[int], rng: random.Random) -> int:
     """The legal action that leaves the seat furthest ahead in the race (ties by ``rng``)."""
+    return ranked(observation, legal_actions, rng)[0]
+
+
+def ranked(observation: Observation, legal_actions: Sequence[int],
+           rng: random.Random) -> list[int]:
+    """The legal actions, the one that leaves the seat furthest ahead first (ties by
+    ``rng``)."""
     if len(legal_actions) == 1:
-        return legal_actions[0]
+        return [legal_actions[0]]
     score = SCORES.get(observation["phase"])
     if score is None:
-        return rng.choice(list(legal_actions))
+        shuffled = list(legal_actions)
+        rng.shuffle(shuffled)
+        return shuffled
     race = Race(observation)
-    return max(legal_actions, key=lambda action: (score(race, action), rng.random()))
+    keys = {action: (score(race, action), rng.random()) for action in legal_actions}
+    return sorted(legal_actions, key=lambda action: keys[action], reverse=True)
 
 
 # -------------------------------------------------------------------- for the search
@@ -697,6 +707,11 @@ def choose(observation: Observation, legal_actions: Sequence[int], rng: random.R
 def policy(state: Any, player: int, legal: list[int], rng: random.Random) -> int:
     """:func:`choose` for ``player`` on a (rebuilt) state: it reads only the observation."""
     return choose(state.observation(player), legal, rng)
+
+
+def rank(state: Any, player: int, legal: list[int], rng: random.Random) -> list[int]:
+    """:func:`ranked` for ``player`` on a (rebuilt) state, from its observation."""
+    return ranked(state.observation(player), legal, rng)
 
 
 def race_values(state: Any) -> list[float]:

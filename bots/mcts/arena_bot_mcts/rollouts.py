@@ -38,6 +38,8 @@ from arena_bot_mcts.search import Budget, Evaluate, Stats, final_values
 
 Policy = Callable[[State, int, list[int], random.Random], int]
 """The move ``player`` makes among ``legal`` in ``state`` (its rng for ties)."""
+Rank = Callable[[State, int, list[int], random.Random], list[int]]
+"""``legal`` ordered best first for ``player`` by a policy (its first is the policy's move)."""
 
 
 class PairedRollouts:
@@ -45,9 +47,10 @@ class PairedRollouts:
 
     def __init__(self, game: Game, *, budget: Budget, rng: random.Random, policy: Policy,
                  evaluate: Evaluate, depth: int = 20, candidates: int = 4,
-                 determinizations: int = 8, halving: int = 6, margin: float = 0.0) -> None:
+                 determinizations: int = 8, halving: int = 6, margin: float = 0.0,
+                 rank: Rank | None = None) -> None:
         self.game, self.budget, self.rng = game, budget, rng
-        self.policy, self.evaluate = policy, evaluate
+        self.policy, self.evaluate, self.rank = policy, evaluate, rank
         self.depth = depth
         self.candidates = max(1, candidates)
         self.determinizations = max(1, determinizations)
@@ -66,10 +69,16 @@ class PairedRollouts:
         seat = worlds[0].current_player()
         allowed = set(legal_actions)
         legal = [a for a in worlds[0].legal_actions() if a in allowed] or list(legal_actions)
-        first = self.policy(worlds[0].clone(), seat, legal, random.Random(rng.getrandbits(32)))
-        challengers = sorted((a for a in legal if a != first),
-                             key=lambda action: -self._value_after(worlds[0], action, seat))
-        running = [first, *challengers[:self.candidates - 1]]
+        if self.rank is not None:
+            running = self.rank(worlds[0].clone(), seat, legal,
+                                random.Random(rng.getrandbits(32)))[:self.candidates]
+            first = running[0]
+        else:
+            first = self.policy(worlds[0].clone(), seat, legal,
+                                random.Random(rng.getrandbits(32)))
+            challengers = sorted((a for a in legal if a != first),
+                                 key=lambda action: -self._value_after(worlds[0], action, seat))
+            running = [first, *challengers[:self.candidates - 1]]
         if len(running) == 1:
             stats.seconds = time.perf_counter() - start
             return first
@@ -83,13 +92,14 @@ class PairedRollouts:
                 worlds.append(self.game.state_from_observation(observation, rng))
             world = worlds[sample % len(worlds)]
             for action in running:
-                if stats.iterations >= limit or (  # a last, partial sample: compared on the rest
-                        deadline is not None and action != first
-                        and time.perf_counter() >= deadline):
+                if stats.iterations >= limit:  # a last, partial sample: compared on the rest
                     break
                 state = world.clone()
                 state.apply_action(action)
-                values[action].append(self._rollout(state, random.Random(salt + sample))[seat])
+                value = self._rollout(state, random.Random(salt + sample), deadline)
+                if value is None:  # out of time: this sample is compared on what it has
+                    break
+                values[action].append(value[seat])
                 stats.iterations += 1
             sample += 1
             if sample % self.halving == 0 and len(running) > 2:
@@ -111,11 +121,15 @@ class PairedRollouts:
             return final_values(after)[seat]
         return self.evaluate(after)[seat]
 
-    def _rollout(self, state: State, rng: random.Random) -> list[float]:
+    def _rollout(self, state: State, rng: random.Random,
+                 deadline: float | None = None) -> list[float] | None:
         """Every seat plays the policy for ``depth`` decisions (chance sampled with ``rng``);
-        then the evaluation, or the end of the game."""
+        then the evaluation, or the end of the game. None once ``deadline`` has passed
+        (checked before each decision, so a decision's time limit is kept closely)."""
         decisions = 0
         while True:
+            if deadline is not None and time.perf_counter() >= deadline:
+                return None
             player = state.current_player()
             if player == TERMINAL:
                 return final_values(state)
