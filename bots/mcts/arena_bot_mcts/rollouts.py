@@ -8,7 +8,8 @@ grown from 100 simulations over a dozen moves per decision does not beat it
    (``Game.state_from_observation``), as the tree search does;
 2. the *candidates*: the policy's move for the seat on move, then the other
    legal moves the game's evaluation likes best after one step, up to
-   ``candidates`` in all;
+   ``candidates`` in all (or, given ``rank``, the policy's own order: its
+   move and its runners-up);
 3. sample ``i`` (``i = 0, 1, ...`` until the budget is spent) plays every
    candidate still in the running from determinization ``i mod
    determinizations`` with the same seed, so dice and draws are shared
@@ -22,7 +23,9 @@ grown from 100 simulations over a dozen moves per decision does not beat it
    ``margin`` standard errors; otherwise the policy's move.
 
 It searches only what the observation shows (the rebuilt states), and with
-``iterations`` alone it is reproducible from the seed.
+``iterations`` alone it is reproducible from the seed. A time limit is
+checked before every decision of a rollout; a rollout the deadline cuts short
+is dropped, and the last sample is compared on the candidates it reached.
 """
 
 from __future__ import annotations
