@@ -1,5 +1,6 @@
-"""The ``mcts`` bot's race policy for Lost Valley of the Dinosaurs (arena_bot_mcts.dinosaurs):
-its turn tables checked by hand, that it reads only the observation, and its whole moves."""
+"""The ``mcts`` bot's race policy for Lost Valley of the Dinosaurs (arena_bot_mcts.dinosaurs and
+arena_bot_mcts.turns): its turn tables checked by hand, that it reads only the observation,
+and its whole moves."""
 
 from __future__ import annotations
 
@@ -12,18 +13,9 @@ from typing import Any
 import pytest
 from arena_bot_mcts import MCTSBot
 from arena_bot_mcts import dinosaurs as race_policy
-from arena_bot_mcts.dinosaurs import (
-    EXIT,
-    ONE_DIE,
-    OUTSIDE,
-    TWO_DICE,
-    Plan,
-    Race,
-    choose,
-    race_values,
-    turn_table,
-)
+from arena_bot_mcts.dinosaurs import EXIT, Race, choose, race_values
 from arena_bot_mcts.rollouts import PairedRollouts
+from arena_bot_mcts.turns import ONE_DIE, OUTSIDE, TWO_DICE, Plan, turn_table
 from test_dinosaurs_helpers import GAME, card, moving, play, put, put_dinosaur, space, started
 
 from arena.game import CHANCE, TERMINAL, sample_chance
