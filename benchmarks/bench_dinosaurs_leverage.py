@@ -11,12 +11,14 @@ and keeps the rest, so its score says what that part is worth:
 - ``pteranodon-hit``: always swoops on the opponent's explorer nearest the
   temple when no carrier is in reach, never lifts its own;
 - ``pteranodon-lift``: lifts its own leading explorer first;
-- ``risk-0.1``, ``risk-0.9``: ``greedy`` with another ``risk``.
+- ``risk-0.1``, ``risk-0.9``: ``greedy`` with another ``risk``;
+- ``race-policy``: not a variant but the ``mcts`` bot's own race policy
+  (``arena_bot_mcts.dinosaurs``, in expected turns) alone, with no search.
 
 Seats alternate; 4,000 matches a variant take a few seconds on one core.
 
 Run: ``.venv/bin/python benchmarks/bench_dinosaurs_leverage.py [--matches 4000] [--coins 1]
-[--jobs 2]``.
+[--jobs 2] [--start 0] [--variants same,race-policy]``.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from arena_bot_greedy import GreedyBot, dinosaurs
+from arena_bot_mcts import dinosaurs as race
 from bench_mcts import wilson
 
 from arena.game import State, drive
@@ -74,13 +77,16 @@ class Variant:
         score = self.scores.get(phase)
         if len(legal) == 1:
             return legal[0]
+        if self.name == "race-policy":
+            return race.choose(observation, legal, self.rng)
         if score is None or (self.name == "cards-random" and phase not in WALKING):
             return self.rng.choice(list(legal))
         view = dinosaurs.View(observation, self.risk)
         return max(legal, key=lambda action: (score(view, action), self.rng.random()))
 
 
-VARIANTS = ("same", "cards-random", "pteranodon-hit", "pteranodon-lift", "risk-0.1", "risk-0.9")
+VARIANTS = ("same", "cards-random", "pteranodon-hit", "pteranodon-lift", "risk-0.1", "risk-0.9",
+            "race-policy")
 
 
 def one_match(job: tuple[str, int, int]) -> float:
@@ -107,14 +113,19 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=4000)
     parser.add_argument("--coins", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--start", type=int, default=0, help="first match index (seed)")
+    parser.add_argument("--variants", default=",".join(VARIANTS))
     args = parser.parse_args()
     print(f"Dinosaurs, heads-up, coins = {args.coins}, {args.matches} matches a variant, "
           "seats alternating")
     print("| variant against greedy | score (95 % interval) |")
     print("|---|---|")
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        for variant in VARIANTS:
-            jobs = [(variant, args.coins, index) for index in range(args.matches)]
+        for variant in args.variants.split(","):
+            if variant not in VARIANTS:
+                parser.error(f"unknown variant {variant!r}; one of {', '.join(VARIANTS)}")
+            jobs = [(variant, args.coins, index)
+                    for index in range(args.start, args.start + args.matches)]
             score = sum(pool.map(one_match, jobs, chunksize=50))
             low, high = wilson(score, args.matches)
             print(f"| {variant} | {score / args.matches:.1%} ({low:.1%}-{high:.1%}) |",

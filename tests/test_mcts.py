@@ -273,17 +273,37 @@ def test_paired_rollouts_keep_an_iteration_budget_exactly(iterations: int) -> No
     assert bot.search.stats.iterations == iterations
 
 
-def test_paired_rollouts_stop_once_their_time_is_spent(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A fake clock that moves 10 ms per reading (read once per sample of every candidate):
-    a 0.1 s budget allows about ten samples, never more."""
+@pytest.mark.parametrize("name", ["lost-explorers", "lost-valley-of-the-dinosaurs"])
+def test_paired_rollouts_stop_once_their_time_is_spent(
+    monkeypatch: pytest.MonkeyPatch, name: str,
+) -> None:
+    """A fake clock that moves 10 ms per reading, read before every decision of a rollout: a
+    0.1 s budget stops the search within a reading of it, inside a rollout if need be (a
+    rollout cut short is not compared), so rollouts that are long or slow cannot overrun."""
     ticks = iter(range(1_000_000))
     monkeypatch.setattr(rollouts_module.time, "perf_counter", lambda: next(ticks) * 0.01)
-    state, seat = _decision("lost-explorers", seed=3)
-    bot = MCTSBot(game="lost-explorers", seat=seat, num_players=2, seed=1, seconds=0.1)
+    state, seat = _decision(name, seed=3)
+    bot = MCTSBot(game=name, seat=seat, num_players=2, seed=1, seconds=0.1)
     assert isinstance(bot.search, PairedRollouts)
     assert bot.act(state.observation(seat), state.legal_actions()) in state.legal_actions()
-    candidates = min(4, len(state.legal_actions()))
-    assert candidates <= bot.search.stats.iterations <= 10 * candidates
+    assert bot.search.stats.seconds <= 0.1 + 0.02
+    assert bot.search.stats.rollout_actions <= 10  # hence at most ten rollouts counted
+
+
+def test_paired_rollouts_with_a_slow_clock_compare_whole_rollouts_only(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With time for a few rollouts of Dinosaurs (1 ms per reading, 0.1 s), every rollout
+    counted ran its whole depth or to the end of the game."""
+    ticks = iter(range(1_000_000))
+    monkeypatch.setattr(rollouts_module.time, "perf_counter", lambda: next(ticks) * 0.001)
+    state, seat = _decision("lost-valley-of-the-dinosaurs", seed=3)
+    bot = MCTSBot(game="lost-valley-of-the-dinosaurs", seat=seat, num_players=2, seed=1,
+                  seconds=0.1)
+    bot.act(state.observation(seat), state.legal_actions())
+    stats = bot.search.stats
+    assert stats.iterations >= 2
+    assert stats.rollout_actions <= 8 * (stats.iterations + 1)
 
 
 def test_paired_rollouts_with_one_candidate_play_the_greedy_policy() -> None:

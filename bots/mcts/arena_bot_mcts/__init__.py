@@ -28,16 +28,18 @@ Params (all optional):
   plays before the evaluation scores it; 0 scores the new node at once;
 - ``determinizations`` (int, default 8): states sampled from the observation
   per decision, searched in turn;
-- ``search`` (``"uct"``: the tree above, the default in Explorers and
-  Dinosaurs; ``"rollouts"``: paired policy rollouts at the root
-  (:mod:`arena_bot_mcts.rollouts`), the default in Lost Explorers, where it
-  measured stronger, when the greedy package is installed). With
-  ``"rollouts"`` the policy is the ``greedy`` bot's (package
-  ``arena-bot-greedy``, the ``greedy`` extra), ``rollout_depth`` (default
-  20) counts the policy's decisions before the evaluation, ``candidates``
-  (int, default 4) is how many moves are compared and ``margin`` (float,
-  default 0) how many standard errors a challenger must beat the policy's
-  move by; ``exploration`` and ``rollout`` do not apply.
+- ``search`` (``"uct"``: the tree above, the default in Explorers;
+  ``"rollouts"``: paired policy rollouts at the root
+  (:mod:`arena_bot_mcts.rollouts`), the default in Lost Explorers (when the
+  greedy package is installed) and in Dinosaurs, where they measured
+  stronger). With ``"rollouts"`` the policy is, in Dinosaurs, the bot's own
+  race policy and evaluation (:mod:`arena_bot_mcts.dinosaurs`, in expected
+  turns), elsewhere the ``greedy`` bot's (package ``arena-bot-greedy``, the
+  ``greedy`` extra); ``rollout_depth`` (default 20, 8 in Dinosaurs) counts
+  the policy's decisions before the evaluation, ``candidates`` (int, default
+  4, 2 in Dinosaurs) is how many moves are compared and ``margin`` (float,
+  default 0, 1 in Dinosaurs) how many standard errors a challenger must beat
+  the policy's move by; ``exploration`` and ``rollout`` do not apply.
 """
 
 from __future__ import annotations
@@ -49,9 +51,10 @@ from typing import Any
 
 from arena.bot import Bot
 from arena.game import Game, State
+from arena_bot_mcts import dinosaurs
 from arena_bot_mcts.evaluate import evaluation
-from arena_bot_mcts.rollouts import PairedRollouts, Policy
-from arena_bot_mcts.search import Budget, Search
+from arena_bot_mcts.rollouts import PairedRollouts, Policy, Rank
+from arena_bot_mcts.search import Budget, Evaluate, Search
 from engines.dinosaurs.game import DinosaursGame
 from engines.explorers.game import ExplorersGame
 from engines.lost_explorers.game import LostExplorersGame
@@ -66,14 +69,27 @@ ROLLOUT_DEPTH = {"explorers-of-the-lost-valley": 4, "lost-explorers": 4,
 against greedy than 6 or 10 (longer guided rollouts of single steps drift: the evaluation is
 a race of distances, and the few simulations go further when rollouts are short)."""
 
+ROLLOUTS_DEPTH = {"lost-valley-of-the-dinosaurs": 8}
+"""Default policy decisions per paired rollout (20 where not named)."""
+
+CANDIDATES = {"lost-valley-of-the-dinosaurs": 2}
+"""Default moves paired rollouts compare, per game (4 where not named)."""
+MARGIN = {"lost-valley-of-the-dinosaurs": 1.0}
+"""Default standard errors a challenger must beat the policy's move by (0 where not named)."""
 
 ROLLOUTS = ("guided", "evaluate", "random")
 
 SEARCHES = ("uct", "rollouts")
-SEARCH = {"lost-explorers": "rollouts"}
+SEARCH = {"lost-explorers": "rollouts", "lost-valley-of-the-dinosaurs": "rollouts"}
 """The default search per game ("uct" where not named): the one measured stronger against
 ``greedy`` (Lost Explorers: paired rollouts 67.0-68.5 % over 200 matches, the tree 26.5 %;
 bots/mcts/README.md)."""
+
+
+OWN_POLICIES: dict[str, tuple[Policy, Evaluate, Rank]] = {
+    "lost-valley-of-the-dinosaurs": (dinosaurs.policy, dinosaurs.race_values, dinosaurs.rank)}
+"""Games whose paired rollouts play the bot's own policy and evaluation, not greedy's (and
+take the policy's own runners-up as the challengers)."""
 
 
 def greedy_policy(game: str) -> Policy:
@@ -102,8 +118,8 @@ class MCTSBot(Bot):
                  iterations: int | None = None, seconds: float | None = None,
                  exploration: float = 0.7, rollout_depth: int | None = None,
                  rollout: str = "guided", determinizations: int = 8,
-                 search: str | None = None, candidates: int = 4,
-                 margin: float = 0.0) -> None:
+                 search: str | None = None, candidates: int | None = None,
+                 margin: float | None = None) -> None:
         super().__init__(game=game, seat=seat, num_players=num_players, seed=seed)
         if game not in GAMES:
             raise ValueError(f"mcts: game {game!r} is not one of {sorted(GAMES)}")
@@ -111,30 +127,39 @@ class MCTSBot(Bot):
             raise ValueError(f"mcts: rollout must be one of {ROLLOUTS}, got {rollout!r}")
         if search is None:
             search = SEARCH.get(game, "uct")
-            if search == "rollouts" and importlib.util.find_spec("arena_bot_greedy") is None:
+            if search == "rollouts" and game not in OWN_POLICIES and \
+                    importlib.util.find_spec("arena_bot_greedy") is None:
                 search = "uct"  # without the greedy package: the tree, which needs nothing
         if search not in SEARCHES:
             raise ValueError(f"mcts: search must be one of {SEARCHES}, got {search!r}")
         if iterations is None and seconds is None:
             iterations = 100
         if rollout_depth is None:
-            rollout_depth = 20 if search == "rollouts" else ROLLOUT_DEPTH.get(game, 12)
+            rollout_depth = (ROLLOUTS_DEPTH.get(game, 20) if search == "rollouts"
+                             else ROLLOUT_DEPTH.get(game, 12))
         depth = int(rollout_depth)
         if depth < 0:
             raise ValueError(f"mcts: rollout_depth must be 0 or more, got {rollout_depth!r}")
+        candidates = CANDIDATES.get(game, 4) if candidates is None else candidates
+        margin = MARGIN.get(game, 0.0) if margin is None else margin
         if int(candidates) < 1 or not float(margin) >= 0:
             raise ValueError(f"mcts: candidates must be 1 or more and margin 0 or more, got "
                              f"{candidates!r} and {margin!r}")
         self.search: Search | PairedRollouts
         if search == "rollouts":
-            evaluate = evaluation(game)
-            if evaluate is None:
-                raise ValueError(f"mcts: search 'rollouts' needs an evaluation of {game}")
+            rank = None
+            if game in OWN_POLICIES:
+                policy, evaluate, rank = OWN_POLICIES[game]
+            else:
+                found = evaluation(game)
+                if found is None:
+                    raise ValueError(f"mcts: search 'rollouts' needs an evaluation of {game}")
+                policy, evaluate = greedy_policy(game), found
             self.search = PairedRollouts(
                 GAMES[game](), budget=Budget(iterations, seconds), rng=random.Random(seed),
-                policy=greedy_policy(game), evaluate=evaluate, depth=depth,
+                policy=policy, evaluate=evaluate, depth=depth,
                 candidates=int(candidates), determinizations=int(determinizations),
-                margin=float(margin))
+                margin=float(margin), rank=rank)
             return
         self.search = Search(
             GAMES[game](), budget=Budget(iterations, seconds), rng=random.Random(seed),

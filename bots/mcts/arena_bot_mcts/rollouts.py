@@ -8,7 +8,8 @@ grown from 100 simulations over a dozen moves per decision does not beat it
    (``Game.state_from_observation``), as the tree search does;
 2. the *candidates*: the policy's move for the seat on move, then the other
    legal moves the game's evaluation likes best after one step, up to
-   ``candidates`` in all;
+   ``candidates`` in all (or, given ``rank``, the policy's own order: its
+   move and its runners-up);
 3. sample ``i`` (``i = 0, 1, ...`` until the budget is spent) plays every
    candidate still in the running from determinization ``i mod
    determinizations`` with the same seed, so dice and draws are shared
@@ -22,7 +23,9 @@ grown from 100 simulations over a dozen moves per decision does not beat it
    ``margin`` standard errors; otherwise the policy's move.
 
 It searches only what the observation shows (the rebuilt states), and with
-``iterations`` alone it is reproducible from the seed.
+``iterations`` alone it is reproducible from the seed. A time limit is
+checked before every decision of a rollout; a rollout the deadline cuts short
+is dropped, and the last sample is compared on the candidates it reached.
 """
 
 from __future__ import annotations
@@ -38,6 +41,8 @@ from arena_bot_mcts.search import Budget, Evaluate, Stats, final_values
 
 Policy = Callable[[State, int, list[int], random.Random], int]
 """The move ``player`` makes among ``legal`` in ``state`` (its rng for ties)."""
+Rank = Callable[[State, int, list[int], random.Random], list[int]]
+"""``legal`` ordered best first for ``player`` by a policy (its first is the policy's move)."""
 
 
 class PairedRollouts:
@@ -45,9 +50,10 @@ class PairedRollouts:
 
     def __init__(self, game: Game, *, budget: Budget, rng: random.Random, policy: Policy,
                  evaluate: Evaluate, depth: int = 20, candidates: int = 4,
-                 determinizations: int = 8, halving: int = 6, margin: float = 0.0) -> None:
+                 determinizations: int = 8, halving: int = 6, margin: float = 0.0,
+                 rank: Rank | None = None) -> None:
         self.game, self.budget, self.rng = game, budget, rng
-        self.policy, self.evaluate = policy, evaluate
+        self.policy, self.evaluate, self.rank = policy, evaluate, rank
         self.depth = depth
         self.candidates = max(1, candidates)
         self.determinizations = max(1, determinizations)
@@ -66,10 +72,16 @@ class PairedRollouts:
         seat = worlds[0].current_player()
         allowed = set(legal_actions)
         legal = [a for a in worlds[0].legal_actions() if a in allowed] or list(legal_actions)
-        first = self.policy(worlds[0].clone(), seat, legal, random.Random(rng.getrandbits(32)))
-        challengers = sorted((a for a in legal if a != first),
-                             key=lambda action: -self._value_after(worlds[0], action, seat))
-        running = [first, *challengers[:self.candidates - 1]]
+        if self.rank is not None:
+            running = self.rank(worlds[0].clone(), seat, legal,
+                                random.Random(rng.getrandbits(32)))[:self.candidates]
+            first = running[0]
+        else:
+            first = self.policy(worlds[0].clone(), seat, legal,
+                                random.Random(rng.getrandbits(32)))
+            challengers = sorted((a for a in legal if a != first),
+                                 key=lambda action: -self._value_after(worlds[0], action, seat))
+            running = [first, *challengers[:self.candidates - 1]]
         if len(running) == 1:
             stats.seconds = time.perf_counter() - start
             return first
@@ -87,7 +99,10 @@ class PairedRollouts:
                     break
                 state = world.clone()
                 state.apply_action(action)
-                values[action].append(self._rollout(state, random.Random(salt + sample))[seat])
+                value = self._rollout(state, random.Random(salt + sample), deadline)
+                if value is None:  # out of time: this sample is compared on what it has
+                    break
+                values[action].append(value[seat])
                 stats.iterations += 1
             sample += 1
             if sample % self.halving == 0 and len(running) > 2:
@@ -109,11 +124,15 @@ class PairedRollouts:
             return final_values(after)[seat]
         return self.evaluate(after)[seat]
 
-    def _rollout(self, state: State, rng: random.Random) -> list[float]:
+    def _rollout(self, state: State, rng: random.Random,
+                 deadline: float | None = None) -> list[float] | None:
         """Every seat plays the policy for ``depth`` decisions (chance sampled with ``rng``);
-        then the evaluation, or the end of the game."""
+        then the evaluation, or the end of the game. None once ``deadline`` has passed
+        (checked before each decision, so a decision's time limit is kept closely)."""
         decisions = 0
         while True:
+            if deadline is not None and time.perf_counter() >= deadline:
+                return None
             player = state.current_player()
             if player == TERMINAL:
                 return final_values(state)
