@@ -141,6 +141,9 @@ def test_dinosaurs_searches_with_its_own_policy_without_the_greedy_package(
     assert isinstance(bot.search, PairedRollouts)
     assert bot.search.policy is race_policy.policy
     state = moving(0, "e5", 3)
+    # moving() drew a gun it first added to the deck; put the deck back to the rulebook's
+    # count, as the bot rebuilds states only from positions a game can hold.
+    state.deck[card("You Have Found a Gun") - A.CARD] -= 1
     assert bot.act(state.observation(0), state.legal_actions()) in state.legal_actions()
     assert bot.search.stats.iterations == 8
 
