@@ -286,7 +286,7 @@ def _build_sandboxed(
     copy: Path, out: Path, sandbox: str
 ) -> subprocess.CompletedProcess[str] | None:
     """Build the package at ``copy`` into ``out`` in the sandbox, bounded in time
-    (``BUILD_SECONDS``), memory and processes (its control group, where there is one; the
+    (``BUILD_SECONDS``), memory, processes and cores (its control group, where there is one; the
     ``BUILD`` limits), and disk (nothing but the wheel's one file, under the file size limit,
     is written outside the sandbox's memory). None where bubblewrap is not used."""
     name, contents = out.parent / "wheel.name", out.parent / "wheel.contents"
@@ -298,7 +298,9 @@ def _build_sandboxed(
                        BUILD_SCRATCH_MB)
     if inside is None:
         return None
-    group = cgroups.create(BUILD.memory_mb, BUILD.processes, BUILD_SCRATCH_MB)
+    # Held to a bot host's cores too: a build's spinning processes had every core of the
+    # machine, the running tournament's bots' included.
+    group = cgroups.create(BUILD.memory_mb, BUILD.processes, BUILD_SCRATCH_MB, BUILD.cpus)
     try:
         done = subprocess.run([*(group.prefix() if group else ()), *inside], capture_output=True,
                               text=True, check=False, env={"PATH": "/usr/bin:/bin"},

@@ -430,6 +430,45 @@ def test_a_packages_build_is_bounded_in_time(tmp_path: Path, monkeypatch: pytest
         submitting.build_wheel(source, tmp_path, ["--no-index"], "required")
 
 
+def test_a_packages_build_is_held_to_a_bot_hosts_cores(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A build's control group had no CPU quota: the red team's setup.py kept every core of
+    the machine busy (for as long as it liked, up to the 5 minute bound) while the bots of a
+    running tournament had a core each. Its group now holds it to a bot host's ``cpus``."""
+    from arena.errors import ArenaError
+    from arena.seats import cgroups
+    from arena.submit import BUILD, build_wheel
+
+    if not cgroups.cpu_limited():
+        pytest.skip("this machine lets the arena hold no control group to a CPU quota")
+    quotas: list[int] = []
+    real = cgroups.create
+
+    def create(*args: Any, **kwargs: Any) -> cgroups.Cgroup | None:
+        group = real(*args, **kwargs)
+        assert group is not None
+        quotas.append(_cpu_quota(group))
+        return group
+
+    monkeypatch.setattr(cgroups, "create", create)
+    source = write_bot(tmp_path / "src", "spinner")
+    (source / "setup.py").write_text("raise SystemExit('NO WHEEL')\n")
+    with pytest.raises(ArenaError, match="the wheel could not be built: NO WHEEL"):
+        build_wheel(source, tmp_path, ["--no-index"], "required")
+    assert quotas == [round(BUILD.cpus * cgroups.PERIOD_US)]
+
+
+def _cpu_quota(group: Any) -> int:
+    """A control group's CPU time per period in µs (-1: no quota)."""
+    for folder in group.folders:
+        for name in ("cpu.cfs_quota_us", "cpu.max"):
+            if (folder / name).exists():
+                value = (folder / name).read_text().split()[0]
+                return -1 if value == "max" else int(value)
+    return -1
+
+
 def forging_catalog(tmp_path: Path, name: str, bots: object) -> Path:
     """A bot package whose plugin answers its own (forged) catalog, listing ``bots``, while it
     is listed."""
