@@ -12,6 +12,7 @@ Layout of a store folder (``--store DIR``, else ``$ARENA_STORE``, else
     .rejected/<package>-<version>-<time>/report.json   submissions whose check failed
     .staging/<pid>@<host>@<random>/    a submission being built, renamed to
                                        <package>/<version>/ when it is admitted
+    .staging/<pid>@<host>@scratch-*/   its scratch work (build, downloaded wheels)
 
 The driver and the Ray workers never import a stored bot: its name, games
 and params come from ``entry.json``, written when it was submitted.
