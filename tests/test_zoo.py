@@ -190,10 +190,11 @@ def test_a_thread_that_forks_in_a_loop_leaves_nothing_running_between_turns(
     sweep's last look runs on while the others think or the host waits in the pool (with the
     sweep first, one ran on in 11 of 15 matches, about a core of the machine's)."""
     said = []
-    for seed in range(4):  # four hosts kept, each stopped after its last answer
+    for seed in range(8):  # eight hosts kept, each stopped after its last answer
         result = play_match(spec(SeatSpec("looper", "zoo-forger", {"mode": "forkloop"}),
                                  "random", seed=seed,
-                                 limits=limits(sandbox_mode, move_seconds=5.0)))
+                                 limits=limits(sandbox_mode, move_seconds=5.0,
+                                               startup_seconds=20.0)))
         assert result.statuses == ("ok", "ok"), result.errors
         said += [line for line in result.outputs[0].splitlines() if line.startswith("RAN ON")]
     assert said == [], said

@@ -230,16 +230,17 @@ STOPPED_RUNS = "ran-on-while-stopped"
 
 
 def _fork_spinners(host: int) -> None:
-    """Forks children without end, each of which spins until the host is stopped, spins
-    on 20 ms more (longer than a sweep takes to kill it), marks :data:`STOPPED_RUNS` and
-    spins on."""
+    """Forks children without end (as many as its process limit lets it keep, so one is
+    forked again as soon as a sweep kills them); each waits for the host to be stopped,
+    spins on for 20 ms of CPU time (longer than a sweep takes to kill it), marks
+    :data:`STOPPED_RUNS` and spins on."""
     while True:
         with contextlib.suppress(OSError):
             if os.fork() == 0:
                 while _state(host) != "T":
-                    pass
-                until = time.monotonic() + 0.02
-                while time.monotonic() < until:
+                    time.sleep(0.001)
+                until = time.process_time() + 0.02
+                while time.process_time() < until:
                     pass
                 with open(STOPPED_RUNS, "a") as marks:
                     marks.write("x\n")
