@@ -12,6 +12,7 @@ Layout of a store folder (``--store DIR``, else ``$ARENA_STORE``, else
     .rejected/<package>-<version>-<time>/report.json   submissions whose check failed
     .staging/<pid>@<host>@<random>/    a submission being built, renamed to
                                        <package>/<version>/ when it is admitted
+    .staging/<pid>@<host>@scratch-*/   its scratch work (build, downloaded wheels)
 
 The driver and the Ray workers never import a stored bot: its name, games
 and params come from ``entry.json``, written when it was submitted.
@@ -19,6 +20,7 @@ and params come from ``entry.json``, written when it was submitted.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -152,9 +154,15 @@ SHIPPED_PREFIX = "arena_stored_"
 
 
 def _shipped_name(environment: str) -> str:
+    """The shipping folder's name for the stored bot of ``environment``: readable, and one
+    of its own. The package and version spelt with ``_`` alone were not: package
+    ``arena-bot-x-0`` 1.0 and ``arena-bot-x`` 0.1.0 made one folder, and the first one's
+    wheel was built for both on the nodes; a digest of the two tells every pair apart."""
     version_folder = Path(environment).parent
-    text = f"{version_folder.parent.name}_{version_folder.name}"
-    return SHIPPED_PREFIX + "".join(c if c.isalnum() else "_" for c in text)
+    package, version = version_folder.parent.name, version_folder.name
+    text = "".join(c if c.isalnum() else "_" for c in f"{package}_{version}")
+    digest = hashlib.sha256(f"{package}/{version}".encode()).hexdigest()[:16]
+    return f"{SHIPPED_PREFIX}{text}_{digest}"
 
 
 def shipping_folder(environment: str, staging: Path) -> Path:
@@ -170,10 +178,14 @@ def shipping_folder(environment: str, staging: Path) -> Path:
 
 def shipped_wheel(environment: str, search: list[str]) -> Path | None:
     """On a node, the wheel a run shipped for the stored bot of ``environment``, found on
-    the ``search`` path (``sys.path``, where Ray puts shipped folders); None if absent."""
+    the ``search`` path (``sys.path``, where Ray puts shipped folders); None if absent. Only
+    a wheel of that bot's package and version is taken (another's would play in its seats)."""
     name = _shipped_name(environment)
+    version_folder = Path(environment).parent
+    own = f"{version_folder.parent.name}-{version_folder.name}-"
     for entry in search:
-        wheels = sorted((Path(entry or ".") / name).glob("*.whl"))
+        wheels = sorted(wheel for wheel in (Path(entry or ".") / name).glob("*.whl")
+                        if wheel.name.startswith(own))
         if wheels:
             return wheels[0]
     return None

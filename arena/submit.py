@@ -107,8 +107,26 @@ def submit(
     It is built in a staging folder of the store (``.staging/``, which the store's readers
     skip) and renamed into place only once admitted, so a submission killed midway blocks
     nothing. A package the store holds at another version is refused unless ``new_version``:
-    its bots' bare names would then play the newcomer's code."""
-    with tempfile.TemporaryDirectory(prefix="arena-submit-") as scratch:
+    its bots' bare names would then play the newcomer's code.
+
+    Its scratch work (the build's copy of the package, the wheel, the downloaded
+    dependencies) is done in ``.staging/`` too, in a folder named for this process, so the
+    next submission clears what a killed one left there (in the system's temporary folder,
+    hundreds of MiB a killed submission stayed for ever)."""
+    made = [folder for folder in (store, store / STAGING) if not folder.exists()]
+    (store / STAGING).mkdir(parents=True, exist_ok=True)
+    try:
+        return _submit(path, store, found, pip_options, sandbox, new_version)
+    finally:
+        for folder in reversed(made):  # a refused package leaves no store behind
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+
+
+def _submit(path: Path, store: Path, found: Registry, pip_options: list[str], sandbox: str,
+            new_version: bool) -> Submission:
+    with tempfile.TemporaryDirectory(prefix=f"{_owner()}@scratch-", dir=store / STAGING
+                                     ) as scratch:
         began = time.perf_counter()
         wheel = build_wheel(path, Path(scratch), pip_options, sandbox)
         match = WHEEL_NAME.match(wheel.name)
@@ -119,7 +137,7 @@ def submit(
         folder = store / package / version
         _refuse_stored(package, version, store, new_version)
         notes = _clear_debris(store, folder)
-        staging = store / STAGING / f"{os.getpid()}@{socket.gethostname()}@{secrets.token_hex(4)}"
+        staging = store / STAGING / f"{_owner()}@{secrets.token_hex(4)}"
         submission = Submission(package, version, staging, notes=notes)
         submission.seconds["wheel"] = time.perf_counter() - began
         staging.mkdir(parents=True)
@@ -135,6 +153,11 @@ def submit(
         finally:
             shutil.rmtree(staging, ignore_errors=True)
     return submission
+
+
+def _owner() -> str:
+    """``<pid>@<host>``: whose a staging folder is (see :func:`_clear_debris`)."""
+    return f"{os.getpid()}@{socket.gethostname()}"
 
 
 def _refuse_stored(package: str, version: str, store: Path, new_version: bool) -> None:
@@ -287,7 +310,7 @@ def _build_sandboxed(
     copy: Path, out: Path, sandbox: str
 ) -> subprocess.CompletedProcess[str] | None:
     """Build the package at ``copy`` into ``out`` in the sandbox, bounded in time
-    (``BUILD_SECONDS``), memory and processes (its control group, where there is one; the
+    (``BUILD_SECONDS``), memory, processes and cores (its control group, where there is one; the
     ``BUILD`` limits), and disk (nothing but the wheel's one file, under the file size limit,
     is written outside the sandbox's memory). None where bubblewrap is not used."""
     name, contents = out.parent / "wheel.name", out.parent / "wheel.contents"
@@ -299,7 +322,9 @@ def _build_sandboxed(
                        BUILD_SCRATCH_MB)
     if inside is None:
         return None
-    group = cgroups.create(BUILD.memory_mb, BUILD.processes, BUILD_SCRATCH_MB)
+    # Held to a bot host's cores too: a build's spinning processes had every core of the
+    # machine, the running tournament's bots' included.
+    group = cgroups.create(BUILD.memory_mb, BUILD.processes, BUILD_SCRATCH_MB, BUILD.cpus)
     try:
         done = subprocess.run([*(group.prefix() if group else ()), *inside], capture_output=True,
                               text=True, check=False, env={"PATH": "/usr/bin:/bin"},
@@ -397,7 +422,8 @@ def make_environment(environment: Path, wheel: Path, pip_options: list[str]) -> 
     ).stdout.strip()
     install_runtime(Path(purelib))
     made = _interpreter_files(environment)
-    with tempfile.TemporaryDirectory(prefix="arena-wheels-") as scratch:
+    # Beside the environment (a submission's staging folder): a killed one's are cleared.
+    with tempfile.TemporaryDirectory(prefix=".wheels-", dir=environment.parent) as scratch:
         wheels = Path(scratch) / "wheels"
         _download(wheels, python, wheel, pip_options)
         _inspect_all(wheel, wheels)

@@ -295,7 +295,8 @@ def test_a_cluster_node_builds_a_shipped_stored_bot_into_its_cache(
     path.write_text('[tournament]\ngame = "tiny-race"\nplayers = 2\n\n'
                     '[[bots]]\nname = "old-timer@0.1.0"\n[[bots]]\nname = "random"\n')
     shipped = [folder for folder in bot_packages(load(path)) if "stored" in folder.name]
-    assert [folder.name for folder in shipped] == ["arena_stored_arena_bot_old_timer_0_1_0"]
+    assert [folder.name.rpartition("_")[0] for folder in shipped] == [
+        "arena_stored_arena_bot_old_timer_0_1_0"]
     assert [wheel.name for wheel in shipped[0].glob("*.whl")] == [
         "arena_bot_old_timer-0.1.0-py3-none-any.whl"]
 
@@ -310,6 +311,96 @@ def test_a_cluster_node_builds_a_shipped_stored_bot_into_its_cache(
     assert result.statuses == ("ok", "ok")
     assert (tmp_path / "cache" / "lostvalley-arena" / "environments" / "arena_bot_old_timer"
             / "0.1.0" / "env" / "bin" / "python").exists()
+
+
+IMPOSTOR_PROJECT = """[build-system]
+requires = ["setuptools>=68"]
+build-backend = "setuptools.build_meta"
+
+[project]
+name = "arena-bot-old-timer-0"
+version = "1.0"
+dependencies = ["lostvalley-arena"]
+
+[project.entry-points.arena]
+mallory = "bot_mallory.plugin"
+
+[tool.setuptools]
+packages = ["bot_mallory", "bot_old_timer"]
+"""
+
+
+def test_a_stored_bot_is_shipped_to_a_cluster_as_its_own_wheel_alone(
+    stocked: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, wheels: Path
+) -> None:
+    """A stored bot's wheel is shipped in a folder named after its package and version. The
+    red team's package ``arena-bot-old-timer-0`` 1.0 spelt the same folder name as the victim
+    ``arena-bot-old-timer`` 0.1.0 (``arena_bot_old_timer_0_1_0``), so its wheel, shipped
+    first, was the one a node built the victim's seats from, and cached for later runs: a
+    module it carried, never listed nor checked, played as ``old-timer`` and threw its
+    matches. Each stored bot's folder is its own, and a node builds only a wheel of the
+    package and version it was asked for."""
+    import shutil
+
+    from helpers import spec
+
+    from arena.botstore import read_entries
+    from arena.config import load
+    from arena.match import play_match
+    from arena.records import Limits, SeatSpec
+    from arena.runner import bot_packages
+
+    victim_store, _ = stocked
+    store = tmp_path / "store"
+    victim = victim_store / "arena_bot_old_timer" / "0.1.0"
+    shutil.copytree(victim, store / victim.relative_to(victim_store),
+                    ignore=shutil.ignore_patterns("env"))  # the entry and wheel suffice
+    source = tmp_path / "impostor"
+    for module, bot, body in (("bot_mallory", "mallory", "        pass"),
+                              ("bot_old_timer", "old-timer", "        print('IMPOSTOR')")):
+        (source / module).mkdir(parents=True)
+        (source / module / "__init__.py").write_text("")
+        (source / module / "plugin.py").write_text(BOT_PLUGIN.format(bot=bot, imports="",
+                                                                     body=body))
+    (source / "pyproject.toml").write_text(IMPOSTOR_PROJECT)
+    done = arena("submit", str(source), "--no-index", "--sandbox", "required", store=store)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+    monkeypatch.setenv("ARENA_STORE", str(store))
+    monkeypatch.setenv("PIP_FIND_LINKS", str(wheels))  # loading the config rebuilds its env
+    monkeypatch.setenv("PIP_NO_INDEX", "1")
+    path = tmp_path / "shipping.toml"
+    path.write_text('[tournament]\ngame = "tiny-race"\nplayers = 2\n\n'
+                    '[[bots]]\nname = "mallory"\n[[bots]]\nname = "old-timer"\n')
+    shipped = [folder for folder in bot_packages(load(path)) if "stored" in folder.name]
+    assert sorted(wheel.name for folder in shipped for wheel in folder.glob("*.whl")) == [
+        "arena_bot_old_timer-0.1.0-py3-none-any.whl",
+        "arena_bot_old_timer_0-1.0-py3-none-any.whl"]
+
+    stored = next(bot for bot in read_entries(store) if bot.name == "old-timer")
+    elsewhere = tmp_path / "not-here" / "arena_bot_old_timer" / "0.1.0" / "env"  # no store
+    monkeypatch.setattr(sys, "path", [*(str(folder.parent) for folder in shipped), *sys.path])
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    seat = SeatSpec("old-timer", "old-timer", {}, stored.module, str(elsewhere))
+    result = play_match(spec(seat, "random", limits=Limits(sandbox="required")))
+    assert result.statuses == ("ok", "ok"), result.errors
+    assert "IMPOSTOR" not in result.outputs[0]
+
+
+def test_a_node_builds_a_stored_bot_from_no_wheel_but_its_own(tmp_path: Path) -> None:
+    """Whatever lies in a shipped folder, a node takes only a wheel of the package and
+    version whose environment it builds."""
+    from arena.botstore import shipped_wheel, shipping_folder
+
+    version = tmp_path / "store" / "arena_bot_x" / "0.1.0"
+    version.mkdir(parents=True)
+    (version / "arena_bot_x_0-1.0-py3-none-any.whl").write_bytes(b"another's")
+    environment = str(version / "env")
+    folder = shipping_folder(environment, tmp_path / "ship")
+    assert shipped_wheel(environment, [str(folder.parent)]) is None
+    (folder / "arena_bot_x-0.1.0-py3-none-any.whl").write_bytes(b"its own")
+    found = shipped_wheel(environment, [str(folder.parent)])
+    assert found is not None and found.read_bytes() == b"its own"
 
 
 def test_run_check_and_play_take_the_store_as_an_option(
@@ -436,6 +527,45 @@ def test_a_packages_build_is_bounded_in_time(tmp_path: Path, monkeypatch: pytest
     monkeypatch.setattr(submitting, "BUILD_SECONDS", 3)
     with pytest.raises(ArenaError, match="its build ran past 3 s, so it was stopped"):
         submitting.build_wheel(source, tmp_path, ["--no-index"], "required")
+
+
+def test_a_packages_build_is_held_to_a_bot_hosts_cores(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A build's control group had no CPU quota: the red team's setup.py kept every core of
+    the machine busy (for as long as it liked, up to the 5 minute bound) while the bots of a
+    running tournament had a core each. Its group now holds it to a bot host's ``cpus``."""
+    from arena.errors import ArenaError
+    from arena.seats import cgroups
+    from arena.submit import BUILD, build_wheel
+
+    if not cgroups.cpu_limited():
+        pytest.skip("this machine lets the arena hold no control group to a CPU quota")
+    quotas: list[int] = []
+    real = cgroups.create
+
+    def create(*args: Any, **kwargs: Any) -> cgroups.Cgroup | None:
+        group = real(*args, **kwargs)
+        assert group is not None
+        quotas.append(_cpu_quota(group))
+        return group
+
+    monkeypatch.setattr(cgroups, "create", create)
+    source = write_bot(tmp_path / "src", "spinner")
+    (source / "setup.py").write_text("raise SystemExit('NO WHEEL')\n")
+    with pytest.raises(ArenaError, match="the wheel could not be built: NO WHEEL"):
+        build_wheel(source, tmp_path, ["--no-index"], "required")
+    assert quotas == [round(BUILD.cpus * cgroups.PERIOD_US)]
+
+
+def _cpu_quota(group: Any) -> int:
+    """A control group's CPU time per period in µs (-1: no quota)."""
+    for folder in group.folders:
+        for name in ("cpu.cfs_quota_us", "cpu.max"):
+            if (folder / name).exists():
+                value = (folder / name).read_text().split()[0]
+                return -1 if value == "max" else int(value)
+    return -1
 
 
 def forging_catalog(tmp_path: Path, name: str, bots: object) -> Path:
@@ -826,13 +956,16 @@ def test_a_bot_with_an_ordinary_dependency_gets_it_from_the_inspected_wheels(
 
 def test_a_killed_submission_leaves_nothing_that_blocks_its_version(tmp_path: Path) -> None:
     """It builds in the store's ``.staging/`` and is renamed into place when admitted; the
-    next submission clears what a killed one left, and what an older arena left in place."""
+    next submission clears what a killed one left, and what an older arena left in place.
+    Its scratch work is there too: the build's copy and the downloaded wheels, left in the
+    system's temporary folder for ever, took 302 MiB for the red team's 100 MiB package."""
     import signal
     import time
 
     source = write_bot(tmp_path, "killed")
-    store = tmp_path / "store"
-    env = {**os.environ, "ARENA_STORE": str(store)}
+    store, temporary = tmp_path / "store", tmp_path / "tmp"
+    temporary.mkdir()
+    env = {**os.environ, "ARENA_STORE": str(store), "TMPDIR": str(temporary)}
     env.pop("RAY_ADDRESS", None)
     started = subprocess.Popen([ARENA, "submit", str(source), "--no-index", "--sandbox",
                                 "fallback"], env=env, start_new_session=True,
@@ -854,6 +987,7 @@ def test_a_killed_submission_leaves_nothing_that_blocks_its_version(tmp_path: Pa
     assert "left by a submission that ended unfinished" in done.stdout
     assert not list(store.glob(".staging/*"))
     assert (store / "arena_bot_killed" / "0.1.0" / "entry.json").exists()
+    assert list(temporary.iterdir()) == []
 
 
 def test_a_new_version_of_a_stored_package_needs_new_version(tmp_path: Path) -> None:

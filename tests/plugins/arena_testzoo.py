@@ -217,6 +217,37 @@ def _protocol_out(which: int = 1) -> int:
     raise RuntimeError("no --fds argument: not in a bot host")
 
 
+def _state(pid: int) -> str:
+    """The state of process ``pid`` (``T`` stopped, ``R`` running...); ``?`` once it is gone."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return "?"
+
+
+STOPPED_RUNS = "ran-on-while-stopped"
+"""The file (in the host's working directory) the ``forkloop`` children mark."""
+
+
+def _fork_spinners(host: int) -> None:
+    """Forks children without end (as many as its process limit lets it keep, so one is
+    forked again as soon as a sweep kills them); each waits for the host to be stopped,
+    spins on for 20 ms of CPU time (longer than a sweep takes to kill it), marks
+    :data:`STOPPED_RUNS` and spins on."""
+    while True:
+        with contextlib.suppress(OSError):
+            if os.fork() == 0:
+                while _state(host) != "T":
+                    time.sleep(0.001)
+                until = time.process_time() + 0.02
+                while time.process_time() < until:
+                    pass
+                with open(STOPPED_RUNS, "a") as marks:
+                    marks.write("x\n")
+                while True:
+                    pass
+
+
 def _hog_init() -> str:
     """Make pid 1 of the sandbox (bubblewrap's init, the same user) spin: stop it with
     ptrace, write ``jmp $`` (EB FE) where it stands, let it go."""
@@ -246,6 +277,7 @@ class Forger(Bot):
 and prints how much each took; ``ansi`` prints terminal codes and markup, then raises with
 more of them; ``daemons`` leaves three spinning daemons behind from its constructor;
 ``thread`` a spinning thread; ``threadfork`` a spinning child started by a second thread;
+``forkloop`` a thread that forks children without end, which spin once the host is stopped;
 ``hopper`` processes that hop to a new pid (fork, exit) in a loop; ``memfd`` holds as many
 memory files as it may and tries one over the file size limit; ``forkhog`` and ``manyforks``
 spread over many processes (holding memory, or just many); ``twice`` answers twice;
@@ -283,6 +315,12 @@ the referee's next request finds no room."""
 
             threading.Thread(target=start_child, daemon=True).start()
             started.wait()
+        if mode == "forkloop":  # children forked without end, that spin once it is stopped
+            import signal
+            import threading
+
+            signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # the killed ones are reaped
+            threading.Thread(target=_fork_spinners, args=(os.getpid(),), daemon=True).start()
         if mode == "daemons":  # spinning daemons, out of its session, before the match
             for _ in range(3):
                 if os.fork() == 0:
@@ -312,6 +350,10 @@ the referee's next request finds no room."""
         if self.mode == "twice":  # an answer of its own on the wire, then the host's
             os.write(_protocol_out(), (json.dumps({"type": "action", "action": legal_actions[-1]})
                                        + "\n").encode())
+        if self.mode == "forkloop":
+            with contextlib.suppress(OSError):
+                runs = len(Path(STOPPED_RUNS).read_text().splitlines())
+                print(f"RAN ON WHILE STOPPED {runs}", flush=True)
         if self.mode == "pipefill":
             self.fill_requests(legal_actions[0])
         if self.mode == "traceinit" and not hasattr(self, "tracing"):
