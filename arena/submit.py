@@ -218,9 +218,7 @@ def _admit(
     submission.seconds["check"] = time.perf_counter() - began
     report = _report(submission)
     if not all(game.ok for game in submission.reports):
-        stamp = datetime.datetime.now(datetime.UTC).strftime("%Y%m%dT%H%M%S")
-        kept = store / ".rejected" / f"{submission.package}-{submission.version}-{stamp}"
-        kept.mkdir(parents=True)
+        kept = _rejected_folder(store, submission.package, submission.version)
         (kept / "report.json").write_text(json.dumps(report, indent=2) + "\n")
         raise ArenaError(f"the check failed, so {submission.package} {submission.version} was "
                          f"not admitted: {_first_fault(submission)} (report: {kept}/report.json)")
@@ -690,3 +688,20 @@ def _last_line(text: str) -> str:
 
 
 __all__ = ["Submission", "add_to", "submit"]
+
+
+def _rejected_folder(store: Path, package: str, version: str) -> Path:
+    """A new folder for a rejected submission's report, named for it and the time (a second
+    rejection within the same second gets a suffix, not a traceback)."""
+    stamp = datetime.datetime.now(datetime.UTC).strftime("%Y%m%dT%H%M%S")
+    base = store / ".rejected"
+    base.mkdir(parents=True, exist_ok=True)
+    name, suffix = f"{package}-{version}-{stamp}", 0
+    while True:
+        kept = base / (f"{name}-{suffix}" if suffix else name)
+        try:
+            kept.mkdir()
+            return kept
+        except FileExistsError:
+            suffix += 1
+

@@ -1005,3 +1005,13 @@ def test_a_new_version_of_a_stored_package_needs_new_version(tmp_path: Path) -> 
                  store=store)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "Admitted arena_bot_owned 0.9.0" in done.stdout
+
+
+def test_two_rejections_within_a_second_keep_two_reports(tmp_path: Path) -> None:
+    """The second rejection of a version in the same second gets a folder of its own (it
+    crashed on the first one's)."""
+    from arena.submit import _rejected_folder
+
+    first = _rejected_folder(tmp_path, "arena-bot-x", "1.0")
+    second = _rejected_folder(tmp_path, "arena-bot-x", "1.0")
+    assert first != second and first.is_dir() and second.is_dir()

@@ -144,6 +144,29 @@ def test_the_pool_keeps_a_bounded_number_of_idle_hosts(monkeypatch: pytest.Monke
             host.kill()
 
 
+def test_the_idle_hosts_of_a_bot_hold_no_more_than_its_memory_limit(sandbox: str) -> None:
+    """A bot that keeps 600 MB in every host it is given, under ``memory_mb = 1024``: the pool
+    keeps one idle host of it, not one per deal played (up to 8 per worker, a gigabyte each
+    under the default limit, held while stopped)."""
+    POOL.close()
+    entries = [SeatSpec("hog", "zoo-hog", {"hold_mb": 600}), SeatSpec("random", "random")]
+    roomy = Limits(isolation="process", sandbox=sandbox, memory_mb=1024, move_seconds=2.0,
+                   bank_seconds=2.0, startup_seconds=5.0)
+    plan = round_robin(game="tiny-race", options={}, entries=entries, players=2, rounds=2,
+                       seed=5, seating="rotations", limits=roomy)
+    try:
+        for match in plan:
+            result = play_match(match)
+            assert result.statuses == ("ok", "ok"), result.errors
+        hogs = [host for key, hosts in POOL.idle.items() if "zoo-hog" in key for host in hosts]
+        randoms = [host for key, hosts in POOL.idle.items() if '"random"' in key
+                   for host in hosts]
+        assert len(hogs) == 1 and hogs[0].resident > 600 << 20
+        assert len(randoms) == 2  # the other bot's hosts, each a deal's, are all kept
+    finally:
+        POOL.close()
+
+
 def test_a_forged_end_of_match_answer_leaks_no_host(sandbox: str) -> None:
     before = hosts_now()
     for _ in range(3):

@@ -44,7 +44,11 @@ MAX_MATCHES_PER_HOST = 500
 MAX_IDLE_PER_BOT = 8
 """Idle hosts the pool keeps per bot, params and limits (the oldest goes past it): a host
 never plays a deal twice, so a bot that sits at every seating of a table needs one host a
-seating while the table is played, and each of them serves a later table."""
+seating while the table is played, and each of them serves a later table. Together they
+hold at most the bot's ``memory_mb`` (what one of them may hold while it plays): a bot that
+keeps a gigabyte in every host it is given keeps one idle host, not eight."""
+
+PAGE_BYTES = os.sysconf("SC_PAGE_SIZE")
 
 MAX_IDLE_HOSTS = 48
 """Idle hosts the pool keeps in all (the least recently used goes past it): a stopped host
@@ -155,8 +159,10 @@ class HostProcess:
         self.writable.register(self.to_host, select.POLLOUT)
         self.alive = True
         self.matches = 0
-        self.deals: set[int] = set()
         self.released = 0  # when the pool last took it back (a count), to close the oldest
+        self.resident = 0  # its resident bytes when the pool last took it back
+        self.memory_mb = confinement.memory_mb
+        self.deals: set[int] = set()
         """The chance seeds of the matches it was started for: a host never gets one twice."""
         self.hello: dict[str, Any] = {}
         self._sandbox: tuple[int, int] | None = None
@@ -232,11 +238,17 @@ class HostProcess:
             for pid in self._own_pids():
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.kill(pid, signal.SIGSTOP)
+            _await_stop(self._own_pids()[0])
             if self._sandbox is not None and _traced(self._sandbox[0]):
                 self.kill()
                 raise BotIllegal("traced the sandbox's init (ptrace), which lets a bot run "
                                  "out of its turn")
-            self.end_strays()
+            if self.end_strays():
+                # One of the processes swept may have been tracing the host and swallowed its
+                # stop; with the tracer gone, the stop is sent again.
+                for pid in self._own_pids():
+                    with contextlib.suppress(ProcessLookupError, PermissionError):
+                        os.kill(pid, signal.SIGSTOP)
 
     def resume(self) -> None:
         if self._paused:
@@ -244,6 +256,15 @@ class HostProcess:
             for pid in reversed(self._own_pids()):
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.kill(pid, signal.SIGCONT)
+
+    def resident_bytes(self) -> int:
+        """Memory the host holds now (resident pages of the host and the sandbox's init; the
+        processes a bot starts are gone once it has answered)."""
+        total = 0
+        for pid in self._own_pids():
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                total += int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * PAGE_BYTES
+        return total
 
     def _own_pids(self) -> list[int]:
         """The host, then (inside bubblewrap) the sandbox's init."""
@@ -400,10 +421,15 @@ class HostPool:
             return
         self._released += 1
         host.released = self._released
+        host.resident = host.resident_bytes()
         hosts = self.idle.setdefault(key, [])
         hosts.append(host)
-        if len(hosts) > MAX_IDLE_PER_BOT:
+        budget = host.memory_mb << 20
+        while hosts and (len(hosts) > MAX_IDLE_PER_BOT
+                         or sum(kept.resident for kept in hosts) > budget):
             hosts.pop(0).close()
+        if not hosts:
+            del self.idle[key]
         if sum(len(kept) for kept in self.idle.values()) > MAX_IDLE_HOSTS:
             self._close_oldest()
 
@@ -547,6 +573,54 @@ class ProcessSeat:
         host.kill()
         self.output += host.output.take(wait=0.5)
         return self.output
+
+
+STOP_WAIT = 0.05
+"""Seconds :func:`_await_stop` waits at most for a host's threads to stop."""
+
+
+def _await_stop(pid: int) -> None:
+    """Wait until every thread of process ``pid`` has stopped (or ``STOP_WAIT`` has passed).
+
+    A stop signal is delivered when each thread next runs: ``kill`` returns before a thread
+    busy on another core has stopped, and one that forks meanwhile starts a child the sweep
+    that follows may not see. Once every thread shows ``T`` the children they forked exist
+    (a fork is whole before its thread can stop). One read for a process of one thread,
+    which is what a host is while its bot starts none."""
+    deadline = time.perf_counter() + STOP_WAIT
+    while True:
+        try:
+            fields = _read(f"/proc/{pid}/stat").rsplit(b")", 1)[1].split()
+            if fields[0] not in (b"T", b"t"):
+                threads = None
+            elif fields[17] == b"1":
+                return
+            else:
+                threads = os.listdir(f"/proc/{pid}/task")
+        except (OSError, IndexError):
+            return  # gone, or not readable: nothing to wait for
+        if threads is not None and all(_thread_stopped(pid, task) for task in threads):
+            return
+        if time.perf_counter() > deadline:
+            return
+        time.sleep(0.0002)
+
+
+def _read(path: str) -> bytes:
+    """A small file of ``/proc`` in one read (quicker than ``Path.read_bytes``)."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        return os.read(fd, 4096)
+    finally:
+        os.close(fd)
+
+
+def _thread_stopped(pid: int, task: str) -> bool:
+    try:
+        stat = _read(f"/proc/{pid}/task/{task}/stat")
+    except OSError:
+        return True  # it has ended
+    return stat.rsplit(b")", 1)[1].split()[0] in (b"T", b"t")
 
 
 def _traced(pid: int) -> bool:

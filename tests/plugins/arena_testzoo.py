@@ -129,13 +129,27 @@ class Flood(Bot):
 
 
 class Hog(Bot):
-    """Allocates far past any sane memory limit."""
+    """Allocates far past any sane memory limit; with ``hold_mb``, holds that much instead
+    (written, so resident) for as long as its host lives, and plays legally."""
 
     name = "zoo-hog"
 
+    def __init__(self, *, hold_mb: int = 0, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.hold_mb = hold_mb
+
     def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        if self.hold_mb:
+            global HELD
+            if not HELD:
+                HELD = b"x" * (self.hold_mb << 20)
+            return legal_actions[0]
         hoard = bytearray(8 * 1024 * 1024 * 1024)
         return legal_actions[len(hoard) % len(legal_actions)]
+
+
+HELD = b""
+"""What a ``zoo-hog`` with ``hold_mb`` keeps: module-level, so it outlives the bot object."""
 
 
 class Forker(Bot):
@@ -229,6 +243,11 @@ STOPPED_RUNS = "ran-on-while-stopped"
 """The file (in the host's working directory) the ``forkloop`` children mark."""
 
 
+FORKING = False
+"""Whether this host's ``forkloop`` thread runs (one is enough, and a second might find the
+process limit full of the first's children)."""
+
+
 def _fork_spinners(host: int) -> None:
     """Forks children without end (as many as its process limit lets it keep, so one is
     forked again as soon as a sweep kills them); each waits for the host to be stopped,
@@ -320,7 +339,11 @@ the referee's next request finds no room."""
             import threading
 
             signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # the killed ones are reaped
-            threading.Thread(target=_fork_spinners, args=(os.getpid(),), daemon=True).start()
+            global FORKING
+            if not FORKING:  # in a kept host, the first bot's thread forks on for the next
+                FORKING = True
+                threading.Thread(target=_fork_spinners, args=(os.getpid(),),
+                                 daemon=True).start()
         if mode == "daemons":  # spinning daemons, out of its session, before the match
             for _ in range(3):
                 if os.fork() == 0:
