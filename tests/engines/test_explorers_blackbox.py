@@ -763,17 +763,23 @@ def test_new_adventure_resets_tokens_ammunition_and_first_player() -> None:
     assert table["deck_count"] == 18 - 2 - 2
 
 
-def test_two_trophies_win_the_game() -> None:
-    """"The first player to have two trophies is the absolute winner of the game." """
-    state = start(2)
+def _second_trophy_won() -> Any:
+    """A 2-player match whose seat 1, holding a trophy and the only dinosaur, wins the
+    adventure that ends now (the deck is empty)."""
 
     def setup(table: dict[str, Any]) -> None:
         give(table, 1, MEGA_9)
         table["players"][1]["trophies"] = 1
         set_deck(table, [])
 
-    state = rebuild(state, setup)
+    state = rebuild(start(2), setup)
     end_adventure_now(state)
+    return state
+
+
+def test_two_trophies_win_the_game() -> None:
+    """"The first player to have two trophies is the absolute winner of the game." """
+    state = _second_trophy_won()
     assert state.is_terminal()
     assert state.current_player() == TERMINAL
     assert state.scores() == [0, 2]
@@ -1217,15 +1223,7 @@ def test_simultaneous_second_trophies_tie_the_match() -> None:
 
 
 def test_no_action_is_legal_once_the_match_is_over() -> None:
-    state = start(2)
-
-    def setup(table: dict[str, Any]) -> None:
-        give(table, 1, MEGA_9)
-        table["players"][1]["trophies"] = 1
-        set_deck(table, [])
-
-    state = rebuild(state, setup)
-    end_adventure_now(state)
+    state = _second_trophy_won()
     assert state.legal_actions() == []
     with pytest.raises(ValueError):
         state.apply_action(0)
