@@ -14,6 +14,8 @@ import contextlib
 import os
 import platform
 import socket
+import subprocess
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -124,6 +126,34 @@ def test_output_written_before_it_is_taken_is_never_lost() -> None:
         assert output.take() == "last words\n"
     finally:
         os.close(write)
+
+
+def test_a_killed_process_leaves_no_fallback_working_directory_behind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A fallback host's working directory is removed when the seat ends the host, but a process
+    killed outright (SIGKILL) cannot: the next process to start a fallback host removes the
+    folders of processes that are gone, and only those (11 were left per run of the suite)."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    sandbox_module.sweep_workdirs.cache_clear()
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    prefix = sandbox_module.WORKDIR_PREFIX
+    left = tmp_path / f"{prefix}{gone.pid}-abc"
+    (left / "sub").mkdir(parents=True)
+    (left / "sub" / "file").write_text("x")
+    kept = [tmp_path / f"{prefix}1-def", tmp_path / f"{prefix}{os.getpid()}-ghi",
+            tmp_path / f"{prefix}xyz", tmp_path / "other-123-x"]
+    for path in kept:
+        path.mkdir()
+    try:
+        made = Path(sandbox_module.fallback_workdir())
+        assert made.parent == tmp_path and made.name.startswith(f"{prefix}{os.getpid()}-")
+        assert not left.exists()
+        assert all(path.exists() for path in kept)
+        assert sandbox_module.sweep_workdirs() == 1  # once per process: not swept again
+    finally:
+        sandbox_module.sweep_workdirs.cache_clear()
 
 
 def test_the_pool_keeps_a_bounded_number_of_idle_hosts(monkeypatch: pytest.MonkeyPatch) -> None:

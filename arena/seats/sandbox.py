@@ -238,6 +238,48 @@ def _python_binds(extra: list[Path], environment: Path | None) -> list[str]:
     return args
 
 
+WORKDIR_PREFIX = "arena-host-"
+"""A fallback host's working directory: ``arena-host-<pid of the seat's process>-<random>``
+in the temporary folder."""
+
+
+def fallback_workdir() -> str:
+    """A new private, empty working directory for a fallback host. The seat removes it when the
+    host ends; one left behind by a process that was killed outright is removed by the next
+    process that starts a fallback host (see :func:`sweep_workdirs`)."""
+    sweep_workdirs()
+    return tempfile.mkdtemp(prefix=f"{WORKDIR_PREFIX}{os.getpid()}-")
+
+
+@functools.cache
+def sweep_workdirs() -> int:
+    """Remove, once per process, the fallback working directories of this user whose process
+    is gone; how many."""
+    removed = 0
+    for path in Path(tempfile.gettempdir()).glob(f"{WORKDIR_PREFIX}*-*"):
+        owner = path.name[len(WORKDIR_PREFIX):].split("-", 1)[0]
+        try:
+            if not owner.isdigit() or path.lstat().st_uid != os.getuid() or path.is_symlink():
+                continue
+        except OSError:
+            continue
+        if int(owner) == os.getpid() or _running(int(owner)):
+            continue
+        shutil.rmtree(path, ignore_errors=True)
+        removed += not path.exists()
+    return removed
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True
+    return True
+
+
 def host_command(
     plugin: str, role: list[str], fds: tuple[int, int], confinement: Confinement, mode: str,
     environment: Path | None = None,
@@ -255,7 +297,7 @@ def host_command(
         # Outside a user namespace RLIMIT_NPROC would count every process of the arena's
         # user (Ray's included), so the fallback leaves it unset.
         python = [arg for arg in python if not arg.startswith("--processes=")]
-        return confinement.limited([*python, "--fallback"]), tempfile.mkdtemp(prefix="arena-host-")
+        return confinement.limited([*python, "--fallback"]), fallback_workdir()
     bwrap = bubblewrap()
     assert bwrap is not None
     # A package is bound alone; a single-file module with the folder it sits in (its siblings
