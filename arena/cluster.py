@@ -314,7 +314,11 @@ class Dispatcher:
         specs: Iterable[MatchSpec],
         on_result: Callable[[MatchResult], None],
         on_failure: Callable[[Failed], None],
+        on_idle: Callable[[], bool] | None = None,
     ) -> None:
+        """Play ``specs``; ``on_idle``, when given, is called while no batch has finished
+        (for work that can wait, such as rating: a short piece each call, True while it has
+        more) before the driver blocks waiting for one."""
         plan = iter(specs)
         queue: deque[MatchSpec] = deque()
         solo: deque[MatchSpec] = deque()  # survivors of a dead worker, sent one by one
@@ -327,7 +331,11 @@ class Dispatcher:
                 batch = [solo.popleft()] if solo else self._take(queue, len(running))
                 running[_remote_batch.remote(batch)] = batch
                 self._refill(queue, plan)
-            ready, _ = ray.wait(list(running), num_returns=1, timeout=0.5)
+            ready, _ = ray.wait(list(running), num_returns=1, timeout=0)
+            if not ready:
+                if on_idle is not None and on_idle():
+                    continue
+                ready, _ = ray.wait(list(running), num_returns=1, timeout=0.5)
             for ref in ready:
                 batch = running.pop(ref)
                 try:

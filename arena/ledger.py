@@ -276,6 +276,13 @@ class Rater:
         """Matches in the ledger not rated yet."""
         return len(self.ledger) - self.rated
 
+    @property
+    def ready(self) -> bool:
+        """True when :meth:`advance` has a match to rate (or a failed one to pass) now."""
+        if self._arrivals is not None:
+            return bool(self._arrivals)
+        return self._next is not None and (self._next in self.ledger or self._next in self._failed)
+
     def landed(self, match_id: str) -> None:
         """A match was added to the ledger."""
         if self._arrivals is not None:

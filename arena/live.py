@@ -55,6 +55,9 @@ SAY_RATING_ABOVE = 20_000
 """Matches left to rate at the end (about a second of TrueSkill) above which that is said."""
 RATING_ALLOWANCE = 0.05
 """Seconds of rating allowed on top of the share (a small run's table is always current)."""
+IDLE_SLICE = 0.01
+"""Seconds of rating per call of :meth:`LiveBoard.idle`: the driver looks for finished
+batches again after each."""
 
 
 def _duration(seconds: float | None) -> str:
@@ -386,6 +389,17 @@ class LiveBoard:
         self._counts.landed(now)
         self._counts.failures += 1
         self._view.advance(now)
+
+    def idle(self) -> bool:
+        """Rate for a moment while the driver has nothing else to do (no finished batch is
+        waiting), beyond the share: what is rated along the plan's order now is not rated at
+        the end, when the workers have stopped. True while there is more to rate now; a
+        provisional (arrival order) table is not rated here, since the end rates it again."""
+        if not self._rater.canonical or not self._rater.ready:
+            return False
+        with self._lock:
+            self._rater.advance(time.perf_counter() + IDLE_SLICE)
+        return self._rater.ready
 
     def standings(self) -> list[Standing]:
         """The final standings of every result so far, in canonical order."""

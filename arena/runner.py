@@ -198,8 +198,10 @@ def execute(
     connection: Connection,
     on_result: Callable[[MatchResult], None],
     on_failure: Callable[[Failed], None],
+    on_idle: Callable[[], bool] | None = None,
 ) -> Dispatcher:
-    """Play the pending matches; each is stored before the callbacks see it.
+    """Play the pending matches; each is stored before the callbacks see it; ``on_idle``
+    as :meth:`Dispatcher.run` takes it.
 
     Raises :class:`RecordingFailed` if the folder cannot be written (say the
     disk is full): what was recorded before is safe for ``--resume``."""
@@ -219,7 +221,7 @@ def execute(
             config[RATINGS] = {"draw_probability": run.draw_probability}
             run.store.start(config)
         with run.store:
-            dispatcher.run(run.pending, record, record_failure)
+            dispatcher.run(run.pending, record, record_failure, on_idle)
     except OSError as exc:
         where = exc.filename or run.store.directory
         raise RecordingFailed(
@@ -256,6 +258,9 @@ class Observer(Protocol):
     def add_failure(self, failure: Failed) -> None:
         """A match could not be played and is recorded as failed."""
 
+    # Optional: ``idle() -> bool``, called while no batch has finished (see
+    # :meth:`arena.cluster.Dispatcher.run`); :class:`arena.live.LiveBoard` rates then.
+
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
@@ -289,7 +294,8 @@ def play(
     try:
         observer.connected(connection, ray_seconds)
         with observer:
-            dispatcher = execute(run, connection, observer.add, failed)
+            dispatcher = execute(run, connection, observer.add, failed,
+                                 getattr(observer, "idle", None))
     finally:
         connection.close()
     return Outcome(tuple(failures), dispatcher.retried, ray_seconds,

@@ -7,7 +7,9 @@ The same matches are played two ways, alternating, best of ``--repeats``:
   no Ray and no driver;
 - *arena*: the arena's path on a fresh local Ray instance of N workers: the
   dispatcher's batches, the results folder (a JSON line per match) and the
-  live board (ledger, provisional rating), as ``arena run`` does.
+  live board (ledger, the live table rated in match order, within its share of the
+  driver's time and while the driver waits; ``--no-idle``: within its share only) up to
+  the final table, as ``arena run`` does.
 
 Both sides are warmed up first (imports, bot hosts started). The ratio
 arena / pool is Ray's overhead plus the driver's; ``--profile`` prints where
@@ -46,6 +48,8 @@ from arena.store import RunStore
 GAME = "explorers-of-the-lost-valley"
 ACCOUNTS: list[tuple[str, int, int, dict[str, float]]] = []
 """Per timed run: side, workers, matches, CPU seconds by kind of process."""
+LEFT: list[int] = []
+"""Per timed arena run: matches the live table had not rated when the last one landed."""
 BOTS = {
     "random": (SeatSpec("random", "random"), SeatSpec("random-2", "random"),
                SeatSpec("random-3", "random"), SeatSpec("random-4", "random")),
@@ -146,15 +150,18 @@ def pool_rate(pool: multiprocessing.pool.Pool, workers: int, specs: list[MatchSp
 
 
 def arena_rate(workers: int, specs: list[MatchSpec], warm: list[MatchSpec],
-               profile: bool, max_batch: int | None = None) -> float:
-    """Matches/s of the arena's path on a fresh local Ray instance of ``workers``."""
+               profile: bool, max_batch: int | None = None, idle: bool = True) -> float:
+    """Matches/s of the arena's path on a fresh local Ray instance of ``workers``, up to its
+    final table (rated in match order; ``idle``: the live table also rates while the driver
+    waits for the workers, as ``arena run`` does)."""
     connection = connect(workers=workers)
     try:
         Dispatcher(workers, in_flight=connection.in_flight).run(
             warm, lambda result: None, lambda failed: None)
-        board = LiveBoard(Console(file=io.StringIO()), len(specs), [], 0.01, "bench")
+        board = LiveBoard(Console(file=io.StringIO()), len(specs), [], 0.01, "bench",
+                          order=sorted(spec.id for spec in specs))
         profiler = cProfile.Profile() if profile else None
-        with tempfile.TemporaryDirectory() as scratch, RunStore(Path(scratch)) as store, board:
+        with tempfile.TemporaryDirectory() as scratch, RunStore(Path(scratch)) as store:
             def record(result: MatchResult) -> None:
                 store.append(result)
                 board.add(result)
@@ -164,8 +171,10 @@ def arena_rate(workers: int, specs: list[MatchSpec], warm: list[MatchSpec],
             before = cpu_by_process()
             started = time.perf_counter()
             sizing = {} if max_batch is None else {"max_batch": max_batch}
-            Dispatcher(workers, in_flight=connection.in_flight, **sizing).run(
-                specs, record, lambda failed: None)
+            with board:
+                Dispatcher(workers, in_flight=connection.in_flight, **sizing).run(
+                    specs, record, lambda failed: None, board.idle if idle else None)
+                LEFT.append(board._rater.waiting)
             seconds = time.perf_counter() - started
             ACCOUNTS.append(("arena", workers, len(specs), cpu_spent(before)))
             if profiler:
@@ -201,6 +210,8 @@ def main() -> None:
     parser.add_argument("--isolation", default="process,inprocess")
     parser.add_argument("--bots", default="random,mixed")
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--no-idle", action="store_true",
+                        help="the live table rates only within its share (as before)")
     args = parser.parse_args()
     rows = []
     for isolation in args.isolation.split(","):
@@ -214,8 +225,12 @@ def main() -> None:
                     for _ in range(args.repeats):
                         best_pool = max(best_pool, pool_rate(pool, workers, specs))
                         best_arena = max(best_arena,
-                                         arena_rate(workers, specs, warm, args.profile))
+                                         arena_rate(workers, specs, warm, args.profile,
+                                                    idle=not args.no_idle))
                 _account(isolation, bots, workers)
+                print(f"    left for the final table: {', '.join(map(str, LEFT))} matches",
+                      flush=True)
+                LEFT.clear()
                 ratio = best_arena / best_pool
                 print(f"{isolation:>9} {bots:>6} N={workers}: pool {best_pool:8.1f}, "
                       f"arena {best_arena:8.1f} matches/s, arena/pool {ratio:.2f}", flush=True)

@@ -121,6 +121,21 @@ def test_a_hanging_bot_is_timed_out_inside_a_ray_worker() -> None:
     assert failures == [] and results[0].statuses == ("timeout", "ok")
 
 
+def test_the_driver_is_offered_its_idle_time_while_no_batch_has_finished() -> None:
+    """A batch cannot come back microseconds after it went out: the driver's idle work is
+    asked for before it blocks, and asked again only while it says it has more."""
+    specs = many(6, "random", "random", "random", game="explorers-of-the-lost-valley")
+    results: list[MatchResult] = []
+    asked: list[int] = []
+
+    def idle() -> bool:
+        asked.append(len(results))
+        return len(asked) < 3  # more to do twice, then nothing
+
+    Dispatcher(1).run(specs, results.append, pytest.fail, idle)
+    assert len(results) == 6 and asked[0] == 0 and len(asked) >= 3
+
+
 def test_one_worker_and_two_give_the_same_matches_and_leaderboard() -> None:
     from arena.config import load
     from arena.plugins import registry

@@ -279,6 +279,38 @@ def test_rated_along_the_plan_the_live_table_is_the_final_one_so_far() -> None:
     assert rater.final() == rate(results, 0.05, ["a", "b", "c", "d", "e"])
 
 
+def test_while_the_driver_is_idle_the_live_table_rates_beyond_its_share(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With no time share at all the live table rates nothing as matches land; idle calls
+    (no batch waiting) rate along the plan's order as far as it has landed, so the end has
+    nothing left to rate; a provisional table (no order) is left to the end."""
+    monkeypatch.setattr("arena.live.RATING_SHARE", 0.0)
+    monkeypatch.setattr("arena.live.RATING_ALLOWANCE", 0.0)
+    results = sorted(synthetic_results(200), key=lambda result: result.id)
+    labels = ["a", "b", "c", "d", "e"]
+    order = [result.id for result in results]
+    board = LiveBoard(Console(file=io.StringIO()), 200, labels, 0.05, order=order)
+    for result in results[:150] + results[160:]:
+        board.add(result)
+    assert board._rater.rated == 0 and board._rater.ready
+    calls = 1
+    while board.idle():
+        calls += 1
+    assert board._rater.last == order[149] and not board._rater.ready
+    assert board._rater.ratings.standings() == rate(results[:150], 0.05, labels)
+    assert not board.idle()  # the next match of the plan has not landed: nothing to do
+    for result in results[150:160]:
+        board.add(result)
+    while board.idle():
+        calls += 1
+    assert board._rater.waiting == 0 and board.standings() == rate(results, 0.05, labels)
+    provisional = LiveBoard(Console(file=io.StringIO()), 200, labels, 0.05)
+    for result in results:
+        provisional.add(result)
+    assert not provisional.idle() and provisional._rater.rated == 0
+
+
 def test_what_the_rater_has_not_reached_the_final_table_rates() -> None:
     results = sorted(synthetic_results(100), key=lambda result: result.id)
     ledger = Ledger()
