@@ -98,6 +98,18 @@ def test_empty_stacks_trigger_the_end_after_the_turn() -> None:
         "by": "stacks", "winner": None, "clue_sum": None, "secret_entrance": None}
 
 
+def test_empty_stacks_end_the_game_in_the_middle_of_a_round() -> None:
+    """"Each turn is played clockwise, one player at a time, until one of the players has
+    gathered 4 clues or both token piles are empty." The round is not played out: the turn
+    that empties the second stack is the last, whoever comes after it (ruling 22)."""
+    state = setup(4, first=1)
+    state.stack_left, state.visible = [1, 0], [state.visible[0][:1], []]
+    assert state.current_player() == 1 and state.turn == 0
+    play(state, A.equip(0, 1, A.VEHICLE_SIDE), A.END_PHASE_1, A.END_TURN)
+    assert state.is_terminal() and state.turn == 0
+    assert state.observation(0)["end"]["by"] == "stacks"
+
+
 def ended_by_stacks(leaders: list[list[int]], extra_tokens: list[int]) -> LostExplorersState:
     state = take_every_token(setup(len(leaders)))
     for seat, slots in enumerate(leaders):
