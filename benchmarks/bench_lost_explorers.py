@@ -1,12 +1,14 @@
 """Benchmark: the Lost Explorers engine and its greedy bot.
 
-Four figures:
+Five figures:
 
 - random-playout speed on one core, actions/s (chance outcomes included),
   per player count, for about ``--seconds`` each;
 - ``clone()`` in µs, averaged over states sampled along random games;
 - how games end (by four clues or by empty stacks) and their mean length in
   decisions, greedy against greedy (risk 0.5), and random against random;
+- the share of seat pairs tied for a place in those games (the game's
+  ``draw_probability``);
 - greedy's win rate against random players, seats rotated, with a 95 %
   Wilson interval.
 
@@ -94,15 +96,22 @@ def match(seated: Sequence[float | str], seed: int) -> tuple[LostExplorersState,
     return state, decisions
 
 
-def endings(seated: Sequence[float | str], matches: int) -> tuple[Counter[str], float]:
-    """How ``matches`` games end (by clues / stacks / turn-limit) and their mean decisions."""
+def endings(seated: Sequence[float | str],
+            matches: int) -> tuple[Counter[str], float, float]:
+    """How ``matches`` games end (by clues / stacks / turn-limit), their mean decisions and
+    the share of seat pairs tied for a place."""
     ends: Counter[str] = Counter()
-    total = 0
+    total = tied = pairs = 0
     for seed in range(matches):
         state, decisions = match(seated, seed)
         ends[state.observation(0)["end"]["by"]] += 1
         total += decisions
-    return ends, total / matches
+        ranking = state.ranking()
+        for first in range(len(ranking)):
+            for second in range(first + 1, len(ranking)):
+                pairs += 1
+                tied += ranking[first] == ranking[second]
+    return ends, total / matches, tied / pairs
 
 
 def wilson(successes: float, trials: int, z: float = 1.96) -> tuple[float, float]:
@@ -137,10 +146,10 @@ def main() -> None:
     print(f"clone(): {clone_micros():.1f} µs")
     for players in (2, 3, 4):
         for label, seated in (("greedy", [0.5] * players), ("random", [RANDOM] * players)):
-            ends, mean = endings(seated, args.matches)
+            ends, mean, tied = endings(seated, args.matches)
             shares = ", ".join(f"{by} {count / args.matches:.1%}" for by, count in ends.items())
             print(f"{players} players, all {label}: ends by {shares}; "
-                  f"{mean:.0f} decisions on average")
+                  f"{mean:.0f} decisions on average; tied seat pairs {tied:.2%}")
     for opponents in (1, 2, 3):
         won = greedy_wins(opponents, args.matches)
         low, high = wilson(won, args.matches)

@@ -3,10 +3,11 @@
 Players and goal
     2-4 seats. The first player to gather 4 clues wins at once. If both
     token stacks empty first, the player whose rearmost Expedition Leader is
-    the most advanced wins; ties go to fewer tokens in front. ``scores()``
-    are the clues each seat holds; ``ranking()`` orders every seat (see
-    :func:`engines.lost_explorers.scoring.ranking_keys` for the keys beyond
-    the rulebook's).
+    the most advanced wins; ties go to fewer tokens in front, and seats equal
+    on both share their place. ``scores()`` are the clues each seat holds;
+    ``ranking()`` orders every seat (see
+    :func:`engines.lost_explorers.scoring.ranking_keys`: after a clue win, the
+    others by clues held, then by the two keys above).
 
 Setup (chance, then one decision each)
     2/3/4 Validated Location markers (for 4/3/2 players) are drawn from the
@@ -96,10 +97,11 @@ class LostExplorersGame(Game):
     max_players: ClassVar[int] = 4
     num_distinct_actions: ClassVar[int] = actions.NUM_ACTIONS
     default_options: ClassVar[Mapping[str, Any]] = {"components": ""}
-    # Share of seat pairs tied for a place, 500 self-play games each: greedy 0 / 0.3 / 0.5 %
-    # (2 / 3 / 4 players), random 0 / 0.6 / 2.5 % (before rulings 1, 6 and 15 changed:
-    # 0 / 0.4 / 0.2 % and 0 / 0.3 / 1.9 %). Ties are rare: the tie-breaks go deep.
-    draw_probability: ClassVar[float] = 0.005
+    # Share of seat pairs tied for a place, 500 self-play games each
+    # (benchmarks/bench_lost_explorers.py): greedy 0 / 1.0 / 1.2 % (2 / 3 / 4 players),
+    # random 1.0 / 3.4 / 6.7 %, since ruling 24 keeps to the rulebook's two tie-breaks
+    # (with two more beyond it: 0 / 0.3 / 0.5 % and 0 / 0.6 / 2.5 %).
+    draw_probability: ClassVar[float] = 0.01
 
     def new_initial_state(
         self, num_players: int, options: Mapping[str, Any] | None = None

@@ -15,13 +15,12 @@ def ranking_keys(table: Table) -> list[tuple[int, ...]]:
 
     By clues: the winner, then clues held, then the rulebook's stack-end keys.
     By empty stacks (or the turn cap): the rearmost Leader's slot, then fewer
-    tokens in front, then (beyond the rulebook) more clues, then the
-    foremost Leader's slot; seats still tied share their place.
+    tokens in front, the rulebook's two keys and no more: seats equal on both
+    share their place (RULINGS.md, ruling 24).
     """
     keys: list[tuple[int, ...]] = []
     for seat in range(table.num_players):
-        stack_keys = (table.rearmost(seat), -table.token_count(seat), len(table.clues[seat]),
-                      max(table.leaders[seat]))
+        stack_keys = (table.rearmost(seat), -table.token_count(seat))
         if table.ended == BY_CLUES:
             keys.append((int(seat == table.winner), len(table.clues[seat]), *stack_keys))
         else:

@@ -804,6 +804,17 @@ def test_empty_stacks_tie_broken_by_fewer_tokens() -> None:
     assert state.ranking() == [1, 0]
 
 
+def test_empty_stacks_tie_on_both_keys_is_shared() -> None:
+    """"You win the game if that second Expedition Leader is more advanced than that of your
+    opponents. If tied, you win if you have fewer tokens in front of you than the other
+    players have." The rulebook stops there: level on both, the two seats share first
+    place, though seat 1's other Leader is further on."""
+    state = empty_stacks_position([4, 5], [4, 9], {"car": 1}, {"car": 2})
+    play(state, equip(1, 1), END_PHASE_1, END_TURN)
+    assert me(state, 0)["tokens"] == me(state, 1)["tokens"] == 2
+    assert state.ranking() == [0, 0]
+
+
 def test_illegal_action_is_refused() -> None:
     """An action outside the legal ones raises ValueError (the Game contract)."""
     state = new_game(2)

@@ -98,6 +98,18 @@ def test_empty_stacks_trigger_the_end_after_the_turn() -> None:
         "by": "stacks", "winner": None, "clue_sum": None, "secret_entrance": None}
 
 
+def test_empty_stacks_end_the_game_in_the_middle_of_a_round() -> None:
+    """"Each turn is played clockwise, one player at a time, until one of the players has
+    gathered 4 clues or both token piles are empty." The round is not played out: the turn
+    that empties the second stack is the last, whoever comes after it (ruling 22)."""
+    state = setup(4, first=1)
+    state.stack_left, state.visible = [1, 0], [state.visible[0][:1], []]
+    assert state.current_player() == 1 and state.turn == 0
+    play(state, A.equip(0, 1, A.VEHICLE_SIDE), A.END_PHASE_1, A.END_TURN)
+    assert state.is_terminal() and state.turn == 0
+    assert state.observation(0)["end"]["by"] == "stacks"
+
+
 def ended_by_stacks(leaders: list[list[int]], extra_tokens: list[int]) -> LostExplorersState:
     state = take_every_token(setup(len(leaders)))
     for seat, slots in enumerate(leaders):
@@ -119,18 +131,37 @@ def test_the_most_advanced_rearmost_leader_wins() -> None:
 
 def test_ties_go_to_fewer_tokens() -> None:
     """"If tied, you win if you have fewer tokens in front of you than the other players
-    have."
+    have." Seats 1 and 2, level on both, share second place (ruling 24).
     """
     state = ended_by_stacks([[5, 6], [5, 6], [5, 9]], [0, 1, 1])
-    assert state.ranking() == [0, 2, 1]
+    assert state.ranking() == [0, 1, 1]
+    state = ended_by_stacks([[5, 6], [5, 6], [5, 9]], [1, 0, 2])
+    assert state.ranking() == [1, 0, 2]
 
 
 def test_still_tied_seats_share_their_place() -> None:
-    """Beyond the rulebook: more clues, then the foremost Leader; then a shared place."""
+    """"You win the game if that second Expedition Leader is more advanced than that of your
+    opponents. If tied, you win if you have fewer tokens in front of you than the other
+    players have." The rulebook's two keys and no more (ruling 24): seats equal on both share
+    their place, whatever their foremost Leaders."""
     state = ended_by_stacks([[5, 6], [6, 5], [5, 7]], [0, 0, 0])
-    assert state.ranking() == [1, 1, 0]
-    state = ended_by_stacks([[5, 6], [6, 5], [5, 5]], [0, 0, 0])
+    assert state.ranking() == [0, 0, 0]
+    state = ended_by_stacks([[5, 6], [6, 5], [4, 12]], [0, 0, 0])
     assert state.ranking() == [0, 0, 2]
+
+
+def test_clues_do_not_break_a_tie_the_rulebook_leaves() -> None:
+    """"If tied, you win if you have fewer tokens in front of you than the other players
+    have." and no further key: a seat tied on the rearmost Leader and the tokens shares the
+    win, though it holds more clue tiles or a more advanced foremost Leader (ruling 24)."""
+    state = take_every_token(setup(3))
+    state.leaders = [[5, 6], [5, 12], [5, 5]]
+    state.vehicles = [[2, 2, 2, 2] for _ in range(3)]
+    state.clues[2] = [state.clue_pool.pop() for _ in range(3)]
+    play(state, A.END_PHASE_1, A.END_TURN)
+    assert state.observation(0)["end"]["by"] == "stacks"
+    assert [p["tokens"] for p in state.observation(0)["players"]] == [9, 9, 9]
+    assert state.ranking() == [0, 0, 0]
 
 
 def test_a_clue_win_ranks_the_others_by_clues_then_leaders_then_tokens() -> None:
@@ -218,11 +249,11 @@ def test_mission_tokens_count_among_the_tokens_in_front() -> None:
 
 def test_clue_tiles_are_not_tokens_in_the_tie_break() -> None:
     """"If tied, you win if you have fewer tokens in front of you": the tokens are the
-    Vehicle/Mission tokens; the clue tiles held are not counted against a player (ruling 24),
-    and more clues break a tie the rulebook leaves."""
+    Vehicle/Mission tokens; the clue tiles held are not counted against a player (ruling 24):
+    two clue tiles leave seat 0 tied with seat 1, not behind it."""
     state = take_every_token(setup(2))
     state.leaders = [[5, 6], [6, 5]]
     state.vehicles = [[2, 2, 2, 2], [2, 2, 2, 2]]
     state.clues[0] = [state.clue_pool.pop(), state.clue_pool.pop()]
     play(state, A.END_PHASE_1, A.END_TURN)
-    assert state.ranking() == [0, 1]
+    assert state.ranking() == [0, 0]
