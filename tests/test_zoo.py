@@ -303,6 +303,19 @@ def forger_cpu_seconds() -> float:
     return total
 
 
+@pytest.mark.parametrize("channel", ["locks", "flock", "inotify", "io_uring"])
+def test_two_seats_cannot_signal_each_other_through_shared_files(channel: str) -> None:
+    """Both sandboxes see the same read-only files (the bot's own module among them): a lock
+    on one, or an inotify watch, passed a secret from one seat to the other (the red team's
+    pair passed a 63-bit number with a lock, noiselessly, each turn). The seccomp filter
+    refuses them, and io_uring (kernel work outside the stops); the bots play on."""
+    colluder = [SeatSpec(label, "zoo-colluder", {"channel": channel}) for label in "ab"]
+    result = play_match(spec(*colluder, limits=limits("required")))
+    assert result.statuses == ("ok", "ok"), result.errors
+    assert not [output for output in result.outputs if "HEARD" in output], result.outputs
+    assert all("REFUSED" in output for output in result.outputs), result.outputs
+
+
 def test_memory_kept_in_memory_files_is_bounded(sandbox: str) -> None:
     result = duel(SeatSpec("hoarder", "zoo-forger", {"mode": "memfd"}), sandbox)
     assert result.statuses == ("ok", "ok")

@@ -31,9 +31,17 @@ from pathlib import Path
 from typing import Any
 
 from arena.game import Static
-from arena.seats import BotCrashed, BotIllegal, BotRaised, BotTimedOut, SeatFault, cgroups
+from arena.seats import (
+    BotCrashed,
+    BotIllegal,
+    BotRaised,
+    BotTimedOut,
+    SeatFault,
+    cgroups,
+    seccomp,
+)
 from arena.seats.protocol import MAX_LINE, STATIC_PROTOCOL, decode, encode
-from arena.seats.sandbox import CLEAN_ENV, SCRATCH_MB, Confinement, host_command
+from arena.seats.sandbox import CLEAN_ENV, SCRATCH_MB, Confinement, host_command, use_bubblewrap
 
 OUTPUT_BYTES = 64 * 1024
 """How much of a bot's stdout and stderr is kept per match."""
@@ -127,8 +135,11 @@ class HostProcess:
         to_host_r, self.to_host = os.pipe()
         self.from_host, from_host_w = os.pipe()
         output_r, output_w = os.pipe()
+        # The system calls refused inside bubblewrap (file locks and inotify on the files
+        # every sandbox shares would be a channel between two seats): see arena.seats.seccomp.
+        rules = seccomp.descriptor() if use_bubblewrap(sandbox) else None
         command, self.workdir = host_command(
-            plugin, role, (to_host_r, from_host_w), confinement, sandbox, environment
+            plugin, role, (to_host_r, from_host_w), confinement, sandbox, environment, rules
         )
         # The bot's processes together, where the machine allows a control group: memory
         # (the scratch folders' too), how many, and the cores they use at once (see
@@ -142,11 +153,11 @@ class HostProcess:
         try:
             self.process = subprocess.Popen(
                 command, stdin=subprocess.DEVNULL, stdout=output_w, stderr=output_w,
-                pass_fds=(to_host_r, from_host_w), env=dict(CLEAN_ENV), cwd=self.workdir,
-                start_new_session=True, close_fds=True,
+                pass_fds=(to_host_r, from_host_w, *(() if rules is None else (rules,))),
+                env=dict(CLEAN_ENV), cwd=self.workdir, start_new_session=True, close_fds=True,
             )
         finally:
-            for fd in (to_host_r, from_host_w, output_w):
+            for fd in (to_host_r, from_host_w, output_w, *(() if rules is None else (rules,))):
                 os.close(fd)
         self.output = Output(output_r)
         self.buffer = b""
