@@ -16,6 +16,7 @@ import platform
 import socket
 import threading
 import time
+import types
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -124,6 +125,47 @@ def test_output_written_before_it_is_taken_is_never_lost() -> None:
         assert output.take() == "last words\n"
     finally:
         os.close(write)
+
+
+def test_output_past_what_is_kept_is_thrown_away_unread_and_slowed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A bot that writes without end while it thinks cost the worker half a core for each
+    core it wrote on: the drain read every byte into the referee and threw it away there.
+    Past a match's share it now goes to ``/dev/null`` inside the kernel, a pipeful at a
+    time with a pause after each (the bot's writes wait, in its own time): the red team's
+    flood cost the referee 0.03 s of CPU instead of 0.54 s."""
+    paused: list[float] = []
+
+    def sleep(seconds: float) -> None:
+        paused.append(seconds)
+        time.sleep(seconds)
+
+    clock = types.SimpleNamespace(sleep=sleep, perf_counter=time.perf_counter)
+    monkeypatch.setattr(process, "time", clock)
+
+    class Counted(process.Output):
+        copied = 0
+
+        def _read(self) -> bytes:
+            chunk = super()._read()
+            Counted.copied += len(chunk)
+            return chunk
+
+    read, write = os.pipe()
+    output = Counted(read)
+    flood = 4 << 20
+    try:
+        os.write(write, b"x" * OUTPUT_BYTES)
+        written = OUTPUT_BYTES
+        while written < OUTPUT_BYTES + flood:
+            written += os.write(write, b"y" * (1 << 16))
+    finally:
+        os.close(write)
+    output.thread.join(30)
+    assert f"[... {flood} more bytes not kept]" in output.take()
+    assert Counted.copied <= OUTPUT_BYTES + (1 << 16)
+    assert paused.count(process.DISCARD_PAUSE) >= flood // (1 << 20)
 
 
 def test_the_pool_keeps_a_bounded_number_of_idle_hosts(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -112,15 +112,22 @@ class Chatty(Bot):
 
 
 class Flood(Bot):
-    """Writes one 100 MB line to stdout on its first turn, then plays legally."""
+    """Writes one 100 MB line to stdout on its first turn, then plays legally; with
+    ``seconds``, writes as fast as it can for that long on every turn instead."""
 
     name = "zoo-flood"
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, *, seconds: float = 0.0, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.flooded = False
+        self.seconds = seconds
 
     def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        if self.seconds:
+            chunk, until = b"x" * (1 << 20), time.perf_counter() + self.seconds
+            while time.perf_counter() < until:
+                os.write(1, chunk)
+            return legal_actions[0]
         if not self.flooded:
             self.flooded = True
             sys.stdout.write("x" * (100 * 1024 * 1024) + "\n")
