@@ -72,6 +72,11 @@ MAX_MEMBERS = 100_000
 """The most files a wheel may hold, and the bot's and its dependencies' wheels together:
 each is an inode of the store's disk once installed (a wheel of millions of empty files
 would use them up while taking no room); a large library holds some thousands."""
+MAX_BOTS = 16
+"""Bots one submitted package may register. Each stored name is refused to every other
+package, each is checked in every game it plays (about 6 s for three games), and every
+command reads them all: the red team's package of 20,000 bots would have squatted 20,000
+names, and ``arena bots`` took 23 s and 160 MB instead of 2 s to list its store."""
 MAX_ENVIRONMENT = 4 * 1024 * 1024 * 1024
 """The most a bot's environment may hold once its dependencies are installed, in bytes: the
 second line of defence behind the wheels' inspection (pip also writes bytecode, and what the
@@ -612,6 +617,9 @@ def list_bots(wheel: Path, environment: Path, sandbox: str) -> list[dict[str, An
                 isinstance(bot, dict) and isinstance(bot.get("name"), str) and bot["name"]
                 for bot in listed):
             raise ArenaError(f"{module}: its catalog is not a list of named bots")
+        if len(bots) + len(listed) > MAX_BOTS:
+            raise ArenaError(f"{wheel.name} registers {len(bots) + len(listed):,} bots; a "
+                             f"submitted package may register {MAX_BOTS} at most")
         for bot in listed:
             reason = _naming_problem(bot)
             if reason is not None:

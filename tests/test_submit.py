@@ -588,6 +588,17 @@ def test_a_catalog_that_is_no_list_of_named_bots_is_one_line(tmp_path: Path) -> 
     assert "its catalog is not a list of named bots" in line
 
 
+def test_a_package_registering_many_bots_is_refused(tmp_path: Path) -> None:
+    """Every stored name is refused to other packages and read by every command: a package
+    of 20,000 bots squatted them all and slowed ``arena bots`` tenfold."""
+    from arena.submit import MAX_BOTS
+
+    many = [{"name": f"squat-{number}"} for number in range(MAX_BOTS + 1)]
+    line = refused(str(forging_catalog(tmp_path, "squatter", many)), "--sandbox", "required",
+                   store=tmp_path / "store")
+    assert f"registers {MAX_BOTS + 1} bots; a submitted package may register {MAX_BOTS}" in line
+
+
 def test_a_listed_bot_whose_name_could_pass_for_another_version_is_refused(
     tmp_path: Path,
 ) -> None:

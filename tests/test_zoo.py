@@ -18,6 +18,7 @@ import subprocess
 import tempfile
 import threading
 import time
+import types
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -154,6 +155,45 @@ def test_a_killed_process_leaves_no_fallback_working_directory_behind(
         assert sandbox_module.sweep_workdirs() == 1  # once per process: not swept again
     finally:
         sandbox_module.sweep_workdirs.cache_clear()
+def test_output_past_what_is_kept_is_thrown_away_unread_and_slowed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A bot that writes without end while it thinks cost the worker half a core for each
+    core it wrote on: the drain read every byte into the referee and threw it away there.
+    Past a match's share it now goes to ``/dev/null`` inside the kernel, a pipeful at a
+    time with a pause after each (the bot's writes wait, in its own time): the red team's
+    flood cost the referee 0.03 s of CPU instead of 0.54 s."""
+    paused: list[float] = []
+
+    def sleep(seconds: float) -> None:
+        paused.append(seconds)
+        time.sleep(seconds)
+
+    clock = types.SimpleNamespace(sleep=sleep, perf_counter=time.perf_counter)
+    monkeypatch.setattr(process, "time", clock)
+
+    class Counted(process.Output):
+        copied = 0
+
+        def _read(self) -> bytes:
+            chunk = super()._read()
+            Counted.copied += len(chunk)
+            return chunk
+
+    read, write = os.pipe()
+    output = Counted(read)
+    flood = 4 << 20
+    try:
+        os.write(write, b"x" * OUTPUT_BYTES)
+        written = OUTPUT_BYTES
+        while written < OUTPUT_BYTES + flood:
+            written += os.write(write, b"y" * (1 << 16))
+    finally:
+        os.close(write)
+    output.thread.join(30)
+    assert f"[... {flood} more bytes not kept]" in output.take()
+    assert Counted.copied <= OUTPUT_BYTES + (1 << 16)
+    assert paused.count(process.DISCARD_PAUSE) >= flood // (1 << 20)
 
 
 def test_the_pool_keeps_a_bounded_number_of_idle_hosts(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -331,6 +371,19 @@ def forger_cpu_seconds() -> float:
                 fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
                 total += (int(fields[11]) + int(fields[12])) / ticks
     return total
+
+
+@pytest.mark.parametrize("channel", ["locks", "flock", "inotify", "io_uring"])
+def test_two_seats_cannot_signal_each_other_through_shared_files(channel: str) -> None:
+    """Both sandboxes see the same read-only files (the bot's own module among them): a lock
+    on one, or an inotify watch, passed a secret from one seat to the other (the red team's
+    pair passed a 63-bit number with a lock, noiselessly, each turn). The seccomp filter
+    refuses them, and io_uring (kernel work outside the stops); the bots play on."""
+    colluder = [SeatSpec(label, "zoo-colluder", {"channel": channel}) for label in "ab"]
+    result = play_match(spec(*colluder, limits=limits("required")))
+    assert result.statuses == ("ok", "ok"), result.errors
+    assert not [output for output in result.outputs if "HEARD" in output], result.outputs
+    assert all("REFUSED" in output for output in result.outputs), result.outputs
 
 
 def test_memory_kept_in_memory_files_is_bounded(sandbox: str) -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import fcntl
 import functools
 import json
 import math
@@ -31,9 +32,17 @@ from pathlib import Path
 from typing import Any
 
 from arena.game import Static
-from arena.seats import BotCrashed, BotIllegal, BotRaised, BotTimedOut, SeatFault, cgroups
+from arena.seats import (
+    BotCrashed,
+    BotIllegal,
+    BotRaised,
+    BotTimedOut,
+    SeatFault,
+    cgroups,
+    seccomp,
+)
 from arena.seats.protocol import MAX_LINE, STATIC_PROTOCOL, decode, encode
-from arena.seats.sandbox import CLEAN_ENV, SCRATCH_MB, Confinement, host_command
+from arena.seats.sandbox import CLEAN_ENV, SCRATCH_MB, Confinement, host_command, use_bubblewrap
 
 OUTPUT_BYTES = 64 * 1024
 """How much of a bot's stdout and stderr is kept per match."""
@@ -56,6 +65,23 @@ holds its memory (20-60 MB for the shipped bots), and a tournament of many bots 
 otherwise keep up to :data:`MAX_IDLE_PER_BOT` of each in every worker."""
 
 
+DISCARD_BYTES = 1 << 20
+"""The most one ``splice`` throws away of a bot's output past what is kept."""
+
+DISCARD_PAUSE = 0.005
+"""Seconds the drain waits after throwing a pipeful away (the pipe is widened to
+:data:`DISCARD_BYTES` once a bot's output passes what is kept): past that, it flows at most
+about 200 MB/s, and a bot that writes faster waits on its pipe, in its own time (the worker
+drained an endless stream as fast as the bot wrote it: half a core for each core the bot
+wrote on)."""
+
+
+@functools.cache
+def _null() -> int:
+    """A descriptor of ``/dev/null`` for this process, where output that is not kept goes."""
+    return os.open(os.devnull, os.O_WRONLY | os.O_CLOEXEC)
+
+
 class Output:
     """Drains a host's stdout/stderr pipe on a thread, keeping the first bytes of each match."""
 
@@ -63,6 +89,7 @@ class Output:
         self.fd = fd
         self.kept = bytearray()
         self.dropped = 0
+        self.widened = False
         self.lock = threading.Lock()
         self.pending = select.poll()
         self.pending.register(fd, select.POLLIN)
@@ -77,14 +104,42 @@ class Output:
             # Read and keep under the lock: whoever holds it and finds the pipe empty knows
             # that every byte written so far is kept (a chunk is never between the two).
             with self.lock:
-                chunk = self._read()
-                if not chunk:
-                    break
-                room = OUTPUT_BYTES - len(self.kept)
-                self.kept += chunk[:room]
-                self.dropped += max(0, len(chunk) - room)
+                thrown = self._take_in()
+            if thrown is None:
+                break
+            if thrown:  # past what is kept: a flood waits (the bot's time, not the worker's)
+                time.sleep(DISCARD_PAUSE)
         with contextlib.suppress(OSError):
             os.close(self.fd)
+
+    def _take_in(self) -> int | None:
+        """Keep the pipe's next chunk, or throw it away once a match's share is kept; how
+        many bytes were thrown away (None at the pipe's end)."""
+        if len(self.kept) >= OUTPUT_BYTES:
+            thrown = self._discard()
+            if thrown is not None:
+                self.dropped += thrown
+                return thrown or None
+        chunk = self._read()
+        if not chunk:
+            return None
+        room = OUTPUT_BYTES - len(self.kept)
+        self.kept += chunk[:room]
+        self.dropped += max(0, len(chunk) - room)
+        return max(0, len(chunk) - room)
+
+    def _discard(self) -> int | None:
+        """Throw away what the pipe holds, without copying it out: it goes to ``/dev/null``
+        inside the kernel (``splice``). How many bytes went (0 at the pipe's end); None
+        where the kernel cannot splice it (then it is read)."""
+        if not self.widened:  # a pipeful a wake-up: a wide pipe wakes the drain less often
+            self.widened = True
+            with contextlib.suppress(OSError):
+                fcntl.fcntl(self.fd, fcntl.F_SETPIPE_SZ, DISCARD_BYTES)
+        try:
+            return os.splice(self.fd, _null(), DISCARD_BYTES)
+        except OSError:
+            return None
 
     def _read(self) -> bytes:
         """The next chunk of the pipe; empty at its end."""
@@ -127,8 +182,11 @@ class HostProcess:
         to_host_r, self.to_host = os.pipe()
         self.from_host, from_host_w = os.pipe()
         output_r, output_w = os.pipe()
+        # The system calls refused inside bubblewrap (file locks and inotify on the files
+        # every sandbox shares would be a channel between two seats): see arena.seats.seccomp.
+        rules = seccomp.descriptor() if use_bubblewrap(sandbox) else None
         command, self.workdir = host_command(
-            plugin, role, (to_host_r, from_host_w), confinement, sandbox, environment
+            plugin, role, (to_host_r, from_host_w), confinement, sandbox, environment, rules
         )
         # The bot's processes together, where the machine allows a control group: memory
         # (the scratch folders' too), how many, and the cores they use at once (see
@@ -142,11 +200,11 @@ class HostProcess:
         try:
             self.process = subprocess.Popen(
                 command, stdin=subprocess.DEVNULL, stdout=output_w, stderr=output_w,
-                pass_fds=(to_host_r, from_host_w), env=dict(CLEAN_ENV), cwd=self.workdir,
-                start_new_session=True, close_fds=True,
+                pass_fds=(to_host_r, from_host_w, *(() if rules is None else (rules,))),
+                env=dict(CLEAN_ENV), cwd=self.workdir, start_new_session=True, close_fds=True,
             )
         finally:
-            for fd in (to_host_r, from_host_w, output_w):
+            for fd in (to_host_r, from_host_w, output_w, *(() if rules is None else (rules,))):
                 os.close(fd)
         self.output = Output(output_r)
         self.buffer = b""

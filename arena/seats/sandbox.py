@@ -21,6 +21,7 @@ import functools
 import importlib.metadata
 import importlib.util
 import os
+import platform
 import re
 import shutil
 import subprocess
@@ -31,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.errors import ArenaError
+from arena.seats import seccomp
 from arena.seats.host import OPEN_FILES
 
 SANDBOX_MODES = ("auto", "required", "fallback")
@@ -128,8 +130,12 @@ def protections(mode: str) -> list[str]:
         bounded = "memory, number and CPU" if cgroups.cpu_limited() else "memory and number"
         common.append(f"a control group: the bot's processes' {bounded} together")
     if use_bubblewrap(mode):
+        refused = ["no file locks, inotify, keyrings or io_uring (a seccomp filter)"]
+        if seccomp.program() is None:
+            refused = [f"no seccomp filter on this machine ({platform.machine()}): file "
+                       f"locks and inotify can pass signals between seats"]
         return ["bubblewrap: read-only private root, private /tmp, no home, no network",
-                "own PID, user and IPC namespaces; dies with its seat", *common]
+                "own PID, user and IPC namespaces; dies with its seat", *refused, *common]
     return ["fallback, bubblewrap not used: the filesystem is NOT hidden",
             "private empty working directory; no network where the kernel permits",
             "dies with its seat", *common]
@@ -282,11 +288,13 @@ def _running(pid: int) -> bool:
 
 def host_command(
     plugin: str, role: list[str], fds: tuple[int, int], confinement: Confinement, mode: str,
-    environment: Path | None = None,
+    environment: Path | None = None, seccomp_fd: int | None = None,
 ) -> tuple[list[str], str | None]:
     """The command line of a host for ``plugin`` (``role``: ``--bot NAME`` or ``--catalog``)
     and the private working directory made for it (None under bubblewrap). ``environment``:
-    a stored bot's own virtualenv (its Python and packages) instead of the arena's."""
+    a stored bot's own virtualenv (its Python and packages) instead of the arena's.
+    ``seccomp_fd``: a descriptor the host inherits holding :mod:`arena.seats.seccomp`'s
+    filter, which bubblewrap installs (the fallback ignores it)."""
     location = None if environment is not None else module_location(plugin)
     paths = [] if location is None else [str(location.parent)]
     interpreter = sys.executable if environment is None else str(environment / "bin" / "python")
@@ -309,6 +317,7 @@ def host_command(
                "--gid", str(SANDBOX_UID), "--die-with-parent", "--new-session",
                "--cap-drop", "ALL", "--hostname", "bot", "--clearenv",
                *(arg for key, value in CLEAN_ENV.items() for arg in ("--setenv", key, value)),
+               *(() if seccomp_fd is None else ("--seccomp", str(seccomp_fd))),
                "--proc", "/proc", "--dev", "/dev",
                "--size", str(SCRATCH_MB << 18), "--tmpfs", "/dev/shm", "--remount-ro", "/dev",
                "--size", str(SCRATCH_MB << 20), "--tmpfs", "/tmp", "--chdir", "/tmp",

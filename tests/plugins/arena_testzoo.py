@@ -112,15 +112,22 @@ class Chatty(Bot):
 
 
 class Flood(Bot):
-    """Writes one 100 MB line to stdout on its first turn, then plays legally."""
+    """Writes one 100 MB line to stdout on its first turn, then plays legally; with
+    ``seconds``, writes as fast as it can for that long on every turn instead."""
 
     name = "zoo-flood"
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, *, seconds: float = 0.0, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.flooded = False
+        self.seconds = seconds
 
     def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        if self.seconds:
+            chunk, until = b"x" * (1 << 20), time.perf_counter() + self.seconds
+            while time.perf_counter() < until:
+                os.write(1, chunk)
+            return legal_actions[0]
         if not self.flooded:
             self.flooded = True
             sys.stdout.write("x" * (100 * 1024 * 1024) + "\n")
@@ -498,8 +505,100 @@ class Rememberer(Bot):
         return legal_actions[0]
 
 
+class Colluder(Bot):
+    """Two seats of one author signalling each other through state the sandboxes share (a
+    ``channel``): each says a secret of its own (a number drawn when its host starts) on its
+    turn, and prints ``SAID`` it and ``HEARD`` what it found of the other's.
+
+    ``locks``: a read lock on a byte of a file both sandboxes see (the bot's own module,
+    bound read-only into each), at an offset that is the secret; the other asks who holds a
+    lock on the file (``F_GETLK``) and is told the offset. ``flock``: the whole file locked
+    or not, a bit a turn. ``inotify``: the other watches files both see, and reads which of
+    them were opened while it was stopped. ``io_uring``: whether the host may set one up
+    (its work is the kernel's, outside the rules on processes and stops)."""
+
+    name = "zoo-colluder"
+    SECRET = int.from_bytes(os.urandom(4), "big") | 1 << 33
+
+    def __init__(self, *, channel: str = "locks", **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.channel = channel
+        self.watch = -1
+        self.held: list[int] = []
+
+    def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        try:
+            heard = getattr(self, f"_{self.channel}")()
+        except OSError as exc:
+            print(f"REFUSED {exc.errno and os.strerror(exc.errno)}", flush=True)
+        else:
+            if heard:
+                print(f"HEARD {heard}", flush=True)
+        return legal_actions[0]
+
+    def _locks(self) -> str:
+        import fcntl
+        import struct
+
+        shape = "hhqqi"
+        fd = os.open(__file__, os.O_RDONLY)
+        query = struct.pack(shape, fcntl.F_WRLCK, 0, 0, 0, 0)
+        held = struct.unpack(shape, fcntl.fcntl(fd, fcntl.F_GETLK, query))
+        os.close(fd)
+        heard = "" if held[0] == fcntl.F_UNLCK or held[2] == self.SECRET else str(held[2])
+        if not self.held:
+            fd = os.open(__file__, os.O_RDONLY)
+            fcntl.fcntl(fd, fcntl.F_SETLK, struct.pack(shape, fcntl.F_RDLCK, 0, self.SECRET,
+                                                        1, 0))
+            self.held.append(fd)
+            print(f"SAID {self.SECRET}", flush=True)
+        return heard
+
+    def _flock(self) -> str:
+        import fcntl
+
+        fd = os.open(__file__, os.O_RDONLY)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            os.close(fd)
+            if exc.errno not in (11, 13):  # not "held by another"
+                raise
+            return "a lock"
+        self.held.append(fd)
+        print("SAID a lock", flush=True)
+        return ""
+
+    def _inotify(self) -> str:
+        libc = ctypes.CDLL(None, use_errno=True)
+        if self.watch < 0:
+            self.watch = libc.inotify_init1(os.O_NONBLOCK)
+            if self.watch < 0:
+                raise OSError(ctypes.get_errno(), "inotify_init1")
+            libc.inotify_add_watch(self.watch, __file__.encode(), 0x20)  # IN_OPEN
+            os.close(os.open(__file__, os.O_RDONLY))
+            with contextlib.suppress(BlockingIOError):
+                os.read(self.watch, 4096)  # its own open, not heard
+            print("SAID an open", flush=True)
+            return ""
+        with contextlib.suppress(BlockingIOError):
+            if os.read(self.watch, 4096):
+                return "an open"
+        return ""
+
+    def _io_uring(self) -> str:
+        libc = ctypes.CDLL(None, use_errno=True)
+        params = ctypes.create_string_buffer(120)
+        ring = libc.syscall(425, 4, params)  # io_uring_setup(4 entries)
+        if ring < 0:
+            raise OSError(ctypes.get_errno(), "io_uring_setup")
+        os.close(ring)
+        print("SAID a ring", flush=True)
+        return "a ring"
+
+
 ZOO: tuple[type, ...] = (Junk, PythonLoop, NativeLoop, SlowStart, Exit, Segfault, Chatty,
-                         Flood, Hog, Forker, Fussy, Snoop, Forger, Rememberer)
+                         Flood, Hog, Forker, Fussy, Snoop, Forger, Rememberer, Colluder)
 
 
 @arena.hookimpl
