@@ -2,10 +2,12 @@
 
 Players and goal
     2-4 seats. A match is a series of adventures; the best explorer of each
-    adventure takes a trophy, and the first to hold two trophies wins.
-    ``scores()`` are the trophies; ``ranking()`` orders seats by trophies,
-    then total adventure points over the match, then exploration tokens at
-    the end of the last adventure (equal places if still tied).
+    adventure takes a trophy, and the first to hold two trophies wins
+    (several reaching two in the same adventure all win, sharing first
+    place). ``scores()`` are the trophies; below the winners, ``ranking()``
+    orders seats by trophies, then total adventure points over the match,
+    then exploration tokens at the end of the last adventure (equal places
+    if still tied).
 
 Setup (all chance nodes)
     The first player is drawn uniformly (the rulebook's die roll-off). In the

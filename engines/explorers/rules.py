@@ -29,7 +29,7 @@ from engines.explorers.phases import (
     TURN,
     TURN_END,
 )
-from engines.explorers.scoring import trophy_winners
+from engines.explorers.scoring import TROPHIES_TO_WIN, trophy_winners
 from engines.explorers.table import (
     AMMUNITION,
     EXPLORATION_TOKENS,
@@ -38,7 +38,6 @@ from engines.explorers.table import (
     MAX_AMMUNITION_PER_HUNT,
     MAX_TURNS_PER_ADVENTURE,
     SETUP_DISCARDS,
-    TROPHIES_TO_WIN,
     Table,
 )
 
