@@ -44,11 +44,12 @@ Hunting
 
 Advantages (each -1 point at scoring)
     Haven of Peace: tokens up to 6. Allies: one more action this turn and +1
-    to every later throw while held (taken from the row; one the Hound
-    reveals gives neither). Ammunition Box: the taker may put all their used
-    ammunition back in the centre. Hound: reveal the deck's next card; the
-    taker may capture a dinosaur free (or let it go, to the discards); an
-    advantage is kept without its effect.
+    to every later throw until the adventure ends, even after the base camp
+    discards the card (taken from the row; one the Hound reveals gives
+    neither). Ammunition Box: the taker may put all their used ammunition
+    back in the centre. Hound: reveal the deck's next card; the taker may
+    capture a dinosaur free, or let it go, and then it replaces the Hound
+    in the row; an advantage is kept without its effect.
 
 End of an adventure and scoring
     The adventure ends when a card leaves the row and the deck is empty, or

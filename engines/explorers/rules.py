@@ -276,9 +276,11 @@ class Rules(Table):
 
     def _hound_choice(self, capture: bool) -> None:
         """"you can capture it without making a hunt throw and without receiving any
-        damage"; a dinosaur let go is discarded face up."""
-        held = self.dinosaurs[self.player] if capture else self.discards
-        held.append(self.revealed)
+        damage"; a dinosaur let go is still the deck's next card, so it replaces the Hound."""
+        if capture:
+            self.dinosaurs[self.player].append(self.revealed)
+        else:
+            self.row[self.row.index(-1)] = self.revealed
         self.revealed = -1
         self._advance()
 
