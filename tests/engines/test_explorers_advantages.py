@@ -123,6 +123,22 @@ def test_ammunition_box_without_ammunition_asks_nothing() -> None:
     assert state.observation(0)["phase"] == "reveal"
 
 
+def test_ammunition_box_taken_as_the_last_card_works_before_the_adventure_ends() -> None:
+    """"When a card is taken and can't be replaced (because the deck is empty), the adventure
+    ends" and "If you take the ammunition box, you can put back at the center of the table
+    all the ammunition tokens you have used." Ruling 14: a card's own effect is part of
+    taking it, so the last card's effect (here the taker's choice) comes before the end and
+    counts in the scoring: the ammunition put back no longer costs its points."""
+    state = setup(2, row=(GALVENSIS, "Ammunition Box"))
+    state.discards += state.deck
+    state.deck = []
+    state.ammunition[0], state.center_ammunition = 2, 4
+    play(state, A.TAKE + 1)
+    assert state.adventure == 1 and state.observation(0)["phase"] == "ammunition-box"
+    play(state, A.RETURN_AMMUNITION)
+    assert state.adventure == 2 and state.history == [[-1, 0]]
+
+
 def test_ammunition_box_with_an_empty_centre() -> None:
     """"you can put back at the center of the table all the ammunition tokens you have
     used": an empty centre changes nothing, it is refilled with the taker's tokens."""
