@@ -24,7 +24,7 @@ id      meaning
 103     Ammunition Box: put all your used ammunition back in the centre
 104     Ammunition Box: keep your used ammunition
 105     Hound: capture the revealed dinosaur
-106     Hound: let the revealed dinosaur go (it is discarded face up)
+106     Hound: let the revealed dinosaur go (it replaces the Hound in the row)
 107-110 steal: ask seat 0..3 (before the die)
 ======  =========================================================
 

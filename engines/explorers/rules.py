@@ -29,7 +29,7 @@ from engines.explorers.phases import (
     TURN,
     TURN_END,
 )
-from engines.explorers.scoring import trophy_winners
+from engines.explorers.scoring import TROPHIES_TO_WIN, trophy_winners
 from engines.explorers.table import (
     AMMUNITION,
     EXPLORATION_TOKENS,
@@ -38,7 +38,6 @@ from engines.explorers.table import (
     MAX_AMMUNITION_PER_HUNT,
     MAX_TURNS_PER_ADVENTURE,
     SETUP_DISCARDS,
-    TROPHIES_TO_WIN,
     Table,
 )
 
@@ -277,9 +276,11 @@ class Rules(Table):
 
     def _hound_choice(self, capture: bool) -> None:
         """"you can capture it without making a hunt throw and without receiving any
-        damage"; a dinosaur let go is discarded face up."""
-        held = self.dinosaurs[self.player] if capture else self.discards
-        held.append(self.revealed)
+        damage"; a dinosaur let go is still the deck's next card, so it replaces the Hound."""
+        if capture:
+            self.dinosaurs[self.player].append(self.revealed)
+        else:
+            self.row[self.row.index(-1)] = self.revealed
         self.revealed = -1
         self._advance()
 

@@ -6,6 +6,10 @@ from collections.abc import Sequence
 
 from engines.explorers.cards import SPECIES, TRAIL_BONUS, CardSet
 
+TROPHIES_TO_WIN = 2
+"""Trophies that end the match: "The first player to have two trophies is the absolute
+winner of the game." (the rulebook)."""
+
 
 def species_holders(cards: CardSet, dinosaurs: Sequence[Sequence[int]]) -> list[int]:
     """How many players hold at least one dinosaur of each species."""
@@ -55,6 +59,12 @@ def trophy_winners(points: Sequence[int], exploration_tokens: Sequence[int]) -> 
 
 def ranking_keys(trophies: Sequence[int], history: Sequence[Sequence[int]],
                  final_tokens: Sequence[int]) -> list[tuple[int, int, int]]:
-    """Per-seat match keys, larger is better: trophies, total points, final tokens."""
-    return [(trophies[seat], sum(points[seat] for points in history), final_tokens[seat])
+    """Per-seat match keys, larger is better: trophies, total points, final tokens.
+
+    Seats holding two trophies are the absolute winners, all of them first (several take
+    their second trophy in the same adventure after a tie): points and tokens only order
+    the places below them (RULINGS.md, ruling 27).
+    """
+    return [(trophies[seat], 0, 0) if trophies[seat] >= TROPHIES_TO_WIN
+            else (trophies[seat], sum(points[seat] for points in history), final_tokens[seat])
             for seat in range(len(trophies))]

@@ -20,7 +20,6 @@ AMMUNITION = {2: 6, 3: 7, 4: 8}
 EXPLORATION_TOKENS = 6
 EXTRA_ACTION_COST = 2
 MAX_AMMUNITION_PER_HUNT = 2
-TROPHIES_TO_WIN = 2
 MAX_TURNS_PER_ADVENTURE = 200
 """Safety cap: an adventure ends (and is scored) once this many turns were played."""
 MAX_ADVENTURES = 12

@@ -123,6 +123,22 @@ def test_ammunition_box_without_ammunition_asks_nothing() -> None:
     assert state.observation(0)["phase"] == "reveal"
 
 
+def test_ammunition_box_taken_as_the_last_card_works_before_the_adventure_ends() -> None:
+    """"When a card is taken and can't be replaced (because the deck is empty), the adventure
+    ends" and "If you take the ammunition box, you can put back at the center of the table
+    all the ammunition tokens you have used." Ruling 14: a card's own effect is part of
+    taking it, so the last card's effect (here the taker's choice) comes before the end and
+    counts in the scoring: the ammunition put back no longer costs its points."""
+    state = setup(2, row=(GALVENSIS, "Ammunition Box"))
+    state.discards += state.deck
+    state.deck = []
+    state.ammunition[0], state.center_ammunition = 2, 4
+    play(state, A.TAKE + 1)
+    assert state.adventure == 1 and state.observation(0)["phase"] == "ammunition-box"
+    play(state, A.RETURN_AMMUNITION)
+    assert state.adventure == 2 and state.history == [[-1, 0]]
+
+
 def test_ammunition_box_with_an_empty_centre() -> None:
     """"you can put back at the center of the table all the ammunition tokens you have
     used": an empty centre changes nothing, it is refilled with the taker's tokens."""
@@ -154,15 +170,34 @@ def test_hound_captures_the_next_dinosaur_without_a_throw_or_damage() -> None:
 
 
 def test_hound_capture_is_a_choice() -> None:
-    """"If it's a dinosaur, you can capture it without making a hunt throw and without
-    receiving any damage." Ruling: "you can" is the taker's decision; a dinosaur let go is
-    discarded face up, out of the adventure, and the Hound's place is refilled."""
+    """"If you take the hound, reveal the next card of the deck. If it's a dinosaur, you can
+    capture it without making a hunt throw and without receiving any damage." Ruling 23:
+    "you can" is the taker's decision; a dinosaur let go was only revealed, so it is still
+    the next card of the deck and is the one that replaces the Hound in the row ("you have
+    to replace it with another one from the deck"): nothing else is drawn."""
     state = setup(3, row=(GALVENSIS, "Hound"))
+    left = len(state.deck)
     play(state, A.TAKE + 1, draw("Megalosaurus bucklandii"), A.HOUND_RELEASE)
     assert state.dinosaurs[0] == [] and state.advantages[0] == [card("Hound")]
-    assert state.discards[-1] == card("Megalosaurus bucklandii")
-    assert state.observation(0)["phase"] == "reveal"
+    assert state.row == [card(GALVENSIS), card("Megalosaurus bucklandii")]
+    assert card("Megalosaurus bucklandii") not in state.discards
+    assert len(state.deck) == left - 1
     assert state.observation(0)["hound_card"] is None
+    assert state.legal_actions() == [A.EXTRA_ACTION, A.END_TURN]     # no refill to draw
+
+
+def test_a_dinosaur_the_hound_let_go_on_the_last_card_keeps_the_adventure_going() -> None:
+    """"When a card is taken and can't be replaced (because the deck is empty), the adventure
+    ends." Ruling 23: the deck's last card, revealed by the Hound and let go, replaces the
+    Hound, so nothing is left unreplaced; captured, it leaves the Hound's place empty and the
+    adventure ends (test_hound_takes_the_last_card_then_the_adventure_ends)."""
+    state = setup(3, row=(GALVENSIS, "Hound"))
+    state.deck = [card("Pterodactylus kochi")]
+    play(state, A.TAKE + 1, draw("Pterodactylus kochi"), A.HOUND_RELEASE)
+    assert state.adventure == 1 and state.history == []
+    assert state.row == [card(GALVENSIS), card("Pterodactylus kochi")] and state.deck == []
+    play(state, A.END_TURN, A.DISCARD + 1)                  # the next card out ends it
+    assert state.adventure == 2 and state.history == [[-1, 0, 0]]
 
 
 def test_hound_finding_an_advantage_gives_only_the_penalty() -> None:
@@ -204,8 +239,9 @@ def test_hound_with_an_empty_deck_ends_the_adventure() -> None:
 
 
 def test_hound_takes_the_last_card_then_the_adventure_ends() -> None:
-    """Ruling: the Hound's reveal comes before the refill; if it takes the deck's last card,
-    the Hound's place in the row cannot be refilled and the adventure ends."""
+    """Ruling 23: the Hound's reveal comes before the refill; if it takes the deck's last card
+    and the dinosaur is captured, the Hound's place in the row cannot be refilled and the
+    adventure ends."""
     state = setup(3, row=(GALVENSIS, "Hound"))
     state.deck = [card("Pterodactylus kochi")]
     play(state, A.TAKE + 1, draw("Pterodactylus kochi"), A.HOUND_CAPTURE)

@@ -1034,14 +1034,17 @@ def test_hound_revealing_allies_gives_no_bonus_nor_action() -> None:
     assert state.current_player() == 1  # no action gained, none could be bought
 
 
-def test_hound_let_go_discards_the_dinosaur() -> None:
-    """Ruling 23: the Hound's capture is the taker's choice ("you can capture it")."""
+def test_hound_let_go_leaves_the_dinosaur_as_the_next_card() -> None:
+    """Ruling 23: the Hound's capture is the taker's choice ("you can capture it"); a
+    dinosaur let go was only revealed ("reveal the next card of the deck"), so it is the card
+    that replaces the Hound in the row."""
     state = start(2, row=(HOUND, IGUA_7))
     state.apply_action(TAKE[0])
     chance(state, PLES_7)
     state.apply_action(HOUND_LET_GO)
     assert player(state, 0)["dinosaurs"] == []
-    assert card_id(state, PLES_7) in obs(state, 0)["discards"]
+    assert card_id(state, PLES_7) not in obs(state, 0)["discards"]
+    assert row_names(state) == [PLES_7, IGUA_7]
 
 
 def test_hound_with_an_empty_deck_ends_the_adventure() -> None:

@@ -202,6 +202,25 @@ def test_exhaustion_keeps_a_pending_extra_action() -> None:
     assert state.current_player() == 0 and A.TAKE in state.legal_actions()
 
 
+def test_back_from_an_exhausted_base_camp_the_extra_action_may_still_be_bought() -> None:
+    """"A player can earn an additional action after discarding two of his own exploration
+    tokens. In order to do this, you need, at least, 3 exploration tokens." Rulings 7 and 19:
+    the exhausted explorer's choice is not an action, so one who captured with their only
+    action and went back to the base camp (6 tokens again) may still buy the turn's extra
+    action before it passes."""
+    difficulty, success, _ = stats(HESPERIS)
+    state = setup(3, row=(HESPERIS, "Allies"))
+    state.exploration_tokens[0] = success
+    play(state, A.TAKE, roll(difficulty))
+    assert state.legal_actions() == [A.BASE_CAMP, A.ABANDON]
+    play(state, A.BASE_CAMP, draw("Pterodactylus kochi"))
+    assert state.dinosaurs[0] == [] and state.exploration_tokens[0] == 6
+    assert state.current_player() == 0
+    assert state.legal_actions() == [A.EXTRA_ACTION, A.END_TURN]
+    play(state, A.EXTRA_ACTION)
+    assert state.exploration_tokens[0] == 4 and A.TAKE in state.legal_actions()
+
+
 def test_a_failed_hunt_passes_the_turn_and_loses_a_bought_action() -> None:
     """"If, after all, you still fail, inflict yourself as much damage as necessary (taken
     out of exploration tokens) and pass the turn." Ruling: the turn passes whatever actions

@@ -183,9 +183,9 @@ def test_two_trophies_win_the_match() -> None:
     assert state.legal_actions() == []
 
 
-def test_simultaneous_second_trophies_tie_unless_the_tie_break_separates_them() -> None:
-    """Ruling: players reaching two trophies together share the trophies' count; the match
-    ranking then looks at total adventure points, then final exploration tokens."""
+def test_simultaneous_second_trophies_tie_the_match() -> None:
+    """"The first player to have two trophies is the absolute winner of the game." Ruling 27:
+    players reaching two trophies together are all first."""
     state = setup(2)
     abandon_all(state)                          # tie: both take a trophy
     assert state.trophies == [1, 1]
@@ -195,8 +195,11 @@ def test_simultaneous_second_trophies_tie_unless_the_tie_break_separates_them() 
     assert state.ranking() == [0, 0]
 
 
-def test_match_ranking_tie_break_by_total_points() -> None:
-    """Ruling: equal trophies are separated by the total of adventure points."""
+def test_players_reaching_two_trophies_together_all_win_whatever_their_points() -> None:
+    """"The first player to have two trophies is the absolute winner of the game." Ruling 27:
+    two explorers taking their second trophy in the same adventure are both first to two, so
+    both are absolute winners; the match's points do not separate them (the rulebook names
+    no such tie-break), they only order the places below."""
     state = setup(3, row=(KOCHI, MANTELLI))
     play(state, A.ABANDON)
     capture(state, 0, ANTIQUUS)                  # seat 1 wins adventure 1
@@ -210,16 +213,20 @@ def test_match_ranking_tie_break_by_total_points() -> None:
     play(state, draw("Hound"), draw("Allies"), draw(KOCHI), draw(MANTELLI))
     abandon_all(state)                           # everybody tied: a trophy each
     assert state.is_terminal() and state.trophies == [2, 2, 1]
-    assert [sum(past[seat] for past in state.history) for seat in range(3)] == [
-        2 * points(MANTELLI), 2 * points(KOCHI), 0]
-    assert state.ranking() == ([0, 1, 2] if points(MANTELLI) > points(KOCHI) else [1, 0, 2])
+    totals = [sum(past[seat] for past in state.history) for seat in range(3)]
+    assert totals == [2 * points(MANTELLI), 2 * points(KOCHI), 0]
+    assert totals[0] != totals[1]
+    assert state.ranking() == [0, 0, 2]
 
 
-def test_match_ranking_keys_then_exploration_tokens() -> None:
-    """Ruling: after trophies and total points, the exploration tokens left at the end of the
-    last adventure; still tied players share a place."""
-    keys = ranking_keys([2, 2, 2, 1], [[3, 3, 3, 9], [1, 1, 1, 0]], [5, 6, 6, 6])
-    assert competition_ranking(keys) == [2, 0, 0, 3]
+def test_match_ranking_below_the_winners_then_points_then_exploration_tokens() -> None:
+    """Ruling 27 (no rule): below the winners, places go by trophies, then the total of
+    adventure points, then the exploration tokens left at the end of the last adventure;
+    still tied players share a place. Winners share first place whatever those say."""
+    keys = ranking_keys([2, 1, 1, 1], [[0, 3, 3, 9], [1, 1, 1, 0]], [0, 5, 6, 6])
+    assert competition_ranking(keys) == [0, 3, 2, 1]
+    keys = ranking_keys([2, 2, 1, 0], [[0, 9, 0, 0]], [0, 6, 6, 6])
+    assert competition_ranking(keys) == [0, 0, 2, 3]
 
 
 def test_safety_cap_ends_an_endless_adventure() -> None:
@@ -258,7 +265,7 @@ def test_the_token_tie_break_looks_only_at_the_tied_players() -> None:
     play(state, A.TAKE, draw("Hound"), A.END_TURN)                   # seat 0: -1
     play(state, A.TAKE + 1, draw("Ammunition Box"), A.TAKE + 1, draw(KOCHI),
          A.END_TURN)                                                 # seat 1: -2
-    play(state, A.EXTRA_ACTION, A.TAKE, draw(ANTIQUUS), A.HOUND_RELEASE, draw(MANTELLI),
+    play(state, A.EXTRA_ACTION, A.TAKE, draw(ANTIQUUS), A.HOUND_RELEASE,
          A.ABANDON)                                                  # seat 2: -1, 4 tokens
     play(state, A.TAKE + 1, roll(2), A.STOP_HUNT)                    # seat 0: 5 tokens
     play(state, A.ABANDON, A.ABANDON)
