@@ -37,7 +37,7 @@ A turn
     3. Before or after the move (not after one into the temple or a river):
        fire bullets (each pushes a dinosaur one space) and take a secret
        path (cave to temple or back; one way a turn for an explorer, which
-       then makes no move).
+       may still make the turn's move).
     Then the next seat clockwise with a living explorer plays.
 
 The cards (counts from the rulebook)

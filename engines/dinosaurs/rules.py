@@ -110,7 +110,7 @@ class Rules(Events):
 
     def can_move(self, number: int) -> bool:
         at = self.explorers[number]
-        if at == DEAD or number == self.path_explorer or (at >= 0 and self.guarded(at)):
+        if at == DEAD or (at >= 0 and self.guarded(at)):
             return False
         return self.can_exit(number) or bool(self.explorer_steps(number, 0))
 
