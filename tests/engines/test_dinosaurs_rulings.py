@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from test_dinosaurs_helpers import (
     BOARD,
+    card,
     dice,
+    die,
     draw_now,
     explorer,
+    moving,
     phase,
     play,
     put,
@@ -20,8 +23,11 @@ from test_dinosaurs_helpers import (
     to_move,
 )
 
-from arena.game import CHANCE
+from arena.game import CHANCE, TERMINAL
 from engines.dinosaurs import actions as A
+from engines.dinosaurs import cards as C
+from engines.dinosaurs.cards import COUNTS, DECK_SIZE
+from engines.dinosaurs.table import DEAD, OUTSIDE
 
 
 def test_the_secret_path_is_an_additional_action_for_the_traveller_too() -> None:
@@ -55,3 +61,57 @@ def test_out_of_the_temple_by_the_path_then_on_from_the_cave() -> None:
     assert phase(state) == "move-step" and state.steps_left == 2
     play(state, state.legal_actions()[0])
     assert state.explorers[0] in BOARD.neighbors[space("j10")]
+
+
+def test_kept_cards_are_not_shuffled_back_with_the_discards() -> None:
+    """"In the event the adventure cards are depleted, reshuffle the discard pile and continue
+    to use them as the new draw deck." Kept cards are not on the discard pile (ruling 4)."""
+    state = started()
+    state.guns[0] = state.secret_paths[1] = 1
+    state.deck = [0] * len(state.deck)
+    state.deck[C.GUN] = 1  # the last card: the second gun
+    state.discards = list(COUNTS)  # everything else: one secret path, no gun
+    state.discards[C.GUN], state.discards[C.SECRET_PATH] = 0, 1
+    play(state, card("You Have Found a Gun"), explorer(0), die(1), space("a5"))
+    assert phase(state) == "draw" and state.guns[0] == 2
+    assert state.deck[C.GUN] == 0 and state.deck[C.SECRET_PATH] == 1
+    assert sum(state.deck) == DECK_SIZE - 3 and not any(state.discards)
+
+
+def test_the_winner_ends_the_match_mid_round_with_nothing_after() -> None:
+    """"The first player to bring the required number of treasure coins out of the valley is
+    the hero of the adventure and wins the game." At once: no bullets after the move, and the
+    seats after it in the round get no last turn (ruling 14)."""
+    state = put(started(3), 1, "k5")
+    state.carrying[1] = True
+    state.guns[0], state.bullets[0], state.bullet_supply = 1, 3, 9
+    moving(1, "k5", 4, state)
+    play(state, A.EXIT)
+    assert state.current_player() == TERMINAL and state.end_reason == "coins"
+    assert state.winner == 0 and state.bullets[0] == 3 and state.legal_actions() == []
+
+
+def test_explorers_left_count_captives_and_those_outside() -> None:
+    """"if several players have the same number of coins, the player with the most explorers
+    left is the winner": a captive in a lair and an explorer outside the valley are left, the
+    dead are not (ruling 26)."""
+    state = started()
+    state.explorers[0:4] = [space("b1"), OUTSIDE, DEAD, DEAD]
+    state.explorers[4:8] = [space("e3"), DEAD, DEAD, DEAD]
+    assert state.ranking() == [0, 1]
+    state.explorers[4:8] = [space("e3"), space("e4"), DEAD, DEAD]
+    assert state.ranking() == [0, 0]
+
+
+def test_a_lone_seat_plays_on_and_may_still_win() -> None:
+    """"If the game ends because all explorers have died ...": all of them. While one seat has
+    explorers left it plays on alone, and bringing a coin out still wins (ruling 26)."""
+    state = put(started(2), 1, "k5")
+    state.explorers[4:8] = [DEAD] * 4
+    play(to_move(state), explorer(0), die(1), space("a5"))
+    assert state.player == 0 and phase(state) == "draw"
+    state.carrying[1] = True
+    state.temple_coins -= 1
+    moving(1, "k5", 3, state)
+    play(state, A.EXIT)
+    assert state.end_reason == "coins" and state.winner == 0
