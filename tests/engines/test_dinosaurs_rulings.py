@@ -12,9 +12,11 @@ from test_dinosaurs_helpers import (
     card,
     dice,
     die,
+    dinosaur,
     draw_now,
     explorer,
     moving,
+    names,
     phase,
     play,
     put,
@@ -115,3 +117,18 @@ def test_a_lone_seat_plays_on_and_may_still_win() -> None:
     moving(1, "k5", 3, state)
     play(state, A.EXIT)
     assert state.end_reason == "coins" and state.winner == 0
+
+
+def test_a_dinosaur_does_not_come_back_to_where_it_started() -> None:
+    """"Three Dinosaurs move 2 spaces each." and "Dinosaurs may move BY EXACT COUNT into any
+    lair": a dinosaur moving 2 does not step out of its lair and straight back in, nor end
+    where it stood; another free lair two steps away it may enter (ruling 20)."""
+    state = draw_now(started(), "Restless Dinosaurs")
+    play(state, dinosaur(0), space("c1"))
+    assert state.steps_left == 1 and space("b1") not in state.legal_actions()
+    assert names(state.legal_actions()) == ["b0", "c0", "c2", "d0", "d1"]
+    state = started()
+    state.dinosaurs[0] = space("e3")
+    draw_now(state, "Restless Dinosaurs")
+    play(state, dinosaur(0), space("e4"))
+    assert space("e3") not in state.legal_actions()
