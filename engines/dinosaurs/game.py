@@ -24,7 +24,8 @@ A turn
     2. Move one explorer: choose it, then (on land) a die is thrown, two
        dice when it carries a coin, and it steps space by space. In a river
        or the swamp it moves one space without dice. It may never enter a
-       space twice in a move (its start space it may come back to), a
+       space it already travelled into that turn (its start space it may
+       come back to, unless its card or the secret path took it there), a
        space with a dinosaur, the swamp monster or lava, a lair, or the
        swamp. Wading into a river from dry land ends the whole turn
        (nothing after the move); so does the temple (entered from its

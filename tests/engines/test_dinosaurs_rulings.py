@@ -132,3 +132,53 @@ def test_a_dinosaur_does_not_come_back_to_where_it_started() -> None:
     draw_now(state, "Restless Dinosaurs")
     play(state, dinosaur(0), space("e4"))
     assert space("e3") not in state.legal_actions()
+
+
+def test_a_freed_captive_does_not_walk_back_onto_its_footprint() -> None:
+    """"They may go in any direction, but never into a space already traveled into that
+    turn." Dinosaurs Fight: "move your explorer onto one of the footprint spaces at the
+    entrance, then roll the dice to move as normal": the footprint was travelled into this
+    turn, so the move that follows may not come back to it (ruling 9)."""
+    state = put(started(), 1, "d5")
+    draw_now(state, "Dinosaurs Fight")
+    play(state, explorer(1), space("d6"))
+    assert state.walked[1] == 1 << space("d6")
+    play(state, explorer(1), die(2), space("d7"))
+    assert space("d6") not in state.legal_actions()
+    assert names(state.legal_actions()) == ["c7", "c8", "d8", "e7", "e8"]
+
+
+def test_after_the_water_run_the_move_does_not_go_back_over_it() -> None:
+    """"never into a space already traveled into that turn": the Short of Water run ("one of
+    your explorers rolls two dice and must reach the river on this turn") is travel of that
+    turn, so the same explorer's move does not step back onto it (ruling 9)."""
+    state = put(started(), 0, "b6")
+    draw_now(state, "Your Expedition is Short")
+    play(state, explorer(0), dice(2), space("b7"), space("b8"))
+    assert phase(state) == "move-pick" and state.explorers[0] == space("b8")
+    play(state, explorer(0))
+    assert state.steps_left == 1  # in the river: one space, no dice
+    assert space("b7") not in state.legal_actions() and space("c8") in state.legal_actions()
+
+
+def test_the_secret_path_traveller_does_not_walk_back_into_the_temple() -> None:
+    """"You may use this card as an additional action to go directly to the Temple": the
+    explorer has travelled into the temple this turn, so its move out may not enter it again
+    ("never into a space already traveled into that turn", ruling 9)."""
+    state = put(started(), 0, "e1")
+    draw_now(state, "Discovered a Secret Path")
+    play(state, A.SECRET + 0, explorer(0), dice(2), space("f5"))
+    assert BOARD.temple not in state.legal_actions()
+    assert state.observation(0)["now"]["walked"][0] == [BOARD.temple]
+
+
+def test_a_flight_is_not_travel_the_explorer_may_come_back() -> None:
+    """"They may go in any direction, but never into a space already traveled into that turn":
+    an explorer the pteranodon carries (or a card places) has not travelled into the space it
+    is set down on, which its move may come back to, as to any start (ruling 9)."""
+    state = started()
+    draw_now(state, "Pteranodon Swoops")
+    play(state, explorer(0), space("e3"))
+    assert state.walked[0] == 0
+    play(state, explorer(0), die(2), space("e4"))
+    assert space("e3") in state.legal_actions()
