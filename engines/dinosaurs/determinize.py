@@ -97,3 +97,4 @@ def _turn(state: DinosaursState, now: Mapping[str, Any]) -> None:
     state.lava_left, state.lifted = now["lava_left"], now["lifted"]
     state.resume = RESUME_NAMES.index(now["resume"]) if now["resume"] is not None else -1
     state.captured, state.path_explorer = tuple(now["captured"]), now["path_explorer"]
+    state.walked = [_bits(spaces) for spaces in now["walked"]]

@@ -120,9 +120,12 @@ class Events(Pieces):
 
     def _put(self, action: int) -> None:
         """Put the chosen explorer on space ``action`` (pteranodon, swamp, escape, fight);
-        a coin it carried stays where it was."""
+        a coin it carried stays where it was. Stepping out of a lair onto a footprint is
+        travelling into it; being flown or placed is not (ruling 9)."""
         self.drop_coin(self.mover)
         self.explorers[self.mover] = action
+        if self.phase == P.FIGHT_DROP:
+            self.walked[self.mover] |= 1 << action
         self.mover = -1
         self.card_done()
 
@@ -158,7 +161,7 @@ class Events(Pieces):
         if self.at_water(number):
             self.card_done()
             return
-        self.mover, self.visited = number, 0
+        self.mover, self.visited = number, self.walked[number]
         self.phase = P.WATER_ROLL
 
     def _water_roll(self, action: int) -> None:
@@ -180,6 +183,7 @@ class Events(Pieces):
         self.visited |= 1 << action
         self.steps_left -= 1
         if self.at_water(self.mover):
+            self.walked[self.mover] = self.visited
             self.mover = -1
             self.card_done()
         else:

@@ -24,7 +24,8 @@ A turn
     2. Move one explorer: choose it, then (on land) a die is thrown, two
        dice when it carries a coin, and it steps space by space. In a river
        or the swamp it moves one space without dice. It may never enter a
-       space twice in a move (its start space it may come back to), a
+       space it already travelled into that turn (its start space it may
+       come back to, unless its card or the secret path took it there), a
        space with a dinosaur, the swamp monster or lava, a lair, or the
        swamp. Wading into a river from dry land ends the whole turn
        (nothing after the move); so does the temple (entered from its
@@ -37,7 +38,7 @@ A turn
     3. Before or after the move (not after one into the temple or a river):
        fire bullets (each pushes a dinosaur one space) and take a secret
        path (cave to temple or back; one way a turn for an explorer, which
-       then makes no move).
+       may still make the turn's move).
     Then the next seat clockwise with a living explorer plays.
 
 The cards (counts from the rulebook)

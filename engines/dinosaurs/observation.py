@@ -79,6 +79,8 @@ def _turn(table: Table) -> dict[str, Any]:
         "lifted": table.lifted,
         "captured": list(table.captured),
         "path_explorer": table.path_explorer,
+        "walked": [[space for space in range(table.board.size) if walked >> space & 1]
+                   for walked in table.walked],
         "resume": RESUME_NAMES[table.resume] if table.resume >= 0 else None,
     }
 

@@ -36,6 +36,9 @@ def check(observation: Mapping[str, Any], board: Board) -> None:
         raise _fail(f"num_players is {n!r} with {len(observation['players'])} entries in "
                     "players: 2-4 seats, one entry each")
     _turn_order(observation, n)
+    for number, spaces in enumerate(observation["now"]["walked"]):
+        for space in spaces:
+            _space(board, f"a space explorer {number} walked into this turn", space)
     dinosaurs = _dinosaurs(observation, board)
     lava = _lava(observation, board)
     _explorers(observation, board, dinosaurs, lava)
@@ -48,6 +51,10 @@ def _turn_order(observation: Mapping[str, Any], n: int) -> None:
         raise _fail(f"phase {phase!r} is not one of {', '.join(phases.NAMES)}")
     if not isinstance(player, int) or not 0 <= player < n:
         raise _fail(f"player is {player!r}, not a seat (0-{n - 1})")
+    walked = observation["now"]["walked"]
+    if not isinstance(walked, list) or len(walked) != EXPLORERS * n:
+        raise _fail(f"now.walked holds {len(walked)} entries, not one per explorer "
+                    f"({EXPLORERS * n})")
 
 
 def _dinosaurs(observation: Mapping[str, Any], board: Board) -> list[int]:

@@ -41,6 +41,7 @@ class Rules(Events):
     def start_turn(self) -> None:
         self.phase, self.card, self.path_explorer = P.DRAW, -1, -1
         self.roll = self.steps_left = self.visited = 0
+        self.walked = [0] * len(self.explorers)
         if not any(self.deck):  # "reshuffle the discard pile and continue"
             self.deck, self.discards = self.discards, [0] * len(self.discards)
 
@@ -110,9 +111,9 @@ class Rules(Events):
 
     def can_move(self, number: int) -> bool:
         at = self.explorers[number]
-        if at == DEAD or number == self.path_explorer or (at >= 0 and self.guarded(at)):
+        if at == DEAD or (at >= 0 and self.guarded(at)):
             return False
-        return self.can_exit(number) or bool(self.explorer_steps(number, 0))
+        return self.can_exit(number) or bool(self.explorer_steps(number, self.walked[number]))
 
     def _move_pick(self, action: int) -> None:
         family = A.kind(action)
@@ -125,7 +126,8 @@ class Rules(Events):
 
     def _start_move(self, number: int) -> None:
         at = self.explorers[number]
-        self.mover, self.visited = number, 0  # its start was not travelled into (ruling 9)
+        # its start, unless it got there earlier this turn, was not travelled into (ruling 9)
+        self.mover, self.visited = number, self.walked[number]
         if at >= 0 and (self.board.terrain[at] == RIVER or self.board.terrain[at] in SWAMPY):
             self.roll, self.steps_left = 0, 1  # in water: one space, no dice
             self._next_step()
@@ -230,6 +232,7 @@ class Rules(Events):
             self.mover, self.phase = number, P.SECRET_DROP
             return
         self.explorers[number] = self.board.temple
+        self.walked[number] |= 1 << self.board.temple
         self.take_temple_coin(number)
         self._finish_extra()
 
@@ -247,6 +250,7 @@ class Rules(Events):
 
     def _secret_drop(self, action: int) -> None:
         self.explorers[self.mover] = action
+        self.walked[self.mover] |= 1 << action
         self._finish_extra()
 
 

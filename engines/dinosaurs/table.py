@@ -46,7 +46,7 @@ _SLOTS = ("board", "num_players", "coins_to_win", "phase", "player", "turns", "e
           "coins_out", "deck", "discards", "secret_paths", "guns", "bullets", "bullet_supply",
           "card", "mover", "dinosaur", "steps_left", "roll", "visited", "dinosaur_moves",
           "dinosaurs_moved", "lava_left", "lifted", "resume", "captured", "path_explorer",
-          "winner", "end_reason")
+          "walked", "winner", "end_reason")
 
 
 def _completing(steps: list[int], visited: int, steps_left: int,
@@ -104,6 +104,9 @@ class Table:
     """Phase to return to once a capture's lair is chosen."""
     captured: tuple[int, ...]
     path_explorer: int
+    walked: list[int]
+    """Per explorer, the bit set of the spaces it travelled into earlier this turn (by its card
+    or the secret path): its move may not enter them again (ruling 9)."""
     winner: int
     end_reason: str
 
@@ -125,6 +128,7 @@ class Table:
         self.dinosaur_moves, self.dinosaurs_moved = (), 0
         self.lava_left, self.lifted, self.resume = 0, -1, -1
         self.captured, self.path_explorer = (), -1
+        self.walked = [0] * (EXPLORERS * num_players)
         self.winner, self.end_reason = -1, ""
 
     def copy(self) -> Self:

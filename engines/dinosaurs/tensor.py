@@ -17,7 +17,8 @@ card kinds, 14):
 - per relative seat: coins out, explorers alive, secret paths, guns, bullets, explorers
   carrying a coin, explorers outside the valley, explorers dead (8 each);
 - per board space: that seat's explorers on it for each relative seat (n), then dinosaurs,
-  the swamp monster, lava, coins, visited by this move (5) (S(n + 5) in all).
+  the swamp monster, lava, coins, visited (barred to the piece moving: entered this move,
+  or by that explorer earlier this turn) (5) (S(n + 5) in all).
 
 Length: 26 + (n + 2) + n + 6 + 2K + K + 5 + 8n + S(n + 5); on the shipped board
 806 + 155n: 1116 for two players, 1271 for three, 1426 for four.

@@ -484,7 +484,7 @@ def test_the_secret_path_leads_from_a_cave_to_the_temple_once() -> None:
     play(state, A.SECRET + 0)
     assert state.explorers[0] == BOARD.temple and state.carrying[0]
     assert state.secret_paths[0] == 0 and state.discards[12] == 1
-    assert explorer(0) not in state.legal_actions()  # ruling: it has travelled this turn
+    assert explorer(0) in state.legal_actions()  # an additional action: it may move too (ruling 24)
     play(state, explorer(1), die(1), space("b6"))
     assert state.player == 1
 
