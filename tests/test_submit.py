@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import zipfile
@@ -426,6 +427,26 @@ def test_run_check_and_play_take_the_store_as_an_option(
                            timeout=300, check=False)
     assert named.returncode == 2
     assert "did you mean 'new-wave'" in named.stderr, named.stderr
+
+
+def test_a_person_plays_a_stored_bot_in_its_own_environment(stocked: tuple[Path, Path]
+                                                             ) -> None:
+    """``arena play --against new-wave --store S`` seated the stored bot without its
+    environment: its host, in the arena's, could not import it and the seat ended ``error``
+    (ModuleNotFoundError). ``--trusted`` named it an unknown bot."""
+    from click.testing import CliRunner
+
+    from arena.cli import main
+
+    store, _ = stocked
+    played = CliRunner().invoke(main, ["play", "tiny-race", "--against", "new-wave", "--seed",
+                                       "1", "--store", str(store)], input="1\n" * 50)
+    assert played.exit_code == 0, played.output
+    assert re.search(r"seat 1 new-wave: place \d, score \d+ \(ok\)", played.output), played.output
+    trusted = CliRunner().invoke(main, ["play", "tiny-race", "--against", "new-wave",
+                                        "--trusted", "--store", str(store)], input="q\n")
+    assert trusted.exit_code == 2
+    assert "--trusted: bot 'new-wave' is a stored bot: it plays only sandboxed" in trusted.output
 
 
 def test_a_stored_bot_shadowed_by_an_installed_one_is_said_when_it_would_play(
