@@ -537,6 +537,29 @@ def test_a_packages_build_is_bounded_in_memory_and_disk(tmp_path: Path) -> None:
     assert disk_use(scratch) < 1 << 20
 
 
+def test_a_folder_is_built_without_what_an_earlier_build_left_in_it(tmp_path: Path) -> None:
+    """``pip install ./bot`` leaves ``build/`` (and ``*.egg-info``) in the folder; a later
+    ``arena submit ./bot`` built its wheel over them: modules deleted since, and, as the
+    sandbox's copy renews every file's time, edited ones as they were (the bot rejected for
+    a fault already fixed)."""
+    from arena.submit import build_wheel
+
+    source = write_bot(tmp_path / "src", "fresh")
+    stale = source / "build" / "lib" / "bot_fresh"
+    stale.mkdir(parents=True)
+    (stale / "plugin.py").write_text("raise SystemExit('STALE')\n")
+    (stale / "deleted.py").write_text("")
+    (source / "arena_bot_fresh.egg-info").mkdir()
+    (source / "arena_bot_fresh.egg-info" / "SOURCES.txt").write_text("bot_fresh/deleted.py\n")
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    wheel = build_wheel(source, scratch, ["--no-index"], "auto")
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+        assert "bot_fresh/plugin.py" in names and "bot_fresh/deleted.py" not in names
+        assert b"STALE" not in archive.read("bot_fresh/plugin.py")
+
+
 def test_a_packages_build_is_bounded_in_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
                                              ) -> None:
     """A setup.py that never ends held ``arena submit`` for ever."""
