@@ -5,15 +5,28 @@ optional ``games`` class attribute (the game names it supports; absent or
 ``None`` means all) and a method ``act(observation, legal_actions) -> action``.
 The referee constructs one instance per match and seat with the keyword
 arguments ``game``, ``seat``, ``num_players``, ``seed`` and the bot's own
-``params`` from the tournament config. Search bots simulate with the engine
-they import themselves; they never receive the referee's state.
+``params`` from the tournament config: the constructor is the match's start (there is
+no ``reset``), and what the instance keeps lasts the match. Search bots simulate with
+the engine they import themselves; they never receive the referee's state.
+
+``act`` receives the seat's observation, a dict of JSON values (lists, string keys;
+its parts that never change in the match, such as a card table or a board, one
+read-only :class:`~arena.game.Static` each, the same object at every decision of the
+match) and ``legal_actions``, a tuple of sorted action ids. It answers one of them: an
+``int``, or an int-like (``numpy.int64``) that counts as its value; a ``bool``, a
+float or anything else is an illegal answer.
+
+Optionally, ``close()`` (no arguments) is called once when a match the seat played to
+the end is over (not after the seat faulted); what it raises is ignored. The bot is not
+told the result, nor its time limits (take those as a param).
 
 A bot whose ``act`` never reads the observation (a uniformly random bot, say)
 may set ``observes = False``; the referee then passes an empty mapping and
 skips building the observation.
 
-Subclassing :class:`Bot` is optional; it stores the arguments and gives a
-seeded ``random.Random`` as ``self.rng``.
+Subclassing :class:`Bot` is optional; it stores the arguments as ``self.game``,
+``self.seat``, ``self.num_players`` and ``self.seed``, and gives a seeded
+``random.Random`` as ``self.rng``.
 """
 
 from __future__ import annotations

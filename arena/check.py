@@ -57,6 +57,22 @@ def _matchups(bot: str, players: int, found: Registry) -> list[tuple[str, ...]]:
     return lineups
 
 
+def games_to_check(bot: str, found: Registry, games: list[str] | None) -> list[str]:
+    """The games ``arena check`` plays ``bot`` in: ``games``, each installed and one that the
+    bot plays (``arena run`` refuses the others too), else every installed game it plays."""
+    info = found.bot_info(bot)
+    for name in games or ():
+        found.game(name)  # an unknown game: one line, the closest name suggested
+        if not info.supports(name):
+            raise ArenaError(f"--game {name}: bot {bot!r} does not play it "
+                             f"(it plays {', '.join(info.games or ())})")
+    names = games or [name for name in sorted(found.games) if info.supports(name)]
+    if not names:
+        installed = ", ".join(found.games)
+        raise ArenaError(f"bot {bot!r} plays none of the installed games ({installed})")
+    return names
+
+
 def check(
     bot: str, found: Registry, limits: Limits, *, params: dict[str, object] | None = None,
     games: list[str] | None = None, seed: int | None = None,
@@ -69,11 +85,7 @@ def check(
     """
     if seed is None:
         seed = secrets.randbits(62)
-    info = found.bot_info(bot)
-    names = games or [name for name in sorted(found.games) if info.supports(name)]
-    if not names:
-        installed = ", ".join(found.games)
-        raise ArenaError(f"bot {bot!r} plays none of the installed games ({installed})")
+    names = games_to_check(bot, found, games)
     reports = []
     for game_name in names:
         game = found.game(game_name)
@@ -127,12 +139,10 @@ def check_params(
     if not params:
         return
     info = found.bot_info(bot)
+    names = games_to_check(bot, found, games)
     for param in params:
         if info.params is not None and param not in info.params:
             raise unknown_name("param", param, info.params, where=f"--params: bot {bot!r}")
-    names = games or [name for name in sorted(found.games) if info.supports(name)]
-    if not names:
-        return
     game = found.game(names[0])
     seat = SeatSpec(label=bot, bot=bot, params=dict(params), plugin=info.module,
                     environment=info.environment)

@@ -205,6 +205,18 @@ def _bots(
     return seats
 
 
+def refuse_stored(name: str, where: str) -> None:
+    """An in-process run knows only the installed bots: a stored one is refused as one that
+    plays only sandboxed, not as an unknown bot (``arena bots --store`` lists it)."""
+    from arena.botstore import default_store, read_entries
+
+    wanted = name.partition("@")
+    for bot in read_entries(default_store()):
+        if bot.name == wanted[0] and wanted[2] in ("", bot.version):
+            raise ArenaError(f"{where}: bot {name!r} is a stored bot: it plays only sandboxed "
+                             f"(isolation = \"process\")")
+
+
 def _bot(
     entry: Mapping[str, Any], index: int, found: Registry, game: str, players: int,
     limits: Limits,
@@ -212,6 +224,8 @@ def _bot(
     where = f"[[bots]] entry {index + 1}"
     _only_keys(entry, where, {"name", "label", "params"})
     name = _get(entry, where, "name", str)
+    if limits.isolation != "process" and name not in found.bots:
+        refuse_stored(name, where)
     info = found.bot_info(name)
     if not info.supports(game):
         raise ArenaError(

@@ -90,8 +90,10 @@ class State(ABC):
 
     @abstractmethod
     def observation(self, seat: int) -> dict[str, Any]:
-        """A JSON-able dict of everything ``seat`` may see now: a fresh dict, whose parts
-        that never change in the match may be one shared :class:`Static` each."""
+        """A dict of everything ``seat`` may see now, as JSON would decode it (lists, not
+        tuples; string keys): a fresh dict, whose parts that never change in the match may be
+        one shared :class:`Static` each. An in-process bot gets it as it is, a sandboxed one
+        through JSON, so both see the same."""
 
     def observation_tensor(self, seat: int) -> list[float]:
         """What ``seat`` may see as a flat list of numbers, for learning agents (see

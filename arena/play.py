@@ -27,6 +27,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
+from arena.config import refuse_stored
 from arena.errors import ArenaError, unknown_name
 from arena.game import CHANCE, Game, InvalidOptions, State, drive
 from arena.match import Referee
@@ -122,12 +123,15 @@ def set_table(
             seats.append(SeatSpec(label=PERSON, bot=HUMAN_BOT))
             continue
         name = next(robots)
+        if limits.isolation != "process" and name not in found.bots:
+            refuse_stored(name, "--trusted")
         info = found.bot_info(name)
         if not info.supports(game_name):
             raise ArenaError(f"bot {name!r} does not play {game_name} "
                              f"(it plays {', '.join(info.games or ())})")
         plugin = info.module if limits.isolation == "process" else ""
-        seats.append(SeatSpec(label=label, bot=name, plugin=plugin))
+        seats.append(SeatSpec(label=label, bot=f"{info.name}@{info.version}" if info.version
+                              else name, plugin=plugin, environment=info.environment))
     entry = found.games[game_name]
     spec = MatchSpec(
         id=match_id,

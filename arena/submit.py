@@ -33,6 +33,7 @@ import sys
 import tempfile
 import time
 import zipfile
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -255,8 +256,7 @@ def build_wheel(path: Path, scratch: Path, pip_options: list[str], sandbox: str 
     build.mkdir()
     copy = build / path.name
     if path.is_dir():
-        shutil.copytree(path, copy, symlinks=True,
-                        ignore=shutil.ignore_patterns(".git", "results", "__pycache__"))
+        shutil.copytree(path, copy, symlinks=True, ignore=_not_for_the_build(path))
     else:
         shutil.copy2(path, copy)
     out.mkdir()
@@ -284,6 +284,23 @@ def build_wheel(path: Path, scratch: Path, pip_options: list[str], sandbox: str 
         raise ArenaError(f"{path}: the wheel could not be built: "
                          f"{_build_error(done.stderr)}{hint}")
     return wheels[0]
+
+
+def _not_for_the_build(top: Path) -> Callable[[str, list[str]], set[str]]:
+    """What the copy of a package folder leaves out: ``.git``, ``results`` and caches
+    anywhere, and at its top what an earlier build left (``build``, ``*.egg-info``), which
+    setuptools would build on: modules deleted since would be in the wheel, and edited ones
+    as they were (the sandbox's copy gives every file a new time)."""
+    anywhere = shutil.ignore_patterns(".git", "results", "__pycache__")
+
+    def ignore(folder: str, names: list[str]) -> set[str]:
+        left_out = set(anywhere(folder, names))
+        if Path(folder) == top:
+            left_out |= {name for name in names
+                         if name == "build" or name.endswith(".egg-info")}
+        return left_out
+
+    return ignore
 
 
 BUILD_SECONDS = 300

@@ -20,6 +20,7 @@ import copy
 import itertools
 import json
 import math
+import operator
 import random
 import warnings
 from collections.abc import Iterable, Mapping
@@ -128,6 +129,9 @@ class _Checker:
             except (TypeError, ValueError) as exc:
                 self.expect(False, f"observation({seat}) is not JSON-able: {exc}")
                 continue
+            self.expect(json.loads(frozen) == observation, f"observation({seat}) holds what "
+                        "JSON does not give back (a tuple, a key that is not a string): "
+                        "in-process bots would see it, sandboxed ones would not")
             _scribble(observation)
             again = json.dumps(state.observation(seat), sort_keys=True)
             if again != frozen:  # the state is damaged now: nothing after this is reliable
@@ -323,9 +327,11 @@ def check_bot(
 ) -> BotReport:
     """Play ``games`` games of ``game`` (a :class:`~arena.game.Game` or an installed game's
     name) with ``bot_class`` in every seat, built as the referee builds it. Checks that the
-    bot has a ``name`` and plays the game, that every answer is a legal action id given
-    the observation a sandboxed bot receives (decoded JSON), and that the same seeds give
-    the same moves. Prints :meth:`BotReport.summary` and returns the report."""
+    bot has a ``name`` and plays the game, that every answer is a legal action id (an int,
+    or an int-like such as ``numpy.int64``, as the referee reads it) given the observation
+    a seat receives in a tournament (decoded JSON, its :class:`~arena.game.Static` parts
+    read-only) and the legal actions as a tuple, and that the same seeds give the same
+    moves. Prints :meth:`BotReport.summary` and returns the report."""
     resolved = _game_named(game) if isinstance(game, str) else game
     name = getattr(bot_class, "name", None)
     if not isinstance(name, str) or not name:
@@ -365,20 +371,40 @@ def _bot_game(
     observes = bool(getattr(bot_class, "observes", True))
     state = game.new_initial_state(players)
     answers: list[int] = []
+    static: dict[str, Static] = {}
 
     def decide(state: State, player: int) -> int:
         legal = state.legal_actions()
-        seen: Mapping[str, Any] = _as_sent(state.observation(player)) if observes else {}
-        action = bots[player].act(seen, tuple(legal))
-        if type(action) is not int or action not in legal:
-            raise AssertionError(f"{bot_class.__name__} answered {action!r}, not one of {legal}")
+        seen: Mapping[str, Any] = _as_sent(state.observation(player), static) if observes else {}
+        answer = bots[player].act(seen, tuple(legal))
+        action = _action_id(answer)
+        if action is None:
+            raise AssertionError(f"{bot_class.__name__} answered {answer!r}, not an action id")
+        if action not in legal:
+            raise AssertionError(f"{bot_class.__name__} answered {action}, not one of {legal}")
         answers.append(action)
         return action
 
     return drive(state, decide, rng), answers
 
 
-def _as_sent(observation: dict[str, Any]) -> Any:
+def _action_id(answer: object) -> int | None:
+    """The answer as the referee reads it: an int, or an int-like (``numpy.int64``, say)
+    as its value; a bool, a float or anything else is no action id."""
+    if isinstance(answer, bool):
+        return None
+    try:
+        return operator.index(answer)  # type: ignore[arg-type]
+    except Exception:  # an answer's own __index__ may raise anything
+        return None
+
+
+def _as_sent(observation: dict[str, Any], static: dict[str, Static]) -> Any:
     """The observation as a sandboxed bot receives it: through JSON (tuples become lists,
-    keys become strings)."""
-    return json.loads(json.dumps(observation))
+    keys become strings), each :class:`~arena.game.Static` part read-only again and the
+    same object at every decision of the game (``static`` keeps them, by key)."""
+    sent = json.loads(json.dumps(observation))
+    for key, value in observation.items():
+        if isinstance(value, Static):
+            sent[key] = static.setdefault(key, Static(sent[key]))
+    return sent

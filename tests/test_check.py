@@ -58,13 +58,25 @@ def test_params_are_checked_where_the_bot_runs_before_any_match() -> None:
 
 
 def test_a_mistyped_param_or_unreadable_params_are_one_line() -> None:
-    done = check("greedy", "--game", "tiny-race", "--params", '{"rsk": 0.2}')
+    done = check("greedy", "--game", "lost-explorers", "--params", '{"rsk": 0.2}')
     assert done.returncode == 2
     assert "unknown param 'rsk'; did you mean 'risk'?" in done.stderr
-    done = check("greedy", "--game", "tiny-race", "--params", "{risk: 0.2}")
+    done = check("greedy", "--game", "lost-explorers", "--params", "{risk: 0.2}")
     assert done.returncode == 2
     assert "--params '{risk: 0.2}': neither a JSON object nor TOML" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_a_game_the_bot_does_not_play_is_refused_as_arena_run_refuses_it() -> None:
+    """``arena check greedy --game tiny-race`` played greedy in a game it does not declare,
+    and showed the faults of a bot that was never meant to play it."""
+    done = check("greedy", "--game", "tiny-race")
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "--game tiny-race: bot 'greedy' does not play it (it plays " in done.stderr
+    assert "tiny-race: FAULTS" not in done.stdout
+    done = check("greedy", "--game", "tiny-rice")
+    assert done.returncode == 2
+    assert "unknown game 'tiny-rice'; did you mean 'tiny-race'" in done.stderr
 
 
 def test_an_unknown_bot_is_one_clear_line() -> None:

@@ -150,6 +150,31 @@ def test_a_bot_that_does_not_play_the_game(tmp_path: Path) -> None:
     assert "does not play tiny-race" in error(tmp_path, text)
 
 
+def test_a_stored_bot_in_an_in_process_run_is_named_as_stored_not_unknown(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stored bot under ``isolation = "inprocess"`` was an ``unknown bot`` (the known ones
+    listed without it) although ``arena bots --store`` lists it."""
+    import json
+
+    entry = tmp_path / "store" / "cxbots" / "0.1.0" / "entry.json"
+    entry.parent.mkdir(parents=True)
+    entry.write_text(json.dumps({
+        "package": "cxbots", "version": "0.1.0", "wheel": "cxbots-0.1.0-py3-none-any.whl",
+        "check": "passed", "submitted": "2026-11-30T12:00:00+00:00",
+        "bots": [{"name": "cx-dinos", "games": None, "observes": True, "params": [],
+                  "module": "cxbots.plugin"}]}))
+    monkeypatch.setenv("ARENA_STORE", str(tmp_path / "store"))
+    for name in ("cx-dinos", "cx-dinos@0.1.0"):
+        text = GOOD.replace('name = "random"\nlabel', f'name = "{name}"\nlabel')
+        text = text.replace("[limits]", '[limits]\nisolation = "inprocess"')
+        assert error(tmp_path, text).endswith(f"[[bots]] entry 2: bot {name!r} is a stored bot: "
+                                         'it plays only sandboxed (isolation = "process")')
+    text = GOOD.replace('name = "random"\nlabel', 'name = "cx-dinos@0.2.0"\nlabel')
+    assert "unknown bot 'cx-dinos@0.2.0'" in error(
+        tmp_path, text.replace("[limits]", '[limits]\nisolation = "inprocess"'))
+
+
 def test_a_param_the_bot_does_not_take(tmp_path: Path) -> None:
     text = GOOD.replace('label = "random-2"', 'label = "r2"\nparams = { speed = 1 }')
     assert "bot 'random': unknown param 'speed'" in error(tmp_path, text)

@@ -9,6 +9,8 @@ import subprocess
 import tomllib
 from pathlib import Path
 
+import pytest
+
 from arena import hookspecs
 
 ROOT = Path(__file__).parent.parent
@@ -115,6 +117,17 @@ def test_the_readme_python_examples_run_and_the_policy_bot_keeps_the_bot_contrac
                     "readme_example"):
                 checked += [check_bot(value, game) for game in value.games or ()]
     assert [(report.bot, report.game) for report in checked] == [("trained", "lost-explorers")]
+
+
+@pytest.mark.parametrize("engine", ["dinosaurs", "lost_explorers"])
+def test_the_engine_readme_python_examples_run_as_written(engine: str) -> None:
+    """Each engine README's Python blocks run as pasted (the Lost Explorers one began with
+    ``state = ...`` and used ``random`` and the game class without importing them)."""
+    text = (ROOT / "engines" / engine / "README.md").read_text()
+    blocks = [part.split("```")[0] for part in text.split("```python\n")[1:]]
+    assert blocks
+    for block in blocks:
+        exec(compile(block, f"engines/{engine}/README.md", "exec"), {"__name__": "example"})
 
 
 def test_the_readme_layout_names_every_module_of_the_framework() -> None:

@@ -54,6 +54,39 @@ def test_a_bot_that_raises_is_marked_error_ranked_last_and_replaced() -> None:
     assert sorted(result.ranking[1:]) in ([0, 1], [0, 0])
 
 
+def test_close_runs_once_at_the_end_of_a_match_its_seat_finished_and_not_after_a_fault(
+    isolation: str,
+) -> None:
+    """The optional ``close()`` hook: called once the match is over for a seat that played
+    it to the end; after a fault a sandboxed host is killed, so an in-process seat skips it
+    too (it was called there, and not in the sandbox)."""
+    from arena_testbots import Closer
+
+    Closer.closed.clear()
+    finished = play_match(spec("closer", "random"))
+    faulted = play_match(spec(SeatSpec("closer-0", "closer", {"fail": True}), "random"))
+    assert (finished.statuses[0], faulted.statuses[0]) == ("ok", "error")
+    if isolation == "process":
+        assert finished.outputs[0].count("CLOSED seat 0") == 1
+        assert "CLOSED" not in faulted.outputs[0]
+    else:
+        assert Closer.closed == [0]
+
+
+@pytest.mark.parametrize("game", ["explorers-of-the-lost-valley", "lost-valley-of-the-dinosaurs",
+                                  "lost-explorers"])
+def test_every_seat_gets_the_observation_types_the_readme_promises(game: str) -> None:
+    """README, *What a bot sees*: decoded JSON, the static part a read-only Static that stays
+    the same object, the legal actions a tuple, an int-like answer played as its value."""
+    from arena_testbots import Typist
+
+    from arena.testing import check_bot
+
+    result = play_match(spec("typist", "random", game=game))
+    assert result.statuses == ("ok", "ok"), result.errors
+    assert check_bot(Typist, game, games=1).decisions > 0
+
+
 def test_an_illegal_action_is_marked_illegal() -> None:
     result = play_match(spec("random", "cheater"))
     assert result.statuses == ("ok", "illegal")

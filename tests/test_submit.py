@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import zipfile
@@ -428,6 +429,26 @@ def test_run_check_and_play_take_the_store_as_an_option(
     assert "did you mean 'new-wave'" in named.stderr, named.stderr
 
 
+def test_a_person_plays_a_stored_bot_in_its_own_environment(stocked: tuple[Path, Path]
+                                                             ) -> None:
+    """``arena play --against new-wave --store S`` seated the stored bot without its
+    environment: its host, in the arena's, could not import it and the seat ended ``error``
+    (ModuleNotFoundError). ``--trusted`` named it an unknown bot."""
+    from click.testing import CliRunner
+
+    from arena.cli import main
+
+    store, _ = stocked
+    played = CliRunner().invoke(main, ["play", "tiny-race", "--against", "new-wave", "--seed",
+                                       "1", "--store", str(store)], input="1\n" * 50)
+    assert played.exit_code == 0, played.output
+    assert re.search(r"seat 1 new-wave: place \d, score \d+ \(ok\)", played.output), played.output
+    trusted = CliRunner().invoke(main, ["play", "tiny-race", "--against", "new-wave",
+                                        "--trusted", "--store", str(store)], input="q\n")
+    assert trusted.exit_code == 2
+    assert "--trusted: bot 'new-wave' is a stored bot: it plays only sandboxed" in trusted.output
+
+
 def test_a_stored_bot_shadowed_by_an_installed_one_is_said_when_it_would_play(
     stocked: tuple[Path, Path]
 ) -> None:
@@ -514,6 +535,29 @@ def test_a_packages_build_is_bounded_in_memory_and_disk(tmp_path: Path) -> None:
     with pytest.raises(ArenaError, match="the wheel could not be built: HELD 0 MiB"):
         build_wheel(source, scratch, ["--no-index"], "required")
     assert disk_use(scratch) < 1 << 20
+
+
+def test_a_folder_is_built_without_what_an_earlier_build_left_in_it(tmp_path: Path) -> None:
+    """``pip install ./bot`` leaves ``build/`` (and ``*.egg-info``) in the folder; a later
+    ``arena submit ./bot`` built its wheel over them: modules deleted since, and, as the
+    sandbox's copy renews every file's time, edited ones as they were (the bot rejected for
+    a fault already fixed)."""
+    from arena.submit import build_wheel
+
+    source = write_bot(tmp_path / "src", "fresh")
+    stale = source / "build" / "lib" / "bot_fresh"
+    stale.mkdir(parents=True)
+    (stale / "plugin.py").write_text("raise SystemExit('STALE')\n")
+    (stale / "deleted.py").write_text("")
+    (source / "arena_bot_fresh.egg-info").mkdir()
+    (source / "arena_bot_fresh.egg-info" / "SOURCES.txt").write_text("bot_fresh/deleted.py\n")
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    wheel = build_wheel(source, scratch, ["--no-index"], "auto")
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+        assert "bot_fresh/plugin.py" in names and "bot_fresh/deleted.py" not in names
+        assert b"STALE" not in archive.read("bot_fresh/plugin.py")
 
 
 def test_a_packages_build_is_bounded_in_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch

@@ -122,3 +122,78 @@ def test_check_bot_hands_the_observation_over_as_a_sandboxed_bot_gets_it() -> No
             return legal_actions[0] if decoded else -1
 
     assert check_bot(Strict, TupleRace()).decisions > 0
+
+
+class Scribbler(Bot):
+    """Notes its moves in the game's read-only table, as a stranger's bot did: check_bot
+    passed it (a plain dict there), every tournament seat faulted it (``TypeError``)."""
+
+    name = "scribbler"
+
+    def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        observation["cards"]["mine"] = legal_actions[0]
+        return legal_actions[0]
+
+
+def test_check_bot_gives_the_static_parts_read_only_as_a_tournament_seat_does() -> None:
+    with pytest.raises(TypeError, match="read-only"):
+        check_bot(Scribbler, "explorers-of-the-lost-valley")
+
+
+def test_check_bot_gives_a_static_part_as_one_object_for_the_whole_game() -> None:
+    seen: set[int] = set()
+
+    class Keeper(Bot):
+        name = "keeper"
+
+        def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+            seen.add(id(observation["cards"]))
+            assert type(legal_actions) is tuple
+            return legal_actions[0]
+
+    check_bot(Keeper, "explorers-of-the-lost-valley", games=1)
+    assert len(seen) == 2  # the same object at every decision: one per game, played twice
+
+
+def test_check_bot_reads_an_int_like_answer_as_the_referee_does() -> None:
+    class IntLike:
+        def __init__(self, value: int) -> None:
+            self.value = value
+
+        def __index__(self) -> int:
+            return self.value
+
+    class Indexed(Bot):
+        """Answers as a policy network's argmax does (``numpy.int64``): the referee plays it."""
+
+        name = "indexed"
+
+        def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> Any:
+            return IntLike(legal_actions[0])
+
+    assert check_bot(Indexed, "tiny-race").decisions > 0
+
+
+@pytest.mark.parametrize("answer", [True, 1.0, "1"])
+def test_check_bot_names_an_answer_that_is_no_action_id(answer: object) -> None:
+    class Odd(Bot):
+        name = "odd"
+
+        def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> Any:
+            return answer
+
+    with pytest.raises(AssertionError, match=f"answered {answer!r}, not an action id"):
+        check_bot(Odd, "tiny-race")
+
+
+def test_check_game_refuses_an_observation_that_json_would_change() -> None:
+    class TupleState(RaceState):
+        def observation(self, seat: int) -> dict[str, Any]:
+            return {"positions": tuple(self.positions)}
+
+    class TupleRace(TinyRace):
+        def new_initial_state(self, num_players: int, options: Any = None) -> RaceState:
+            return TupleState(num_players, 6)
+
+    with pytest.raises(AssertionError, match="holds what JSON does not give back"):
+        check_game(TupleRace(), games=1)

@@ -157,7 +157,9 @@ class InProcessSeat:
             raise BotRaised(f"{type(exc).__name__}: {exc}") from exc
 
     def close(self, outcome: Mapping[str, Any] | None = None) -> str:
+        """The bot's optional ``close()`` once a match it played to the end is over (not after
+        a fault or an abandoned match: a sandboxed seat's host is killed then, unasked)."""
         close = getattr(self.bot, "close", None)
-        if callable(close):
+        if outcome is not None and callable(close):
             close()
         return ""

@@ -12,7 +12,7 @@ import signal
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import arena
 from arena.bot import Bot
@@ -32,6 +32,77 @@ class Crasher(Bot):
             raise RuntimeError("boom")
         self.left -= 1
         return legal_actions[0]
+
+
+class Closer(Bot):
+    """Says when its optional ``close()`` hook runs; raises at its first move if ``fail``."""
+
+    name = "closer"
+    closed: ClassVar[list[int]] = []
+    """The seats whose close() ran, in this process (in-process seats)."""
+
+    def __init__(self, *, fail: bool = False, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.fail = fail
+
+    def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        if self.fail:
+            raise RuntimeError("boom")
+        return legal_actions[0]
+
+    def close(self) -> None:
+        print(f"CLOSED seat {self.seat}", flush=True)
+        self.closed.append(self.seat)
+
+
+class Typist(Bot):
+    """Raises unless it is handed what the README promises every seat: a dict of JSON values
+    (lists, string keys), each part that never changes a read-only ``Static`` (the same
+    object all match), and the legal actions as a tuple; answers a numpy-like int."""
+
+    name = "typist"
+    static: ClassVar[dict[str, str]] = {"explorers-of-the-lost-valley": "cards",
+                                        "lost-valley-of-the-dinosaurs": "board",
+                                        "lost-explorers": "box"}
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.kept: object = None
+
+    def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> Any:
+        from arena.game import Static
+
+        if type(legal_actions) is not tuple:
+            raise TypeError(f"legal_actions is a {type(legal_actions).__name__}")
+        key = self.static.get(self.game)
+        if key is not None:
+            part = observation[key]
+            if type(part) is not Static or part is not (self.kept or part):
+                raise TypeError(f"{key} is a new {type(part).__name__}")
+            self.kept = part
+        _json_values(observation, "observation")
+        return _IntLike(legal_actions[-1])
+
+
+class _IntLike:
+    def __init__(self, value: int) -> None:
+        self.value = value
+
+    def __index__(self) -> int:
+        return self.value
+
+
+def _json_values(value: Any, where: str) -> None:
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if type(key) is not str:
+                raise TypeError(f"{where} has the key {key!r}")
+            _json_values(item, f"{where}[{key!r}]")
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            _json_values(item, f"{where}[{index}]")
+    elif value is not None and type(value) not in (str, int, float, bool):
+        raise TypeError(f"{where} is a {type(value).__name__}")
 
 
 class Cheater(Bot):
@@ -99,5 +170,5 @@ class Picky(Bot):
 
 @arena.hookimpl
 def arena_register_bots(register: Callable[[type], None]) -> None:
-    for bot in (Crasher, Cheater, Garbage, Sleeper, Kamikaze, Picky):
+    for bot in (Crasher, Closer, Typist, Cheater, Garbage, Sleeper, Kamikaze, Picky):
         register(bot)
