@@ -373,12 +373,17 @@ def forger_cpu_seconds() -> float:
     return total
 
 
-@pytest.mark.parametrize("channel", ["locks", "flock", "inotify", "io_uring"])
+@pytest.mark.parametrize("channel", ["locks", "flock", "inotify", "io_uring", "pagecache",
+                                     "machine"])
 def test_two_seats_cannot_signal_each_other_through_shared_files(channel: str) -> None:
     """Both sandboxes see the same read-only files (the bot's own module among them): a lock
     on one, or an inotify watch, passed a secret from one seat to the other (the red team's
-    pair passed a 63-bit number with a lock, noiselessly, each turn). The seccomp filter
-    refuses them, and io_uring (kernel work outside the stops); the bots play on."""
+    pair passed a 63-bit number with a lock, noiselessly, each turn), and so did which of
+    their pages the kernel holds in memory (224 bits a turn without an error: pages
+    dropped with fadvise and asked after with mincore). The seccomp filter refuses them, and
+    io_uring (kernel work outside the stops); the machine's figures a seat sets by holding
+    threads while it is stopped (sysinfo, /proc/loadavg) are refused or empty. The bots play
+    on."""
     colluder = [SeatSpec(label, "zoo-colluder", {"channel": channel}) for label in "ab"]
     result = play_match(spec(*colluder, limits=limits("required")))
     assert result.statuses == ("ok", "ok"), result.errors

@@ -7,7 +7,8 @@ virtualenv, the arena's own packages and the bot's own package, and nothing
 else (no home, no results, no other project files); an empty private
 ``/tmp`` as its working directory (64 MiB, and 16 MiB of ``/dev/shm``: the rest of
 ``/dev`` is read-only); no network; its own user, PID, IPC and
-UTS namespaces; and it dies with the seat that started it.
+UTS namespaces; the figures of the whole machine in ``/proc`` hidden (:data:`HIDDEN_PROC`);
+and it dies with the seat that started it.
 
 Without bubblewrap (the *fallback*) the host gets an empty environment, a
 private empty working directory, its resource limits, its own session,
@@ -130,11 +131,13 @@ def protections(mode: str) -> list[str]:
         bounded = "memory, number and CPU" if cgroups.cpu_limited() else "memory and number"
         common.append(f"a control group: the bot's processes' {bounded} together")
     if use_bubblewrap(mode):
-        refused = ["no file locks, inotify, keyrings or io_uring (a seccomp filter)"]
+        refused = ["no file locks, inotify, keyrings or io_uring, no page-cache queries or "
+                   "sysinfo (a seccomp filter)"]
         if seccomp.program() is None:
             refused = [f"no seccomp filter on this machine ({platform.machine()}): file "
-                       f"locks and inotify can pass signals between seats"]
-        return ["bubblewrap: read-only private root, private /tmp, no home, no network",
+                       f"locks, inotify and the page cache can pass signals between seats"]
+        return ["bubblewrap: read-only private root, private /tmp, no home, no network, "
+                "the machine's figures in /proc hidden",
                 "own PID, user and IPC namespaces; dies with its seat", *refused, *common]
     return ["fallback, bubblewrap not used: the filesystem is NOT hidden",
             "private empty working directory; no network where the kernel permits",
@@ -244,6 +247,32 @@ def _python_binds(extra: list[Path], environment: Path | None) -> list[str]:
     return args
 
 
+HIDDEN_PROC = ("loadavg", "stat", "meminfo", "vmstat", "zoneinfo", "buddyinfo", "pagetypeinfo",
+               "diskstats", "interrupts", "softirqs", "uptime", "swaps", "schedstat", "cgroups",
+               "sys", "pressure")
+"""What a sandboxed host finds empty in its ``/proc``: counters of the whole machine (threads
+running and in all, free memory and pages, disk reads, interrupts, idle time, open files in
+``sys/fs``), which one seat sets by holding threads, memory or files while it is stopped and
+another reads on its turn: a channel between two seats of one author. A bot has its own
+figures in ``/proc/self``."""
+
+EMPTY_FILE = Path(__file__).with_name("empty")
+"""An empty file of the arena's, bound over each file of :data:`HIDDEN_PROC`."""
+
+
+def _hidden_proc() -> list[str]:
+    """bubblewrap's arguments hiding :data:`HIDDEN_PROC` (those this kernel has): files read
+    empty, folders are empty and read-only."""
+    args: list[str] = []
+    for name in HIDDEN_PROC:
+        path = Path("/proc") / name
+        if path.is_dir():
+            args += ["--tmpfs", str(path), "--remount-ro", str(path)]
+        elif path.exists():
+            args += ["--ro-bind", str(EMPTY_FILE), str(path)]
+    return args
+
+
 WORKDIR_PREFIX = "arena-host-"
 """A fallback host's working directory: ``arena-host-<pid of the seat's process>-<random>``
 in the temporary folder."""
@@ -318,7 +347,7 @@ def host_command(
                "--cap-drop", "ALL", "--hostname", "bot", "--clearenv",
                *(arg for key, value in CLEAN_ENV.items() for arg in ("--setenv", key, value)),
                *(() if seccomp_fd is None else ("--seccomp", str(seccomp_fd))),
-               "--proc", "/proc", "--dev", "/dev",
+               "--proc", "/proc", *_hidden_proc(), "--dev", "/dev",
                "--size", str(SCRATCH_MB << 18), "--tmpfs", "/dev/shm", "--remount-ro", "/dev",
                "--size", str(SCRATCH_MB << 20), "--tmpfs", "/tmp", "--chdir", "/tmp",
                *_system_binds(), *_python_binds(extra, environment), "--", *python]

@@ -525,7 +525,13 @@ class Colluder(Bot):
     lock on the file (``F_GETLK``) and is told the offset. ``flock``: the whole file locked
     or not, a bit a turn. ``inotify``: the other watches files both see, and reads which of
     them were opened while it was stopped. ``io_uring``: whether the host may set one up
-    (its work is the kernel's, outside the rules on processes and stops)."""
+    (its work is the kernel's, outside the rules on processes and stops). ``pagecache``:
+    the other's module dropped from the page cache but for its first page is what one says
+    (``fadvise``), and the other asks which pages are held (``mincore``); ``preadv2``'s
+    ``RWF_NOWAIT`` would tell it too. ``machine``: the figures of the whole machine, which
+    one sets by holding threads (or memory) while it is stopped: the thread count
+    ``sysinfo`` and ``/proc/loadavg`` tell, and what else of ``/proc`` counts the machine's
+    threads, memory, files and disk reads."""
 
     name = "zoo-colluder"
     SECRET = int.from_bytes(os.urandom(4), "big") | 1 << 33
@@ -595,6 +601,43 @@ class Colluder(Bot):
             if os.read(self.watch, 4096):
                 return "an open"
         return ""
+
+    def _pagecache(self) -> str:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.mmap.restype = ctypes.c_void_p
+        libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int,
+                              ctypes.c_int, ctypes.c_long]
+        libc.mincore.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p]
+        libc.munmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
+        fd = os.open(__file__, os.O_RDONLY)
+        size = os.fstat(fd).st_size
+        held = (ctypes.c_ubyte * -(-size // os.sysconf("SC_PAGESIZE")))()
+        address = libc.mmap(None, size, 1, 1, fd, 0)  # PROT_READ, MAP_SHARED
+        try:
+            if libc.mincore(address, size, held) != 0:
+                raise OSError(ctypes.get_errno(), "mincore")
+            heard = "a page" if [bit & 1 for bit in held] == [1] + [0] * (len(held) - 1) else ""
+            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_RANDOM)
+            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+            os.pread(fd, 1, 0)
+            print("SAID a page", flush=True)
+            return heard
+        finally:
+            libc.munmap(address, size)
+            os.close(fd)
+
+    def _machine(self) -> str:
+        if not self.held:  # what it says: threads held while it is stopped
+            for _ in range(4):
+                threading.Thread(target=time.sleep, args=(3600,), daemon=True).start()
+            self.held.append(4)
+            print("SAID 4 threads", flush=True)
+        counts = Path("/proc/loadavg").read_text().split()
+        libc = ctypes.CDLL(None, use_errno=True)
+        figures = (ctypes.c_ulong * 16)()
+        if libc.sysinfo(figures) != 0:
+            print(f"REFUSED sysinfo: {os.strerror(ctypes.get_errno())}", flush=True)
+        return f"threads {counts[3]}" if len(counts) > 3 else ""
 
     def _io_uring(self) -> str:
         libc = ctypes.CDLL(None, use_errno=True)
