@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import contextlib
 import os
+import pickle
 import platform
 import socket
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -389,6 +391,27 @@ def test_two_seats_cannot_signal_each_other_through_shared_files(channel: str) -
     assert result.statuses == ("ok", "ok"), result.errors
     assert not [output for output in result.outputs if "HEARD" in output], result.outputs
     assert all("REFUSED" in output for output in result.outputs), result.outputs
+
+
+@pytest.mark.parametrize("sandbox_mode", SANDBOXES)
+def test_a_bot_cannot_tell_which_process_started_its_host(sandbox_mode: str) -> None:
+    """A host inherited its starter's descriptor numbers, niceness and blocked signals: a
+    bot read ``--fds=38,41``, niceness 15 and SIGINT blocked under a tournament's Ray worker,
+    and ``--fds=3,6``, 0 and nothing under ``arena check``, and could behave only when
+    checked. Started from this process and from one holding 40 more descriptors, nicer and
+    blocking SIGINT (as a worker is), it tells the same."""
+    match = spec("zoo-teller", "random", limits=limits(sandbox_mode))
+    here = play_match(match).outputs[0]
+    script = ("import os, pickle, signal, sys\n"
+              "held = [os.open(os.devnull, os.O_RDONLY) for _ in range(40)]\n"
+              "os.nice(3)\n"
+              "signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGINT])\n"
+              "from arena.match import play_match\n"
+              "print(play_match(pickle.loads(bytes.fromhex(sys.argv[1]))).outputs[0])\n")
+    there = subprocess.run([sys.executable, "-c", script, pickle.dumps(match).hex()],
+                           capture_output=True, text=True, check=True, timeout=120).stdout
+    told = [line.strip() for line in here.splitlines() if "TELL" in line]
+    assert told and told == [line.strip() for line in there.splitlines() if "TELL" in line]
 
 
 def test_memory_kept_in_memory_files_is_bounded(sandbox: str) -> None:

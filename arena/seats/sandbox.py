@@ -46,16 +46,43 @@ CLEAN_ENV = {"PATH": "/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8", "PYTHON
 
 SANDBOX_UID = 65534
 
+HOST_NICE = 15
+"""The niceness of every bot host, Ray's workers' own: a host inherited its starter's (15 in
+a tournament's worker, 0 under ``arena check``), and with it, a bot could tell the two apart
+(so could the signals its starter blocked: a worker blocks SIGINT). A starter nicer than
+this (a higher value) keeps its own: only root may lower one."""
+
 _SET_LIMITS = (
-    "import os, resource as r, sys\n"
+    "import fcntl, os, resource as r, signal, sys\n"
     "for which, value in zip((r.RLIMIT_CORE, r.RLIMIT_NOFILE, r.RLIMIT_AS, r.RLIMIT_CPU,"
     " r.RLIMIT_FSIZE), map(int, sys.argv[1:6])):\n"
     "    if value > 0 or which == r.RLIMIT_CORE:\n"
     "        r.setrlimit(which, (value, value))\n"
-    "os.execv(sys.argv[6], sys.argv[6:])\n"
+    "moves = [tuple(map(int, pair.split(':'))) for pair in sys.argv[6].split(',') if pair]\n"
+    "copies = [(fcntl.fcntl(old, fcntl.F_DUPFD, 16), new) for old, new in moves]\n"
+    "for old, _ in moves:\n"
+    "    os.close(old)\n"
+    "for copy, new in copies:\n"
+    "    os.dup2(copy, new)\n"
+    "    os.close(copy)\n"
+    "signal.pthread_sigmask(signal.SIG_SETMASK, ())\n"
+    f"os.nice(max(0, {HOST_NICE} - os.nice(0)))\n"
+    "os.execv(sys.argv[7], sys.argv[7:])\n"
 )
-"""The program of :meth:`Confinement.limited` (its arguments: the limits, then the command;
-0 leaves a limit unset, but for core dumps)."""
+"""The program of :meth:`Confinement.limited` (its arguments: the limits, the descriptors to
+move, then the command; a limit of 0 is left unset, but for core dumps). It also gives the
+command no blocked signals and a niceness of :data:`HOST_NICE`, whatever the process that
+started it had."""
+
+HOST_FDS = (3, 4)
+"""The descriptors a host reads its requests from and writes its answers to, whatever they
+were in the process that started it: a Ray worker holds dozens of descriptors and ``arena
+check`` a few, so the numbers a host was given (``--fds=38,41`` against ``--fds=3,6``)
+told a bot whether it was being checked or playing a tournament."""
+
+SECCOMP_FD = 5
+"""The descriptor bubblewrap reads the seccomp filter from (in its command line, which the
+sandbox's init shows in ``/proc/1/cmdline``)."""
 
 SCRATCH_MB = 64
 """Size of a sandboxed host's private ``/tmp`` (memory: a tmpfs, which the host's own
@@ -82,14 +109,17 @@ class Confinement:
         return [f"--memory-mb={self.memory_mb}", f"--cpu-seconds={self.cpu_seconds}",
                 f"--file-mb={self.file_mb}", f"--processes={self.processes}"]
 
-    def limited(self, command: list[str]) -> list[str]:
+    def limited(self, command: list[str], moves: Mapping[int, int] | None = None) -> list[str]:
         """``command`` started under these limits, set by the arena's own interpreter before
         it becomes ``command``: no code of a stored bot's environment has run yet (a ``.pth``
         file of its wheel, or a runtime module its wheel replaced, runs before the host's own
         :func:`arena.seats.host.confine`, and could disarm it). The process limit stays the
-        host's alone (outside a user namespace it would count all the arena user's)."""
+        host's alone (outside a user namespace it would count all the arena user's).
+        ``moves``: inherited descriptors renumbered first (old -> new; new ones below 16)."""
         values = [0, OPEN_FILES, self.memory_mb << 20, self.cpu_seconds, self.file_mb << 20]
-        return [sys.executable, "-I", "-S", "-c", _SET_LIMITS, *map(str, values), *command]
+        renumbered = ",".join(f"{old}:{new}" for old, new in (moves or {}).items())
+        return [sys.executable, "-I", "-S", "-c", _SET_LIMITS, *map(str, values), renumbered,
+                *command]
 
 
 @functools.cache
@@ -320,21 +350,25 @@ def host_command(
     environment: Path | None = None, seccomp_fd: int | None = None,
 ) -> tuple[list[str], str | None]:
     """The command line of a host for ``plugin`` (``role``: ``--bot NAME`` or ``--catalog``)
-    and the private working directory made for it (None under bubblewrap). ``environment``:
+    and the private working directory made for it (None under bubblewrap). ``fds``: the
+    request and answer descriptors, which the host gets as :data:`HOST_FDS`. ``environment``:
     a stored bot's own virtualenv (its Python and packages) instead of the arena's.
     ``seccomp_fd``: a descriptor the host inherits holding :mod:`arena.seats.seccomp`'s
     filter, which bubblewrap installs (the fallback ignores it)."""
     location = None if environment is not None else module_location(plugin)
     paths = [] if location is None else [str(location.parent)]
     interpreter = sys.executable if environment is None else str(environment / "bin" / "python")
-    python = [interpreter, "-I", "-m", "arena.seats.host", f"--fds={fds[0]},{fds[1]}",
+    moves = dict(zip(fds, HOST_FDS, strict=True))
+    if seccomp_fd is not None:
+        moves[seccomp_fd] = SECCOMP_FD
+    python = [interpreter, "-I", "-m", "arena.seats.host", f"--fds={HOST_FDS[0]},{HOST_FDS[1]}",
               f"--plugin={plugin}", *role, *confinement.arguments(),
               *(f"--path={path}" for path in paths)]
     if not use_bubblewrap(mode):
         # Outside a user namespace RLIMIT_NPROC would count every process of the arena's
         # user (Ray's included), so the fallback leaves it unset.
         python = [arg for arg in python if not arg.startswith("--processes=")]
-        return confinement.limited([*python, "--fallback"]), fallback_workdir()
+        return confinement.limited([*python, "--fallback"], moves), fallback_workdir()
     bwrap = bubblewrap()
     assert bwrap is not None
     # A package is bound alone; a single-file module with the folder it sits in (its siblings
@@ -346,12 +380,12 @@ def host_command(
                "--gid", str(SANDBOX_UID), "--die-with-parent", "--new-session",
                "--cap-drop", "ALL", "--hostname", "bot", "--clearenv",
                *(arg for key, value in CLEAN_ENV.items() for arg in ("--setenv", key, value)),
-               *(() if seccomp_fd is None else ("--seccomp", str(seccomp_fd))),
+               *(() if seccomp_fd is None else ("--seccomp", str(SECCOMP_FD))),
                "--proc", "/proc", *_hidden_proc(), "--dev", "/dev",
                "--size", str(SCRATCH_MB << 18), "--tmpfs", "/dev/shm", "--remount-ro", "/dev",
                "--size", str(SCRATCH_MB << 20), "--tmpfs", "/tmp", "--chdir", "/tmp",
                *_system_binds(), *_python_binds(extra, environment), "--", *python]
-    return confinement.limited(command), None
+    return confinement.limited(command, moves), None
 
 
 def sandboxed(

@@ -650,8 +650,27 @@ class Colluder(Bot):
         return "a ring"
 
 
+class Teller(Bot):
+    """Tells whether it is being checked or playing a tournament from what its host inherited
+    of the process that started it, and prints it (``TELL``): the descriptor numbers of its
+    pipes (a Ray worker holds dozens, ``arena check`` a few), its niceness (a worker's is 15)
+    and its blocked signals (a worker blocks SIGINT)."""
+
+    name = "zoo-teller"
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        pipes = [argument for argument in sys.argv if argument.startswith("--fds=")]
+        blocked = [line for line in Path("/proc/self/status").read_text().splitlines()
+                   if line.startswith("SigBlk:")]
+        print(f"TELL {pipes} nice {os.nice(0)} {blocked}", flush=True)
+
+    def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        return legal_actions[0]
+
+
 ZOO: tuple[type, ...] = (Junk, PythonLoop, NativeLoop, SlowStart, Exit, Segfault, Chatty,
-                         Flood, Hog, Forker, Fussy, Snoop, Forger, Rememberer, Colluder)
+                         Flood, Hog, Forker, Fussy, Snoop, Forger, Rememberer, Colluder, Teller)
 
 
 @arena.hookimpl
