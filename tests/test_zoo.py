@@ -216,6 +216,34 @@ def test_the_pool_keeps_a_bounded_number_of_idle_hosts(monkeypatch: pytest.Monke
             host.kill()
 
 
+@pytest.mark.parametrize("grouped", [True, False])
+def test_what_idle_hosts_keep_in_their_scratch_folders_counts_against_the_limit(
+    grouped: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bot that fills its scratch folders (memory, but in no process's resident pages) in
+    every host it is given: the pool counts them, the files' contents and their inodes (its
+    control group's charge, or without one what the folders hold), and keeps one idle host,
+    not one per deal (six such hosts of 60 MiB and 300,000 files each held 3 GB while the
+    pool saw 25 MB each)."""
+    if not grouped:
+        monkeypatch.setattr(cgroups, "create", lambda *args, **kwargs: None)
+    POOL.close()
+    entries = [SeatSpec("hog", "zoo-hog", {"scratch_mb": 60}), SeatSpec("random", "random")]
+    tight = Limits(isolation="process", sandbox="required", memory_mb=256, move_seconds=5.0,
+                   bank_seconds=5.0, startup_seconds=5.0)
+    plan = round_robin(game="tiny-race", options={}, entries=entries, players=2, rounds=2,
+                       seed=5, seating="rotations", limits=tight)
+    try:
+        for match in plan:
+            result = play_match(match)
+            assert result.statuses == ("ok", "ok"), result.errors
+        hogs = [host for key, hosts in POOL.idle.items() if "zoo-hog" in key for host in hosts]
+        held = [host.resident >> 20 for host in hogs]
+        assert len(held) <= 1 and all(megabytes > 128 for megabytes in held), held
+    finally:
+        POOL.close()
+
+
 def test_the_idle_hosts_of_a_bot_hold_no_more_than_its_memory_limit(sandbox: str) -> None:
     """A bot that keeps 600 MB in every host it is given, under ``memory_mb = 1024``: the pool
     keeps one idle host of it, not one per deal played (up to 8 per worker, a gigabyte each

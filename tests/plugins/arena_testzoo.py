@@ -137,15 +137,22 @@ class Flood(Bot):
 
 class Hog(Bot):
     """Allocates far past any sane memory limit; with ``hold_mb``, holds that much instead
-    (written, so resident) for as long as its host lives, and plays legally."""
+    (written, so resident) for as long as its host lives, and plays legally; with
+    ``scratch_mb``, it fills its scratch folders instead (``/tmp``, then ``/dev/shm``, tmpfs
+    both: memory no process of it maps) with that much and 100,000 empty files."""
 
     name = "zoo-hog"
 
-    def __init__(self, *, hold_mb: int = 0, **kwargs: Any) -> None:
+    def __init__(self, *, hold_mb: int = 0, scratch_mb: int = 0, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.hold_mb = hold_mb
+        self.scratch_mb = scratch_mb
 
     def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        if self.scratch_mb:
+            if not os.path.exists("/tmp/hoard"):
+                _fill_scratch(self.scratch_mb)
+            return legal_actions[0]
         if self.hold_mb:
             global HELD
             if not HELD:
@@ -157,6 +164,17 @@ class Hog(Bot):
 
 HELD = b""
 """What a ``zoo-hog`` with ``hold_mb`` keeps: module-level, so it outlives the bot object."""
+
+
+def _fill_scratch(megabytes: int) -> None:
+    os.mkdir("/tmp/hoard")
+    for folder in ("/tmp/hoard", "/dev/shm"):
+        with contextlib.suppress(OSError), open(f"{folder}/blob", "wb") as blob:
+            for _ in range(megabytes):
+                blob.write(b"x" * (1 << 20))
+    for number in range(50_000):
+        for folder in ("/tmp/hoard", "/dev/shm"):
+            os.close(os.open(f"{folder}/{number}", os.O_CREAT | os.O_WRONLY, 0o600))
 
 
 class Forker(Bot):
