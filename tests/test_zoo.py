@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 from helpers import alive, bot_hosts_under, spec
 
-from arena.match import play_match
+from arena.match import MAX_ERROR_CHARS, play_match
 from arena.records import Limits, MatchResult, SeatSpec
 from arena.schedule import round_robin
 from arena.seats import cgroups, process
@@ -73,6 +73,17 @@ def test_an_answer_nested_too_deep_to_decode_is_illegal_not_an_engine_failure(
     result = duel(SeatSpec("forger", "zoo-forger", {"mode": "deep"}), sandbox)
     assert result.statuses == ("illegal", "ok") and result.ranking == (1, 0)
     assert "not a JSON object" in str(result.errors[0])
+
+
+def test_an_error_a_bot_writes_at_its_start_is_kept_short(sandbox: str) -> None:
+    """A host's first message, an error of a megabyte that the bot wrote itself: it was kept
+    whole in the match record (a line of matches.jsonl a megabyte long for every match the
+    bot failed to start in, four with a longer one) and printed whole by arena run's and
+    arena leaderboard's summary of faults."""
+    result = duel("zoo-loud-start", sandbox)
+    assert result.statuses == ("error", "ok")
+    error = str(result.errors[0])
+    assert error.startswith("failed to start: failed") and len(error) <= MAX_ERROR_CHARS
 
 
 def test_an_answer_sent_twice_is_illegal_and_said_so(sandbox: str) -> None:
@@ -434,7 +445,7 @@ def test_a_bot_cannot_tell_which_process_started_its_host(sandbox_mode: str) -> 
               "held = [os.open(os.devnull, os.O_RDONLY) for _ in range(40)]\n"
               "os.nice(3)\n"
               "signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGINT])\n"
-              "from arena.match import play_match\n"
+              "from arena.match import MAX_ERROR_CHARS, play_match\n"
               "print(play_match(pickle.loads(bytes.fromhex(sys.argv[1]))).outputs[0])\n")
     there = subprocess.run([sys.executable, "-c", script, pickle.dumps(match).hex()],
                            capture_output=True, text=True, check=True, timeout=120).stdout

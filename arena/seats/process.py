@@ -247,7 +247,7 @@ class HostProcess:
         message = self.receive(time.perf_counter() + seconds, "start-up")
         if message.get("type") == "error":
             self.kill()
-            raise BotRaised(f"failed to start: {message.get('error', '')}")
+            raise BotRaised(f"failed to start: {str(message.get('error', ''))[-4000:]}")
         self.hello = message
         if self.workdir is None:  # bubblewrap: its init (pid 1 inside) runs the host (pid 2)
             self._sandbox = _sandbox_pids(self.process.pid)

@@ -16,7 +16,7 @@ import socket
 import sys
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -687,8 +687,32 @@ class Teller(Bot):
         return legal_actions[0]
 
 
+class _LoudGames:
+    """The ``games`` of :class:`LoudStart`: read by its host before its hello (in a match,
+    not while the arena lists the plugins), it answers a megabyte of error instead."""
+
+    def __iter__(self) -> Iterator[str]:
+        if f"--bot={LoudStart.name}" in sys.argv:
+            line = json.dumps({"type": "error", "error": "failed " * 150_000})
+            os.write(_protocol_out(), (line + "\n").encode())
+            os._exit(0)
+        return iter(("tiny-race",))
+
+
+class LoudStart(Bot):
+    """Fails to start with an error of a megabyte, written as its host's first message (the
+    host's own error text is cut to 4,000 characters; this one is the bot's)."""
+
+    name = "zoo-loud-start"
+    games = _LoudGames()  # type: ignore[assignment]  # an iterable of names, read late
+
+    def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        return legal_actions[0]
+
+
 ZOO: tuple[type, ...] = (Junk, PythonLoop, NativeLoop, SlowStart, Exit, Segfault, Chatty,
-                         Flood, Hog, Forker, Fussy, Snoop, Forger, Rememberer, Colluder, Teller)
+                         Flood, Hog, Forker, Fussy, Snoop, Forger, Rememberer, Colluder, Teller,
+                         LoudStart)
 
 
 @arena.hookimpl
