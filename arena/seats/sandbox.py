@@ -137,6 +137,25 @@ def bubblewrap() -> str | None:
     return path if done.returncode == 0 else None
 
 
+@functools.cache
+def nested_namespaces_refused() -> list[str]:
+    """bubblewrap's ``--disable-userns`` where it has it (0.8.0 on), else nothing. Without it
+    a bot may make user namespaces of its own inside the sandbox, and in them mount what it
+    likes: a tmpfs of 4 GiB, say, outside its scratch folders' bounds and its address
+    space (only a control group, where there is one, counts it), kept while its host waits
+    for the next match; and every such namespace reaches kernel code a bot never needs."""
+    path = bubblewrap()
+    if path is None:
+        return []
+    probe = [path, "--unshare-all", "--unshare-user", "--disable-userns", "--ro-bind", "/", "/",
+             "--", "/bin/true"]
+    try:
+        done = subprocess.run(probe, capture_output=True, timeout=10, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return []
+    return ["--disable-userns"] if done.returncode == 0 else []
+
+
 def use_bubblewrap(mode: str) -> bool:
     """Whether hosts run in bubblewrap under ``mode``; refuses ``required`` without it."""
     if mode == "fallback":
@@ -166,8 +185,11 @@ def protections(mode: str) -> list[str]:
         if seccomp.program() is None:
             refused = [f"no seccomp filter on this machine ({platform.machine()}): file "
                        f"locks, inotify and the page cache can pass signals between seats"]
+        nested = ("no user namespaces of its own" if nested_namespaces_refused() else
+                  "bubblewrap older than 0.8.0: the bot may make user namespaces and mount in "
+                  "them (memory only a control group bounds)")
         return ["bubblewrap: read-only private root, private /tmp, no home, no network, "
-                "the machine's figures in /proc hidden",
+                "the machine's figures in /proc hidden", nested,
                 "own PID, user and IPC namespaces; dies with its seat", *refused, *common]
     return ["fallback, bubblewrap not used: the filesystem is NOT hidden",
             "private empty working directory; no network where the kernel permits",
@@ -376,7 +398,8 @@ def host_command(
     extra = [] if location is None else [location.parent if location.is_file() else location]
     if environment is None:
         extra += dependency_locations(plugin)
-    command = [bwrap, "--unshare-all", "--unshare-user", "--uid", str(SANDBOX_UID),
+    command = [bwrap, "--unshare-all", "--unshare-user", *nested_namespaces_refused(),
+               "--uid", str(SANDBOX_UID),
                "--gid", str(SANDBOX_UID), "--die-with-parent", "--new-session",
                "--cap-drop", "ALL", "--hostname", "bot", "--clearenv",
                *(arg for key, value in CLEAN_ENV.items() for arg in ("--setenv", key, value)),
@@ -404,7 +427,8 @@ def sandboxed(
     assert bwrap is not None
     binds = [*(arg for place in readable for arg in ("--ro-bind", str(place), str(place))),
              *(arg for place in writable for arg in ("--bind", str(place), str(place)))]
-    return [bwrap, "--unshare-all", "--unshare-user", "--uid", str(SANDBOX_UID),
+    return [bwrap, "--unshare-all", "--unshare-user", *nested_namespaces_refused(),
+            "--uid", str(SANDBOX_UID),
             "--gid", str(SANDBOX_UID), "--die-with-parent", "--new-session",
             "--cap-drop", "ALL", "--hostname", "bot", "--clearenv",
             *(arg for key, value in CLEAN_ENV.items() for arg in ("--setenv", key, value)),

@@ -292,6 +292,24 @@ def _fork_spinners(host: int) -> None:
                     pass
 
 
+def _nest() -> str:
+    """A user and mount namespace of the bot's own, a tmpfs of 1 GiB mounted in it and 60 MiB
+    written there (four files: the file size limit is 16 MiB); what became of it."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.unshare(0x10000000 | 0x00020000) != 0:  # CLONE_NEWUSER | CLONE_NEWNS
+        return f"NEST REFUSED {os.strerror(ctypes.get_errno())}"
+    Path("/proc/self/setgroups").write_text("deny")
+    Path("/proc/self/uid_map").write_text(f"0 {os.getuid()} 1")
+    Path("/proc/self/gid_map").write_text(f"0 {os.getgid()} 1")
+    os.makedirs("/tmp/nest", exist_ok=True)
+    if libc.mount(b"none", b"/tmp/nest", b"tmpfs", 0, b"size=1g") != 0:
+        return f"NEST MOUNT REFUSED {os.strerror(ctypes.get_errno())}"
+    for number in range(4):
+        with open(f"/tmp/nest/{number}", "wb") as blob:
+            blob.write(b"x" * (15 << 20))
+    return "NESTED 60 MiB in a tmpfs of its own"
+
+
 def _hog_init() -> str:
     """Make pid 1 of the sandbox (bubblewrap's init, the same user) spin: stop it with
     ptrace, write ``jmp $`` (EB FE) where it stands, let it go."""
@@ -328,7 +346,8 @@ spread over many processes (holding memory, or just many); ``twice`` answers twi
 ``inithog`` patches the sandbox's init into a busy loop (ptrace, x86-64); ``traceinit``
 stays the init's tracer (the way to keep a thread it put there running while stopped);
 ``pipefill`` fills its own request pipe, answers from a second thread and never returns, so
-the referee's next request finds no room."""
+the referee's next request finds no room; ``nest`` makes a user namespace of its own and
+mounts a tmpfs of 1 GiB in it (memory outside its scratch folders' bounds), and says so."""
 
     name = "zoo-forger"
 
@@ -395,6 +414,8 @@ the referee's next request finds no room."""
                 self.held.append(os.memfd_create("big"))
                 big = os.write(self.held[-1], b"x" * (17 << 20)) > 16 << 20
             print(f"MEMFD {len(self.held)} files, over 16 MiB: {big}", flush=True)
+        if self.mode == "nest" and not os.path.exists("/tmp/nest"):
+            print(_nest(), flush=True)
         if self.mode == "twice":  # an answer of its own on the wire, then the host's
             os.write(_protocol_out(), (json.dumps({"type": "action", "action": legal_actions[-1]})
                                        + "\n").encode())
