@@ -23,7 +23,10 @@ own. So the filter answers, inside the sandbox:
   ``fadvise64`` (whose ``POSIX_FADV_DONTNEED`` drops a file's pages) and ``madvise``'s
   ``MADV_COLD``/``MADV_PAGEOUT`` succeed doing nothing, as advice may; ``process_madvise``:
   ``EPERM``. With them the red team's pair passed 224 bits a turn without an error (a page
-  of the bot's own data file held or dropped is a bit, read back with ``mincore``);
+  of the bot's own data file held or dropped is a bit, read back with ``mincore``). A read's
+  time still tells a held page from one that is not (2,112 bits in one match without an
+  error), but reading it puts it there for good: each page of a file nobody had read serves
+  once;
 - ``sysinfo``: ``ENOSYS``: it tells the number of threads and the free memory of the whole
   machine, which a bot sets by holding threads or memory while it is stopped (the same
   figures in ``/proc`` are hidden by :mod:`arena.seats.sandbox`).
