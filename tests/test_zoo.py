@@ -236,7 +236,7 @@ def test_what_idle_hosts_keep_in_their_scratch_folders_counts_against_the_limit(
     every host it is given: the pool counts them, the files' contents and their inodes (its
     control group's charge, or without one what the folders hold), and keeps one idle host,
     not one per deal (six such hosts of 60 MiB and 300,000 files each held 3 GB while the
-    pool saw 25 MB each)."""
+    pool saw about 20 MB each)."""
     if not grouped:
         monkeypatch.setattr(cgroups, "create", lambda *args, **kwargs: None)
     POOL.close()

@@ -336,7 +336,7 @@ class HostProcess:
         gone once it has answered) and what the sandbox's scratch folders hold. Resident
         pages alone missed the scratch folders (memory, though no process maps them): a bot
         that filled its ``/tmp`` with 60 MiB and 300,000 empty files (250 MB of the kernel's
-        memory) in every host it was given held 3 GB in six idle hosts seen as 25 MB each."""
+        memory) in every host it was given held 3 GB in six idle hosts seen as about 20 MB each."""
         charged = None if self.cgroup is None else self.cgroup.memory_bytes()
         if charged is not None:
             return charged
