@@ -69,8 +69,12 @@ def catalog(entry_points_: list[EntryPoint] | None = None, sandbox: str = "auto"
     claims: dict[str, list[tuple[str, str, dict[object, object]]]] = {}
     for entry_point, report in reports:
         name = plugin_name(entry_point)
-        problems = [str(problem) for problem in _list(report.get("problems"))]
-        found.problems.extend(Problem(name, problem) for problem in problems)
+        problems = _list(report.get("problems"))
+        found.problems.extend(Problem(name, _one_line(problem))
+                              for problem in problems[:MAX_PROBLEMS])
+        if len(problems) > MAX_PROBLEMS:
+            found.problems.append(Problem(name, f"and {len(problems) - MAX_PROBLEMS} more "
+                                                "problems it reported"))
         games = [g for g in _list(report.get("games")) if isinstance(g, dict)]
         bots = [b for b in _list(report.get("bots")) if isinstance(b, dict)]
         if games and bots:
@@ -96,6 +100,17 @@ def catalog(entry_points_: list[EntryPoint] | None = None, sandbox: str = "auto"
             _add_bot(found, plugin, module, bot)
     _load_games(found, game_plugins)
     return found
+
+
+MAX_PROBLEMS = 10
+"""The most problems a plugin's host may report; the host is the plugin's own code, and
+whatever it says is printed (``arena bots``, ``arena run``, ``arena submit``)."""
+
+
+def _one_line(problem: object) -> str:
+    """A problem a host reported, as one line of at most 300 characters: a line break of its
+    own would start a line that reads as another plugin's problem."""
+    return " ".join(str(problem).split())[:300]
 
 
 def _distribution(entry_point: EntryPoint) -> str:

@@ -81,7 +81,7 @@ class Referee:
     def fault(self, seat: int, status: str, message: str) -> None:
         if self.statuses[seat] == "ok":
             self.statuses[seat] = status
-            self.errors[seat] = message
+            self.errors[seat] = _shortened(message)
         faulted, self.seats[seat] = self.seats[seat], None
         if faulted is not None:
             self.outputs[seat] += _close_quietly(faulted, None)
@@ -175,6 +175,21 @@ class Referee:
                 self.seats[index] = None
                 self.outputs[index] += _close_quietly(seat, outcome)
                 self.peak_kb[index] = int(getattr(seat, "peak_kb", 0))
+
+
+MAX_ERROR_CHARS = 4000
+"""The most of a seat's error text a match record keeps (its end, where the exception is): a
+bot's host may send any error text it likes, and a record is read whole (matches.jsonl, the
+summary of faults)."""
+
+
+def _shortened(message: str) -> str:
+    """``message`` within :data:`MAX_ERROR_CHARS`: its start (what went wrong) and its end."""
+    if len(message) <= MAX_ERROR_CHARS:
+        return message
+    head, tail = 100, MAX_ERROR_CHARS - 160  # 60 left for the line saying what was cut
+    cut = f"\n[... {len(message) - head - tail} characters not kept ...]\n"
+    return message[:head] + cut + message[-tail:]
 
 
 def _shown(answer: object) -> str:

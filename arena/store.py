@@ -186,9 +186,11 @@ class RunStore:
             return
         folder = self.directory / OUTPUTS
         folder.mkdir(exist_ok=True)
-        # Each printed line is indented: a bot cannot print a header of another seat's.
+        # Each printed line is indented: a bot cannot print a header of another seat's. And
+        # without its terminal codes: shown with cat, a cursor move and a line erased let one
+        # overwrite a header all the same, and an OSC 52 code sets the reader's clipboard.
         parts = [f"=== seat {seat}: {label} ({status}) ===\n"
-                 + textwrap.indent(self._kept(label, output), "  ", lambda line: True)
+                 + textwrap.indent(self._kept(label, plain(output)), "  ", lambda line: True)
                  for seat, (label, status, output)
                  in enumerate(zip(result.seats, result.statuses, result.outputs, strict=True))
                  if output.strip()]

@@ -87,6 +87,17 @@ def test_a_slow_or_garbled_plugin_costs_only_itself(monkeypatch: pytest.MonkeyPa
     assert "not a JSON object" in reasons["deep"]
 
 
+def test_a_plugins_own_problems_are_few_short_and_one_line_each() -> None:
+    """A host may answer its catalog with problems of its own: 20,000 of them made a message
+    of 2 MB that ``arena submit`` printed, and one with a line break passed off a line as
+    another plugin's problem (``arena_bot_greedy.plugin: ... uninstall it``)."""
+    found = catalog([entry("loud", "arena_testloud"), entry("testbots", "arena_testbots")])
+    loud = [problem.reason for problem in found.problems if problem.plugin == "loud"]
+    assert len(loud) <= catalog_module.MAX_PROBLEMS + 1  # and a line saying how many more
+    assert all("\n" not in reason and len(reason) <= 300 for reason in loud)
+    assert "crasher" in found.bots
+
+
 PROBE = """
 import json, sys
 from pathlib import Path

@@ -98,3 +98,18 @@ def test_a_bot_cannot_print_another_seats_header_in_the_outputs_file(tmp_path: P
     headers = [line for line in lines if line.startswith("===")]
     assert headers == [f"=== seat 0: {result.seats[0]} (ok) ==="]
     assert "  === seat 1: someone-else (ok) ===" in lines
+
+
+def test_what_a_bot_printed_reaches_the_outputs_file_without_terminal_codes(
+    tmp_path: Path,
+) -> None:
+    """Read with cat, a line up and erased passed a bot's line off as another seat's header,
+    and OSC 52 set the reader's clipboard to what the bot chose (a command to paste)."""
+    result = results(1)[0]
+    forged = ("thinking\n\x1b[1A\x1b[2K\r=== seat 1: someone-else (ok) ===\n"
+              "\x1b]52;c;cm0gLXJmIH4K\x07done\n")
+    with RunStore(tmp_path) as store:
+        store.append(replace(result, outputs=(forged, "")))
+    text = (tmp_path / "outputs" / f"{result.id}.txt").read_text()
+    assert "\x1b" not in text and "\x07" not in text and "\r" not in text
+    assert "  === seat 1: someone-else (ok) ===\n  done\n" in text

@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import contextlib
 import os
+import pickle
 import platform
 import socket
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -25,7 +27,7 @@ from pathlib import Path
 import pytest
 from helpers import alive, bot_hosts_under, spec
 
-from arena.match import play_match
+from arena.match import MAX_ERROR_CHARS, play_match
 from arena.records import Limits, MatchResult, SeatSpec
 from arena.schedule import round_robin
 from arena.seats import cgroups, process
@@ -71,6 +73,18 @@ def test_an_answer_nested_too_deep_to_decode_is_illegal_not_an_engine_failure(
     result = duel(SeatSpec("forger", "zoo-forger", {"mode": "deep"}), sandbox)
     assert result.statuses == ("illegal", "ok") and result.ranking == (1, 0)
     assert "not a JSON object" in str(result.errors[0])
+
+
+def test_an_error_a_bot_writes_at_its_start_is_kept_short(sandbox: str) -> None:
+    """A host's first message, an error of a megabyte that the bot wrote itself: it was kept
+    whole in the match record (a line of matches.jsonl a megabyte long for every match the
+    bot failed to start in, four with a longer one) and printed whole by arena run's and
+    arena leaderboard's summary of faults."""
+    result = duel("zoo-loud-start", sandbox)
+    assert result.statuses == ("error", "ok")
+    error = str(result.errors[0])
+    assert error.startswith("failed to start: ") and "failed failed" in error
+    assert len(error) <= MAX_ERROR_CHARS
 
 
 def test_an_answer_sent_twice_is_illegal_and_said_so(sandbox: str) -> None:
@@ -212,6 +226,34 @@ def test_the_pool_keeps_a_bounded_number_of_idle_hosts(monkeypatch: pytest.Monke
     finally:
         for host in hosts:
             host.kill()
+
+
+@pytest.mark.parametrize("grouped", [True, False])
+def test_what_idle_hosts_keep_in_their_scratch_folders_counts_against_the_limit(
+    grouped: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bot that fills its scratch folders (memory, but in no process's resident pages) in
+    every host it is given: the pool counts them, the files' contents and their inodes (its
+    control group's charge, or without one what the folders hold), and keeps one idle host,
+    not one per deal (six such hosts of 60 MiB and 300,000 files each held 3 GB while the
+    pool saw about 20 MB each)."""
+    if not grouped:
+        monkeypatch.setattr(cgroups, "create", lambda *args, **kwargs: None)
+    POOL.close()
+    entries = [SeatSpec("hog", "zoo-hog", {"scratch_mb": 60}), SeatSpec("random", "random")]
+    tight = Limits(isolation="process", sandbox="required", memory_mb=256, move_seconds=5.0,
+                   bank_seconds=5.0, startup_seconds=5.0)
+    plan = round_robin(game="tiny-race", options={}, entries=entries, players=2, rounds=2,
+                       seed=5, seating="rotations", limits=tight)
+    try:
+        for match in plan:
+            result = play_match(match)
+            assert result.statuses == ("ok", "ok"), result.errors
+        hogs = [host for key, hosts in POOL.idle.items() if "zoo-hog" in key for host in hosts]
+        held = [host.resident >> 20 for host in hogs]
+        assert len(held) <= 1 and all(megabytes > 128 for megabytes in held), held
+    finally:
+        POOL.close()
 
 
 def test_the_idle_hosts_of_a_bot_hold_no_more_than_its_memory_limit(sandbox: str) -> None:
@@ -373,17 +415,54 @@ def forger_cpu_seconds() -> float:
     return total
 
 
-@pytest.mark.parametrize("channel", ["locks", "flock", "inotify", "io_uring"])
+@pytest.mark.parametrize("channel", ["locks", "flock", "inotify", "io_uring", "pagecache",
+                                     "machine"])
 def test_two_seats_cannot_signal_each_other_through_shared_files(channel: str) -> None:
     """Both sandboxes see the same read-only files (the bot's own module among them): a lock
     on one, or an inotify watch, passed a secret from one seat to the other (the red team's
-    pair passed a 63-bit number with a lock, noiselessly, each turn). The seccomp filter
-    refuses them, and io_uring (kernel work outside the stops); the bots play on."""
+    pair passed a 63-bit number with a lock, noiselessly, each turn), and so did which of
+    their pages the kernel holds in memory (224 bits a turn without an error: pages
+    dropped with fadvise and asked after with mincore). The seccomp filter refuses them, and
+    io_uring (kernel work outside the stops); the machine's figures a seat sets by holding
+    threads while it is stopped (sysinfo, /proc/loadavg) are refused or empty. The bots play
+    on."""
     colluder = [SeatSpec(label, "zoo-colluder", {"channel": channel}) for label in "ab"]
     result = play_match(spec(*colluder, limits=limits("required")))
     assert result.statuses == ("ok", "ok"), result.errors
     assert not [output for output in result.outputs if "HEARD" in output], result.outputs
     assert all("REFUSED" in output for output in result.outputs), result.outputs
+
+
+@pytest.mark.parametrize("sandbox_mode", SANDBOXES)
+def test_a_bot_cannot_tell_which_process_started_its_host(sandbox_mode: str) -> None:
+    """A host inherited its starter's descriptor numbers, niceness and blocked signals: a
+    bot read ``--fds=38,41``, niceness 15 and SIGINT blocked under a tournament's Ray worker,
+    and ``--fds=3,6``, 0 and nothing under ``arena check``, and could behave only when
+    checked. Started from this process and from one holding 40 more descriptors, nicer and
+    blocking SIGINT (as a worker is), it tells the same."""
+    match = spec("zoo-teller", "random", limits=limits(sandbox_mode))
+    here = play_match(match).outputs[0]
+    script = ("import os, pickle, signal, sys\n"
+              "held = [os.open(os.devnull, os.O_RDONLY) for _ in range(40)]\n"
+              "os.nice(3)\n"
+              "signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGINT])\n"
+              "from arena.match import MAX_ERROR_CHARS, play_match\n"
+              "print(play_match(pickle.loads(bytes.fromhex(sys.argv[1]))).outputs[0])\n")
+    there = subprocess.run([sys.executable, "-c", script, pickle.dumps(match).hex()],
+                           capture_output=True, text=True, check=True, timeout=120).stdout
+    told = [line.strip() for line in here.splitlines() if "TELL" in line]
+    assert told and told == [line.strip() for line in there.splitlines() if "TELL" in line]
+
+
+@pytest.mark.skipif(not sandbox_module.nested_namespaces_refused(),
+                    reason="bubblewrap older than 0.8.0 has no --disable-userns")
+def test_a_bot_makes_no_user_namespace_of_its_own() -> None:
+    """In a user namespace of its own a bot could mount a tmpfs of any size (memory past its
+    scratch folders' 64 MiB and its address space, which only a control group would count)
+    and reach kernel code no bot needs; bubblewrap refuses it one."""
+    result = duel(SeatSpec("nest", "zoo-forger", {"mode": "nest"}), "required")
+    assert result.statuses == ("ok", "ok"), result.errors
+    assert "NEST REFUSED" in result.outputs[0] and "NESTED" not in result.outputs[0]
 
 
 def test_memory_kept_in_memory_files_is_bounded(sandbox: str) -> None:

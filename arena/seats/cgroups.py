@@ -74,6 +74,16 @@ class Cgroup:
         finally:
             os.close(fd)
 
+    def memory_bytes(self) -> int | None:
+        """The memory the group's processes are charged for now: theirs, the files of the
+        sandbox's scratch folders and the kernel's memory for them (an empty file's inode
+        is about 1 KiB); None where it cannot be read."""
+        for folder in self.folders:
+            for name in ("memory.usage_in_bytes", "memory.current"):
+                with contextlib.suppress(OSError, ValueError):
+                    return int((folder / name).read_text())
+        return None
+
     def kill_all(self) -> None:
         """SIGKILL every process in the group (those that left the host's session too)."""
         for pid in self.processes():

@@ -59,6 +59,21 @@ keeps a gigabyte in every host it is given keeps one idle host, not eight."""
 
 PAGE_BYTES = os.sysconf("SC_PAGE_SIZE")
 
+INODE_BYTES = 1024
+"""What the kernel holds for one file of a scratch folder beyond its contents (measured: 830
+bytes an empty file on a tmpfs)."""
+
+
+def scratch_bytes(pid: int, folder: str) -> int:
+    """What a tmpfs ``folder`` of the sandbox whose process ``pid`` is holds in memory: its
+    files' contents and their inodes (0 if it cannot be read)."""
+    try:
+        stats = os.statvfs(f"/proc/{pid}/root/{folder}")
+    except OSError:
+        return 0
+    used_blocks, used_files = stats.f_blocks - stats.f_bfree, stats.f_files - stats.f_ffree
+    return used_blocks * stats.f_frsize + used_files * INODE_BYTES
+
 MAX_IDLE_HOSTS = 48
 """Idle hosts the pool keeps in all (the least recently used goes past it): a stopped host
 holds its memory (20-60 MB for the shipped bots), and a tournament of many bots would
@@ -232,7 +247,7 @@ class HostProcess:
         message = self.receive(time.perf_counter() + seconds, "start-up")
         if message.get("type") == "error":
             self.kill()
-            raise BotRaised(f"failed to start: {message.get('error', '')}")
+            raise BotRaised(f"failed to start: {str(message.get('error', ''))[-4000:]}")
         self.hello = message
         if self.workdir is None:  # bubblewrap: its init (pid 1 inside) runs the host (pid 2)
             self._sandbox = _sandbox_pids(self.process.pid)
@@ -316,12 +331,21 @@ class HostProcess:
                     os.kill(pid, signal.SIGCONT)
 
     def resident_bytes(self) -> int:
-        """Memory the host holds now (resident pages of the host and the sandbox's init; the
-        processes a bot starts are gone once it has answered)."""
+        """Memory the host holds now: its control group's charge where it has one, else the
+        resident pages of the host and the sandbox's init (the processes a bot starts are
+        gone once it has answered) and what the sandbox's scratch folders hold. Resident
+        pages alone missed the scratch folders (memory, though no process maps them): a bot
+        that filled its ``/tmp`` with 60 MiB and 300,000 empty files (250 MB of the kernel's
+        memory) in every host it was given held 3 GB in six idle hosts seen as about 20 MB each."""
+        charged = None if self.cgroup is None else self.cgroup.memory_bytes()
+        if charged is not None:
+            return charged
         total = 0
         for pid in self._own_pids():
             with contextlib.suppress(OSError, IndexError, ValueError):
                 total += int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * PAGE_BYTES
+        if self._sandbox is not None:
+            total += sum(scratch_bytes(self._sandbox[0], folder) for folder in ("tmp", "dev/shm"))
         return total
 
     def _own_pids(self) -> list[int]:

@@ -7,7 +7,8 @@ virtualenv, the arena's own packages and the bot's own package, and nothing
 else (no home, no results, no other project files); an empty private
 ``/tmp`` as its working directory (64 MiB, and 16 MiB of ``/dev/shm``: the rest of
 ``/dev`` is read-only); no network; its own user, PID, IPC and
-UTS namespaces; and it dies with the seat that started it.
+UTS namespaces; the figures of the whole machine in ``/proc`` hidden (:data:`HIDDEN_PROC`);
+and it dies with the seat that started it.
 
 Without bubblewrap (the *fallback*) the host gets an empty environment, a
 private empty working directory, its resource limits, its own session,
@@ -45,16 +46,43 @@ CLEAN_ENV = {"PATH": "/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8", "PYTHON
 
 SANDBOX_UID = 65534
 
+HOST_NICE = 15
+"""The niceness of every bot host, Ray's workers' own: a host inherited its starter's (15 in
+a tournament's worker, 0 under ``arena check``), and with it, a bot could tell the two apart
+(so could the signals its starter blocked: a worker blocks SIGINT). A starter nicer than
+this (a higher value) keeps its own: only root may lower one."""
+
 _SET_LIMITS = (
-    "import os, resource as r, sys\n"
+    "import fcntl, os, resource as r, signal, sys\n"
     "for which, value in zip((r.RLIMIT_CORE, r.RLIMIT_NOFILE, r.RLIMIT_AS, r.RLIMIT_CPU,"
     " r.RLIMIT_FSIZE), map(int, sys.argv[1:6])):\n"
     "    if value > 0 or which == r.RLIMIT_CORE:\n"
     "        r.setrlimit(which, (value, value))\n"
-    "os.execv(sys.argv[6], sys.argv[6:])\n"
+    "moves = [tuple(map(int, pair.split(':'))) for pair in sys.argv[6].split(',') if pair]\n"
+    "copies = [(fcntl.fcntl(old, fcntl.F_DUPFD, 16), new) for old, new in moves]\n"
+    "for old, _ in moves:\n"
+    "    os.close(old)\n"
+    "for copy, new in copies:\n"
+    "    os.dup2(copy, new)\n"
+    "    os.close(copy)\n"
+    "signal.pthread_sigmask(signal.SIG_SETMASK, ())\n"
+    f"os.nice(max(0, {HOST_NICE} - os.nice(0)))\n"
+    "os.execv(sys.argv[7], sys.argv[7:])\n"
 )
-"""The program of :meth:`Confinement.limited` (its arguments: the limits, then the command;
-0 leaves a limit unset, but for core dumps)."""
+"""The program of :meth:`Confinement.limited` (its arguments: the limits, the descriptors to
+move, then the command; a limit of 0 is left unset, but for core dumps). It also gives the
+command no blocked signals and a niceness of :data:`HOST_NICE`, whatever the process that
+started it had."""
+
+HOST_FDS = (3, 4)
+"""The descriptors a host reads its requests from and writes its answers to, whatever they
+were in the process that started it: a Ray worker holds dozens of descriptors and ``arena
+check`` a few, so the numbers a host was given (``--fds=38,41`` against ``--fds=3,6``)
+told a bot whether it was being checked or playing a tournament."""
+
+SECCOMP_FD = 5
+"""The descriptor bubblewrap reads the seccomp filter from (in its command line, which the
+sandbox's init shows in ``/proc/1/cmdline``)."""
 
 SCRATCH_MB = 64
 """Size of a sandboxed host's private ``/tmp`` (memory: a tmpfs, which the host's own
@@ -81,14 +109,17 @@ class Confinement:
         return [f"--memory-mb={self.memory_mb}", f"--cpu-seconds={self.cpu_seconds}",
                 f"--file-mb={self.file_mb}", f"--processes={self.processes}"]
 
-    def limited(self, command: list[str]) -> list[str]:
+    def limited(self, command: list[str], moves: Mapping[int, int] | None = None) -> list[str]:
         """``command`` started under these limits, set by the arena's own interpreter before
         it becomes ``command``: no code of a stored bot's environment has run yet (a ``.pth``
         file of its wheel, or a runtime module its wheel replaced, runs before the host's own
         :func:`arena.seats.host.confine`, and could disarm it). The process limit stays the
-        host's alone (outside a user namespace it would count all the arena user's)."""
+        host's alone (outside a user namespace it would count all the arena user's).
+        ``moves``: inherited descriptors renumbered first (old -> new; new ones below 16)."""
         values = [0, OPEN_FILES, self.memory_mb << 20, self.cpu_seconds, self.file_mb << 20]
-        return [sys.executable, "-I", "-S", "-c", _SET_LIMITS, *map(str, values), *command]
+        renumbered = ",".join(f"{old}:{new}" for old, new in (moves or {}).items())
+        return [sys.executable, "-I", "-S", "-c", _SET_LIMITS, *map(str, values), renumbered,
+                *command]
 
 
 @functools.cache
@@ -104,6 +135,25 @@ def bubblewrap() -> str | None:
     except (OSError, subprocess.SubprocessError):
         return None
     return path if done.returncode == 0 else None
+
+
+@functools.cache
+def nested_namespaces_refused() -> list[str]:
+    """bubblewrap's ``--disable-userns`` where it has it (0.8.0 on), else nothing. Without it
+    a bot may make user namespaces of its own inside the sandbox, and in them mount what it
+    likes: a tmpfs of 4 GiB, say, outside its scratch folders' bounds and its address
+    space (only a control group, where there is one, counts it), kept while its host waits
+    for the next match; and every such namespace reaches kernel code a bot never needs."""
+    path = bubblewrap()
+    if path is None:
+        return []
+    probe = [path, "--unshare-all", "--unshare-user", "--disable-userns", "--ro-bind", "/", "/",
+             "--", "/bin/true"]
+    try:
+        done = subprocess.run(probe, capture_output=True, timeout=10, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return []
+    return ["--disable-userns"] if done.returncode == 0 else []
 
 
 def use_bubblewrap(mode: str) -> bool:
@@ -130,11 +180,16 @@ def protections(mode: str) -> list[str]:
         bounded = "memory, number and CPU" if cgroups.cpu_limited() else "memory and number"
         common.append(f"a control group: the bot's processes' {bounded} together")
     if use_bubblewrap(mode):
-        refused = ["no file locks, inotify, keyrings or io_uring (a seccomp filter)"]
+        refused = ["no file locks, inotify, keyrings or io_uring, no page-cache queries or "
+                   "sysinfo (a seccomp filter)"]
         if seccomp.program() is None:
             refused = [f"no seccomp filter on this machine ({platform.machine()}): file "
-                       f"locks and inotify can pass signals between seats"]
-        return ["bubblewrap: read-only private root, private /tmp, no home, no network",
+                       f"locks, inotify and the page cache can pass signals between seats"]
+        nested = ("no user namespaces of its own" if nested_namespaces_refused() else
+                  "bubblewrap older than 0.8.0: the bot may make user namespaces and mount in "
+                  "them (memory only a control group bounds)")
+        return ["bubblewrap: read-only private root, private /tmp, no home, no network, "
+                "the machine's figures in /proc hidden", nested,
                 "own PID, user and IPC namespaces; dies with its seat", *refused, *common]
     return ["fallback, bubblewrap not used: the filesystem is NOT hidden",
             "private empty working directory; no network where the kernel permits",
@@ -244,6 +299,32 @@ def _python_binds(extra: list[Path], environment: Path | None) -> list[str]:
     return args
 
 
+HIDDEN_PROC = ("loadavg", "stat", "meminfo", "vmstat", "zoneinfo", "buddyinfo", "pagetypeinfo",
+               "diskstats", "interrupts", "softirqs", "uptime", "swaps", "schedstat", "cgroups",
+               "sys", "pressure")
+"""What a sandboxed host finds empty in its ``/proc``: counters of the whole machine (threads
+running and in all, free memory and pages, disk reads, interrupts, idle time, open files in
+``sys/fs``), which one seat sets by holding threads, memory or files while it is stopped and
+another reads on its turn: a channel between two seats of one author. A bot has its own
+figures in ``/proc/self``."""
+
+EMPTY_FILE = Path(__file__).with_name("empty")
+"""An empty file of the arena's, bound over each file of :data:`HIDDEN_PROC`."""
+
+
+def _hidden_proc() -> list[str]:
+    """bubblewrap's arguments hiding :data:`HIDDEN_PROC` (those this kernel has): files read
+    empty, folders are empty and read-only."""
+    args: list[str] = []
+    for name in HIDDEN_PROC:
+        path = Path("/proc") / name
+        if path.is_dir():
+            args += ["--tmpfs", str(path), "--remount-ro", str(path)]
+        elif path.exists():
+            args += ["--ro-bind", str(EMPTY_FILE), str(path)]
+    return args
+
+
 WORKDIR_PREFIX = "arena-host-"
 """A fallback host's working directory: ``arena-host-<pid of the seat's process>-<random>``
 in the temporary folder."""
@@ -291,21 +372,25 @@ def host_command(
     environment: Path | None = None, seccomp_fd: int | None = None,
 ) -> tuple[list[str], str | None]:
     """The command line of a host for ``plugin`` (``role``: ``--bot NAME`` or ``--catalog``)
-    and the private working directory made for it (None under bubblewrap). ``environment``:
+    and the private working directory made for it (None under bubblewrap). ``fds``: the
+    request and answer descriptors, which the host gets as :data:`HOST_FDS`. ``environment``:
     a stored bot's own virtualenv (its Python and packages) instead of the arena's.
     ``seccomp_fd``: a descriptor the host inherits holding :mod:`arena.seats.seccomp`'s
     filter, which bubblewrap installs (the fallback ignores it)."""
     location = None if environment is not None else module_location(plugin)
     paths = [] if location is None else [str(location.parent)]
     interpreter = sys.executable if environment is None else str(environment / "bin" / "python")
-    python = [interpreter, "-I", "-m", "arena.seats.host", f"--fds={fds[0]},{fds[1]}",
+    moves = dict(zip(fds, HOST_FDS, strict=True))
+    if seccomp_fd is not None:
+        moves[seccomp_fd] = SECCOMP_FD
+    python = [interpreter, "-I", "-m", "arena.seats.host", f"--fds={HOST_FDS[0]},{HOST_FDS[1]}",
               f"--plugin={plugin}", *role, *confinement.arguments(),
               *(f"--path={path}" for path in paths)]
     if not use_bubblewrap(mode):
         # Outside a user namespace RLIMIT_NPROC would count every process of the arena's
         # user (Ray's included), so the fallback leaves it unset.
         python = [arg for arg in python if not arg.startswith("--processes=")]
-        return confinement.limited([*python, "--fallback"]), fallback_workdir()
+        return confinement.limited([*python, "--fallback"], moves), fallback_workdir()
     bwrap = bubblewrap()
     assert bwrap is not None
     # A package is bound alone; a single-file module with the folder it sits in (its siblings
@@ -313,16 +398,17 @@ def host_command(
     extra = [] if location is None else [location.parent if location.is_file() else location]
     if environment is None:
         extra += dependency_locations(plugin)
-    command = [bwrap, "--unshare-all", "--unshare-user", "--uid", str(SANDBOX_UID),
+    command = [bwrap, "--unshare-all", "--unshare-user", *nested_namespaces_refused(),
+               "--uid", str(SANDBOX_UID),
                "--gid", str(SANDBOX_UID), "--die-with-parent", "--new-session",
                "--cap-drop", "ALL", "--hostname", "bot", "--clearenv",
                *(arg for key, value in CLEAN_ENV.items() for arg in ("--setenv", key, value)),
-               *(() if seccomp_fd is None else ("--seccomp", str(seccomp_fd))),
-               "--proc", "/proc", "--dev", "/dev",
+               *(() if seccomp_fd is None else ("--seccomp", str(SECCOMP_FD))),
+               "--proc", "/proc", *_hidden_proc(), "--dev", "/dev",
                "--size", str(SCRATCH_MB << 18), "--tmpfs", "/dev/shm", "--remount-ro", "/dev",
                "--size", str(SCRATCH_MB << 20), "--tmpfs", "/tmp", "--chdir", "/tmp",
                *_system_binds(), *_python_binds(extra, environment), "--", *python]
-    return confinement.limited(command), None
+    return confinement.limited(command, moves), None
 
 
 def sandboxed(
@@ -341,7 +427,8 @@ def sandboxed(
     assert bwrap is not None
     binds = [*(arg for place in readable for arg in ("--ro-bind", str(place), str(place))),
              *(arg for place in writable for arg in ("--bind", str(place), str(place)))]
-    return [bwrap, "--unshare-all", "--unshare-user", "--uid", str(SANDBOX_UID),
+    return [bwrap, "--unshare-all", "--unshare-user", *nested_namespaces_refused(),
+            "--uid", str(SANDBOX_UID),
             "--gid", str(SANDBOX_UID), "--die-with-parent", "--new-session",
             "--cap-drop", "ALL", "--hostname", "bot", "--clearenv",
             *(arg for key, value in CLEAN_ENV.items() for arg in ("--setenv", key, value)),

@@ -15,7 +15,21 @@ own. So the filter answers, inside the sandbox:
 - the keyring calls (``add_key``, ``request_key``, ``keyctl``): ``EPERM``;
 - ``io_uring_setup``/``_enter``/``_register``: ``EPERM``; work a ring queues is the
   kernel's, outside the rules on processes and stops (and outside a filter on system
-  calls), and a bot needs none.
+  calls), and a bot needs none;
+- what tells or sets which pages of a shared file the kernel holds in memory (its page
+  cache, shared by every sandbox): ``mincore``, ``cachestat`` and ``preadv2``/``pwritev2``
+  (whose ``RWF_NOWAIT`` fails on a page not held) answer ``ENOSYS``, as on a kernel without
+  them (the C library's ``preadv2`` without flags then reads with ``preadv``);
+  ``fadvise64`` (whose ``POSIX_FADV_DONTNEED`` drops a file's pages) and ``madvise``'s
+  ``MADV_COLD``/``MADV_PAGEOUT`` succeed doing nothing, as advice may; ``process_madvise``:
+  ``EPERM``. With them the red team's pair passed 224 bits a turn without an error (a page
+  of the bot's own data file held or dropped is a bit, read back with ``mincore``). A read's
+  time still tells a held page from one that is not (2,112 bits in one match without an
+  error), but reading it puts it there for good: each page of a file nobody had read serves
+  once;
+- ``sysinfo``: ``ENOSYS``: it tells the number of threads and the free memory of the whole
+  machine, which a bot sets by holding threads or memory while it is stopped (the same
+  figures in ``/proc`` are hidden by :mod:`arena.seats.sandbox`).
 
 Any other architecture's calls (a 32-bit or x32 call from a 64-bit host) kill the process.
 The filter is a classic BPF program, built here (no libseccomp), for x86-64 and AArch64;
@@ -29,6 +43,7 @@ import errno
 import os
 import platform
 import struct
+from dataclasses import dataclass
 
 _LD_W_ABS = 0x20
 _JEQ = 0x15
@@ -38,9 +53,10 @@ _ALLOW = 0x7FFF0000
 _KILL_PROCESS = 0x80000000
 _ERRNO = 0x00050000
 
-_NR, _ARCH, _ARG1 = 0, 4, 24
-"""Offsets in ``struct seccomp_data``: the call's number, its architecture, and the low half
-of its second argument (``fcntl``'s command; little-endian machines only, as both are)."""
+_NR, _ARCH, _ARG1, _ARG2 = 0, 4, 24, 32
+"""Offsets in ``struct seccomp_data``: the call's number, its architecture, and the low halves
+of its second and third arguments (``fcntl``'s command, ``madvise``'s advice; little-endian
+machines only, as both are)."""
 
 _X32 = 0x40000000
 
@@ -48,37 +64,63 @@ LOCK_COMMANDS = (5, 6, 7, 36, 37, 38, 1024, 1025, 1026)
 """``fcntl`` commands refused: F_GETLK, F_SETLK, F_SETLKW, F_OFD_GETLK, F_OFD_SETLK,
 F_OFD_SETLKW, F_SETLEASE, F_GETLEASE, F_NOTIFY."""
 
+PRETENDED_ADVICE = (20, 21)
+"""``madvise`` advice that succeeds doing nothing: MADV_COLD, MADV_PAGEOUT (either drops a
+file's pages from the page cache that every sandbox shares)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Calls:
+    """One machine's call numbers, as the filter treats them."""
+
+    arch: int
+    fcntl: int
+    flock: int
+    refused: tuple[int, ...]
+    """EPERM: inotify, fanotify, keyrings, io_uring, process_madvise."""
+    absent: tuple[int, ...]
+    """ENOSYS: mincore, sysinfo, preadv2, pwritev2, cachestat."""
+    fadvise: int
+    madvise: int
+
+
 _CALLS = {
-    # machine: (audit architecture, fcntl, flock, the calls refused with EPERM)
-    "x86_64": (0xC000003E, 72, 73, (253, 294, 300, 248, 249, 250, 425, 426, 427)),
-    "aarch64": (0xC00000B7, 25, 32, (26, 262, 217, 218, 219, 425, 426, 427)),
+    "x86_64": Calls(0xC000003E, 72, 73, (253, 294, 300, 248, 249, 250, 425, 426, 427, 440),
+                    (27, 99, 327, 328, 451), 221, 28),
+    "aarch64": Calls(0xC00000B7, 25, 32, (26, 262, 217, 218, 219, 425, 426, 427, 440),
+                     (232, 179, 286, 287, 451), 223, 233),
 }
 
 
 def program(machine: str | None = None) -> bytes | None:
     """The filter for ``machine`` (this one's by default) as bubblewrap's ``--seccomp``
     reads it; None where the arena knows no call numbers for it."""
-    known = _CALLS.get(machine or platform.machine())
-    if known is None:
+    calls = _CALLS.get(machine or platform.machine())
+    if calls is None:
         return None
-    arch, fcntl, flock, refused = known
-    no_locks = _ERRNO | errno.ENOLCK
     code: list[tuple[int, int | str, int | str, int]] = [
         (_LD_W_ABS, 0, 0, _ARCH),
-        (_JEQ, 1, 0, arch),
+        (_JEQ, 1, 0, calls.arch),
         (_RET, 0, 0, _KILL_PROCESS),
         (_LD_W_ABS, 0, 0, _NR),
     ]
-    if arch == _CALLS["x86_64"][0]:
+    if calls.arch == _CALLS["x86_64"].arch:
         code.append((_JGE, "kill", 0, _X32))
-    code.append((_JEQ, "no-locks", 0, flock))
-    code += [(_JEQ, "refuse", 0, number) for number in refused]
-    code += [(_JEQ, 0, "allow", fcntl), (_LD_W_ABS, 0, 0, _ARG1)]
+    code.append((_JEQ, "no-locks", 0, calls.flock))
+    code += [(_JEQ, "refuse", 0, number) for number in calls.refused]
+    code += [(_JEQ, "absent", 0, number) for number in calls.absent]
+    code.append((_JEQ, "pretend", 0, calls.fadvise))
+    # madvise: its advice (third argument) decides; past it, the call number is still loaded.
+    code += [(_JEQ, 0, 1 + len(PRETENDED_ADVICE), calls.madvise), (_LD_W_ABS, 0, 0, _ARG2)]
+    code += [(_JEQ, "pretend", 0, advice) for advice in PRETENDED_ADVICE[:-1]]
+    code.append((_JEQ, "pretend", "allow", PRETENDED_ADVICE[-1]))
+    code += [(_JEQ, 0, "allow", calls.fcntl), (_LD_W_ABS, 0, 0, _ARG1)]
     code += [(_JEQ, "no-locks", 0, command) for command in LOCK_COMMANDS]
-    labels = {"allow": len(code), "no-locks": len(code) + 1, "refuse": len(code) + 2,
-              "kill": len(code) + 3}
-    code += [(_RET, 0, 0, _ALLOW), (_RET, 0, 0, no_locks), (_RET, 0, 0, _ERRNO | errno.EPERM),
-             (_RET, 0, 0, _KILL_PROCESS)]
+    returns = {"allow": _ALLOW, "no-locks": _ERRNO | errno.ENOLCK,
+               "refuse": _ERRNO | errno.EPERM, "absent": _ERRNO | errno.ENOSYS,
+               "pretend": _ERRNO, "kill": _KILL_PROCESS}
+    labels = {label: len(code) + index for index, label in enumerate(returns)}
+    code += [(_RET, 0, 0, value) for value in returns.values()]
     out = bytearray()
     for index, (op, true, false, value) in enumerate(code):
         jumps = [labels[j] - index - 1 if isinstance(j, str) else j for j in (true, false)]

@@ -16,7 +16,7 @@ import socket
 import sys
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -137,15 +137,22 @@ class Flood(Bot):
 
 class Hog(Bot):
     """Allocates far past any sane memory limit; with ``hold_mb``, holds that much instead
-    (written, so resident) for as long as its host lives, and plays legally."""
+    (written, so resident) for as long as its host lives, and plays legally; with
+    ``scratch_mb``, it fills its scratch folders instead (``/tmp``, then ``/dev/shm``, tmpfs
+    both: memory no process of it maps) with that much and 100,000 empty files."""
 
     name = "zoo-hog"
 
-    def __init__(self, *, hold_mb: int = 0, **kwargs: Any) -> None:
+    def __init__(self, *, hold_mb: int = 0, scratch_mb: int = 0, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.hold_mb = hold_mb
+        self.scratch_mb = scratch_mb
 
     def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        if self.scratch_mb:
+            if not os.path.exists("/tmp/hoard"):
+                _fill_scratch(self.scratch_mb)
+            return legal_actions[0]
         if self.hold_mb:
             global HELD
             if not HELD:
@@ -157,6 +164,17 @@ class Hog(Bot):
 
 HELD = b""
 """What a ``zoo-hog`` with ``hold_mb`` keeps: module-level, so it outlives the bot object."""
+
+
+def _fill_scratch(megabytes: int) -> None:
+    os.mkdir("/tmp/hoard")
+    for folder in ("/tmp/hoard", "/dev/shm"):
+        with contextlib.suppress(OSError), open(f"{folder}/blob", "wb") as blob:
+            for _ in range(megabytes):
+                blob.write(b"x" * (1 << 20))
+    for number in range(50_000):
+        for folder in ("/tmp/hoard", "/dev/shm"):
+            os.close(os.open(f"{folder}/{number}", os.O_CREAT | os.O_WRONLY, 0o600))
 
 
 class Forker(Bot):
@@ -274,6 +292,24 @@ def _fork_spinners(host: int) -> None:
                     pass
 
 
+def _nest() -> str:
+    """A user and mount namespace of the bot's own, a tmpfs of 1 GiB mounted in it and 60 MiB
+    written there (four files: the file size limit is 16 MiB); what became of it."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.unshare(0x10000000 | 0x00020000) != 0:  # CLONE_NEWUSER | CLONE_NEWNS
+        return f"NEST REFUSED {os.strerror(ctypes.get_errno())}"
+    Path("/proc/self/setgroups").write_text("deny")
+    Path("/proc/self/uid_map").write_text(f"0 {os.getuid()} 1")
+    Path("/proc/self/gid_map").write_text(f"0 {os.getgid()} 1")
+    os.makedirs("/tmp/nest", exist_ok=True)
+    if libc.mount(b"none", b"/tmp/nest", b"tmpfs", 0, b"size=1g") != 0:
+        return f"NEST MOUNT REFUSED {os.strerror(ctypes.get_errno())}"
+    for number in range(4):
+        with open(f"/tmp/nest/{number}", "wb") as blob:
+            blob.write(b"x" * (15 << 20))
+    return "NESTED 60 MiB in a tmpfs of its own"
+
+
 def _hog_init() -> str:
     """Make pid 1 of the sandbox (bubblewrap's init, the same user) spin: stop it with
     ptrace, write ``jmp $`` (EB FE) where it stands, let it go."""
@@ -310,7 +346,8 @@ spread over many processes (holding memory, or just many); ``twice`` answers twi
 ``inithog`` patches the sandbox's init into a busy loop (ptrace, x86-64); ``traceinit``
 stays the init's tracer (the way to keep a thread it put there running while stopped);
 ``pipefill`` fills its own request pipe, answers from a second thread and never returns, so
-the referee's next request finds no room."""
+the referee's next request finds no room; ``nest`` makes a user namespace of its own and
+mounts a tmpfs of 1 GiB in it (memory outside its scratch folders' bounds), and says so."""
 
     name = "zoo-forger"
 
@@ -377,6 +414,8 @@ the referee's next request finds no room."""
                 self.held.append(os.memfd_create("big"))
                 big = os.write(self.held[-1], b"x" * (17 << 20)) > 16 << 20
             print(f"MEMFD {len(self.held)} files, over 16 MiB: {big}", flush=True)
+        if self.mode == "nest" and not os.path.exists("/tmp/nest"):
+            print(_nest(), flush=True)
         if self.mode == "twice":  # an answer of its own on the wire, then the host's
             os.write(_protocol_out(), (json.dumps({"type": "action", "action": legal_actions[-1]})
                                        + "\n").encode())
@@ -525,7 +564,13 @@ class Colluder(Bot):
     lock on the file (``F_GETLK``) and is told the offset. ``flock``: the whole file locked
     or not, a bit a turn. ``inotify``: the other watches files both see, and reads which of
     them were opened while it was stopped. ``io_uring``: whether the host may set one up
-    (its work is the kernel's, outside the rules on processes and stops)."""
+    (its work is the kernel's, outside the rules on processes and stops). ``pagecache``:
+    the other's module dropped from the page cache but for its first page is what one says
+    (``fadvise``), and the other asks which pages are held (``mincore``); ``preadv2``'s
+    ``RWF_NOWAIT`` would tell it too. ``machine``: the figures of the whole machine, which
+    one sets by holding threads (or memory) while it is stopped: the thread count
+    ``sysinfo`` and ``/proc/loadavg`` tell, and what else of ``/proc`` counts the machine's
+    threads, memory, files and disk reads."""
 
     name = "zoo-colluder"
     SECRET = int.from_bytes(os.urandom(4), "big") | 1 << 33
@@ -596,6 +641,43 @@ class Colluder(Bot):
                 return "an open"
         return ""
 
+    def _pagecache(self) -> str:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.mmap.restype = ctypes.c_void_p
+        libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int,
+                              ctypes.c_int, ctypes.c_long]
+        libc.mincore.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p]
+        libc.munmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
+        fd = os.open(__file__, os.O_RDONLY)
+        size = os.fstat(fd).st_size
+        held = (ctypes.c_ubyte * -(-size // os.sysconf("SC_PAGESIZE")))()
+        address = libc.mmap(None, size, 1, 1, fd, 0)  # PROT_READ, MAP_SHARED
+        try:
+            if libc.mincore(address, size, held) != 0:
+                raise OSError(ctypes.get_errno(), "mincore")
+            heard = "a page" if [bit & 1 for bit in held] == [1] + [0] * (len(held) - 1) else ""
+            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_RANDOM)
+            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+            os.pread(fd, 1, 0)
+            print("SAID a page", flush=True)
+            return heard
+        finally:
+            libc.munmap(address, size)
+            os.close(fd)
+
+    def _machine(self) -> str:
+        if not self.held:  # what it says: threads held while it is stopped
+            for _ in range(4):
+                threading.Thread(target=time.sleep, args=(3600,), daemon=True).start()
+            self.held.append(4)
+            print("SAID 4 threads", flush=True)
+        counts = Path("/proc/loadavg").read_text().split()
+        libc = ctypes.CDLL(None, use_errno=True)
+        figures = (ctypes.c_ulong * 16)()
+        if libc.sysinfo(figures) != 0:
+            print(f"REFUSED sysinfo: {os.strerror(ctypes.get_errno())}", flush=True)
+        return f"threads {counts[3]}" if len(counts) > 3 else ""
+
     def _io_uring(self) -> str:
         libc = ctypes.CDLL(None, use_errno=True)
         params = ctypes.create_string_buffer(120)
@@ -607,8 +689,51 @@ class Colluder(Bot):
         return "a ring"
 
 
+class Teller(Bot):
+    """Tells whether it is being checked or playing a tournament from what its host inherited
+    of the process that started it, and prints it (``TELL``): the descriptor numbers of its
+    pipes (a Ray worker holds dozens, ``arena check`` a few), its niceness (a worker's is 15)
+    and its blocked signals (a worker blocks SIGINT)."""
+
+    name = "zoo-teller"
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        pipes = [argument for argument in sys.argv if argument.startswith("--fds=")]
+        blocked = [line for line in Path("/proc/self/status").read_text().splitlines()
+                   if line.startswith("SigBlk:")]
+        print(f"TELL {pipes} nice {os.nice(0)} {blocked}", flush=True)
+
+    def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        return legal_actions[0]
+
+
+class _LoudGames:
+    """The ``games`` of :class:`LoudStart`: read by its host before its hello (in a match,
+    not while the arena lists the plugins), it answers a megabyte of error instead."""
+
+    def __iter__(self) -> Iterator[str]:
+        if f"--bot={LoudStart.name}" in sys.argv:
+            line = json.dumps({"type": "error", "error": "failed " * 150_000})
+            os.write(_protocol_out(), (line + "\n").encode())
+            os._exit(0)
+        return iter(("tiny-race",))
+
+
+class LoudStart(Bot):
+    """Fails to start with an error of a megabyte, written as its host's first message (the
+    host's own error text is cut to 4,000 characters; this one is the bot's)."""
+
+    name = "zoo-loud-start"
+    games = _LoudGames()  # type: ignore[assignment]  # an iterable of names, read late
+
+    def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        return legal_actions[0]
+
+
 ZOO: tuple[type, ...] = (Junk, PythonLoop, NativeLoop, SlowStart, Exit, Segfault, Chatty,
-                         Flood, Hog, Forker, Fussy, Snoop, Forger, Rememberer, Colluder)
+                         Flood, Hog, Forker, Fussy, Snoop, Forger, Rememberer, Colluder, Teller,
+                         LoudStart)
 
 
 @arena.hookimpl
