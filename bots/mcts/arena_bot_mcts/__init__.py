@@ -78,7 +78,8 @@ MARGIN = {"lost-valley-of-the-dinosaurs": 2.0}
 """Default standard errors a challenger must beat the policy's move by (0 where not named). In
 Dinosaurs 2: with 1, a runner-up as good as the policy's move replaced it about one time in
 six on 20-odd paired samples, and the search scored 52.2 % against greedy over 1,200 matches,
-below the policy alone (55.6 % over 3,000); with 2, 56.9 % over 800 (bots/mcts/README.md)."""
+below the policy alone (55.6 % over 3,000); with 2, 55.6 % (53.2-58.0 %) over 1,600 fresh
+matches (bots/mcts/README.md)."""
 
 ROLLOUTS = ("guided", "evaluate", "random")
 
