@@ -115,11 +115,13 @@ def test_the_quick_tournament_plays_and_rates_as_it_did() -> None:
             scores, ranking, actions, history)
     table = [(row.bot, row.mu, row.sigma, row.matches, row.wins)
              for row in rate(results, 0.01, [seat.label for seat in QUICK])]
+    # Explorers ruling 23 (a dinosaur the Hound reveals and lets go stays the next card)
+    # changed the draws of five matches from their 31st-164th action, and the winner of two.
     assert table == [
-        ("greedy-careful", 29.703305979301234, 1.1795732400259922, 36, 19),
-        ("greedy-bold", 28.68355533820725, 1.199612941089323, 36, 14),
-        ("greedy", 27.85228497726426, 1.215397520986541, 36, 15),
-        ("random", 15.953454372493178, 1.9299372854851768, 36, 0),
+        ("greedy-careful", 29.703190786496766, 1.179568165103994, 36, 19),
+        ("greedy-bold", 28.65535818927226, 1.1996967110385401, 36, 14),
+        ("greedy", 27.88179989180595, 1.2146254696041159, 36, 15),
+        ("random", 15.956194988806999, 1.9300338134572117, 36, 0),
     ]
 
 
