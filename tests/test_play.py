@@ -25,7 +25,10 @@ FINISHED = r"You finished in place (\d) of (\d)"
 # picking the same way), so each match takes seconds.
 MATCHES = [
     ("explorers-of-the-lost-valley", "random", 0, "last"),
-    ("lost-valley-of-the-dinosaurs", "random,random,random", 132, "last"),
+    # Against greedy: with random bots the seed that ended quickly (132) took 80 s after the
+    # rulings of the whole turn (9) and the secret path (24); none of 400 others ends within
+    # 30 of the person's decisions. Here the person makes 6.
+    ("lost-valley-of-the-dinosaurs", "greedy,greedy", 23, "last"),
     ("lost-explorers", "random,random,random", 37, "last"),
 ]
 PICKS = {"first": lambda count: 1, "second": lambda count: 2, "last": lambda count: count}
@@ -69,8 +72,9 @@ def test_a_person_plays_a_whole_match_of_each_game_in_a_terminal(
         child.close()
     assert child.exitstatus == 0
     record = json.loads((save / "matches.jsonl").read_text())
-    assert record["seats"] == ["you", *(f"random-{n}" if n > 1 else "random"
-                                        for n in range(1, bots.count(",") + 2))]
+    names = bots.split(",")
+    assert record["seats"] == ["you", *(f"{name}-{n}" if n > 1 else name
+                                        for n, name in enumerate(names, start=1))]
     assert set(record["statuses"]) == {"ok"}
     assert record["ranking"][0] + 1 == place and decisions >= 1
     replayed = CliRunner().invoke(main, ["replay", str(save), "play-0001", "--print"])
