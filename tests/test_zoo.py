@@ -228,6 +228,23 @@ def test_the_pool_keeps_a_bounded_number_of_idle_hosts(monkeypatch: pytest.Monke
             host.kill()
 
 
+def idle_after_hog_matches(
+    params: dict[str, int], limits: Limits
+) -> tuple[list[process.HostProcess], list[process.HostProcess]]:
+    """Play ``zoo-hog`` (with ``params``) against ``random`` over four deals from an empty
+    pool; the idle hosts the pool then keeps, the hog's and random's."""
+    POOL.close()
+    entries = [SeatSpec("hog", "zoo-hog", params), SeatSpec("random", "random")]
+    plan = round_robin(game="tiny-race", options={}, entries=entries, players=2, rounds=2,
+                       seed=5, seating="rotations", limits=limits)
+    for match in plan:
+        result = play_match(match)
+        assert result.statuses == ("ok", "ok"), result.errors
+    hogs = [host for key, hosts in POOL.idle.items() if "zoo-hog" in key for host in hosts]
+    randoms = [host for key, hosts in POOL.idle.items() if '"random"' in key for host in hosts]
+    return hogs, randoms
+
+
 @pytest.mark.parametrize("grouped", [True, False])
 def test_what_idle_hosts_keep_in_their_scratch_folders_counts_against_the_limit(
     grouped: bool, monkeypatch: pytest.MonkeyPatch
@@ -239,17 +256,10 @@ def test_what_idle_hosts_keep_in_their_scratch_folders_counts_against_the_limit(
     pool saw about 20 MB each)."""
     if not grouped:
         monkeypatch.setattr(cgroups, "create", lambda *args, **kwargs: None)
-    POOL.close()
-    entries = [SeatSpec("hog", "zoo-hog", {"scratch_mb": 60}), SeatSpec("random", "random")]
     tight = Limits(isolation="process", sandbox="required", memory_mb=256, move_seconds=5.0,
                    bank_seconds=5.0, startup_seconds=5.0)
-    plan = round_robin(game="tiny-race", options={}, entries=entries, players=2, rounds=2,
-                       seed=5, seating="rotations", limits=tight)
     try:
-        for match in plan:
-            result = play_match(match)
-            assert result.statuses == ("ok", "ok"), result.errors
-        hogs = [host for key, hosts in POOL.idle.items() if "zoo-hog" in key for host in hosts]
+        hogs, _ = idle_after_hog_matches({"scratch_mb": 60}, tight)
         held = [host.resident >> 20 for host in hogs]
         assert len(held) <= 1 and all(megabytes > 128 for megabytes in held), held
     finally:
@@ -260,19 +270,10 @@ def test_the_idle_hosts_of_a_bot_hold_no_more_than_its_memory_limit(sandbox: str
     """A bot that keeps 600 MB in every host it is given, under ``memory_mb = 1024``: the pool
     keeps one idle host of it, not one per deal played (up to 8 per worker, a gigabyte each
     under the default limit, held while stopped)."""
-    POOL.close()
-    entries = [SeatSpec("hog", "zoo-hog", {"hold_mb": 600}), SeatSpec("random", "random")]
     roomy = Limits(isolation="process", sandbox=sandbox, memory_mb=1024, move_seconds=2.0,
                    bank_seconds=2.0, startup_seconds=5.0)
-    plan = round_robin(game="tiny-race", options={}, entries=entries, players=2, rounds=2,
-                       seed=5, seating="rotations", limits=roomy)
     try:
-        for match in plan:
-            result = play_match(match)
-            assert result.statuses == ("ok", "ok"), result.errors
-        hogs = [host for key, hosts in POOL.idle.items() if "zoo-hog" in key for host in hosts]
-        randoms = [host for key, hosts in POOL.idle.items() if '"random"' in key
-                   for host in hosts]
+        hogs, randoms = idle_after_hog_matches({"hold_mb": 600}, roomy)
         assert len(hogs) == 1 and hogs[0].resident > 600 << 20
         assert len(randoms) == 2  # the other bot's hosts, each a deal's, are all kept
     finally:
