@@ -14,6 +14,15 @@ that fails ``max_attempts`` times is reported to ``on_failure`` instead, and
 so, at once and without a retry, is one that cannot be set up (the game
 rejects its options) or whose engine raises. A match id is handed to
 ``on_result`` at most once.
+
+Each result's line of ``matches.jsonl`` is encoded by the worker that played
+it (:func:`arena.store.encoded`), since the driver, one process for the whole
+cluster, must keep up with every worker. When the driver has time to spare
+(it spent less than :data:`DRIVER_ENCODES_BELOW` of the last
+:data:`BALANCE_SECONDS` handling results: few workers, or long matches), the
+batches go out asking for whole results instead and the driver encodes them
+(``RunStore.append``): the workers play on at once. It hands the encoding back
+above :data:`WORKERS_ENCODE_ABOVE`. The lines are the same either way.
 """
 
 from __future__ import annotations
@@ -25,6 +34,7 @@ import os
 import socket
 import sys
 import tempfile
+import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -48,13 +58,24 @@ class Failed:
     reason: str
 
 
-def play_batch(specs: list[MatchSpec]) -> list[MatchResult | Failed]:
+DRIVER_ENCODES_BELOW = 0.25
+"""The driver's busy share (receiving and handling results) under which it takes the
+encoding of the lines from the workers."""
+WORKERS_ENCODE_ABOVE = 0.5
+"""The driver's busy share above which the workers encode the lines again."""
+BALANCE_SECONDS = 0.25
+"""How often the driver weighs its busy share."""
+
+
+def play_batch(specs: list[MatchSpec], encode: bool = True) -> list[MatchResult | Failed]:
     """Play ``specs`` in order in this process (the body of the Ray task); each result
-    carries its encoded JSON line (see :func:`arena.store.encoded`)."""
+    carries its encoded JSON line (see :func:`arena.store.encoded`), or is whole when not
+    ``encode`` (the driver encodes it)."""
     outcomes: list[MatchResult | Failed] = []
     for spec in specs:
         try:
-            outcomes.append(encoded(play_match(spec)))
+            result = play_match(spec)
+            outcomes.append(encoded(result) if encode else result)
         except EngineError as exc:
             outcomes.append(Failed(spec.id, plain(str(exc))))
         except Exception as exc:  # this match's fault, not the worker's: no retry
@@ -66,9 +87,9 @@ _Played = tuple[str, list[MatchResult | Failed]]
 """A batch's outcomes and the id of the node that played it."""
 
 
-def _play_batch_on_node(specs: list[MatchSpec]) -> _Played:
+def _play_batch_on_node(specs: list[MatchSpec], encode: bool) -> _Played:
     """:func:`play_batch`, and the id of the Ray node it ran on."""
-    return ray.get_runtime_context().get_node_id(), play_batch(specs)
+    return ray.get_runtime_context().get_node_id(), play_batch(specs, encode)
 
 
 # Retries are ours (per match, with a limit), not Ray's (per batch, silent).
@@ -308,6 +329,14 @@ class Dispatcher:
         """How many match attempts were lost to dead workers and sent again."""
         self.nodes: dict[str, int] = {}
         """Matches played (results and failures that came back) per Ray node id."""
+        self.driver_encodes = False
+        """True while the batches ask for whole results (the driver encodes the lines)."""
+        self.sent = 0
+        """Batches sent to the workers."""
+        self.encoded_by_driver = 0
+        """Of those, the batches whose lines the driver encoded."""
+        self._busy = 0.0
+        self._weighed_at = time.perf_counter()
 
     def run(
         self,
@@ -327,17 +356,19 @@ class Dispatcher:
         running: dict[ray.ObjectRef[_Played], list[MatchSpec]] = {}
         self._refill(queue, plan)
         while queue or solo or running:
-            while (queue or solo) and len(running) < self.in_flight:
-                batch = [solo.popleft()] if solo else self._take(queue, len(running))
-                running[_remote_batch.remote(batch)] = batch
-                self._refill(queue, plan)
+            self._submit(queue, solo, plan, running)
             ready, _ = ray.wait(list(running), num_returns=1, timeout=0)
             if not ready:
                 if on_idle is not None and on_idle():
                     continue
                 ready, _ = ray.wait(list(running), num_returns=1, timeout=0.5)
-            for ref in ready:
-                batch = running.pop(ref)
+            finished = [(ref, running.pop(ref)) for ref in ready]
+            if self.seconds_per_match is not None:
+                # The worker's next batch goes out before this one's results are handled:
+                # with one batch in flight per worker, it would otherwise wait for them.
+                self._submit(queue, solo, plan, running)
+            started = time.perf_counter()
+            for ref, batch in finished:
                 try:
                     node, outcomes = ray.get(ref)
                 except RayError as exc:
@@ -345,6 +376,32 @@ class Dispatcher:
                     continue
                 self.nodes[node] = self.nodes.get(node, 0) + len(outcomes)
                 self._deliver(outcomes, attempts, recorded, on_result, on_failure)
+            self._weigh(time.perf_counter(), time.perf_counter() - started)
+
+    def _weigh(self, now: float, busy: float) -> None:
+        """Count ``busy`` seconds of handling results; every :data:`BALANCE_SECONDS`, decide
+        who encodes the next batches' lines from the share of the time they took."""
+        self._busy += busy
+        elapsed = now - self._weighed_at
+        if elapsed < BALANCE_SECONDS:
+            return
+        share = self._busy / elapsed
+        if share < DRIVER_ENCODES_BELOW:
+            self.driver_encodes = True
+        elif share > WORKERS_ENCODE_ABOVE:
+            self.driver_encodes = False
+        self._busy, self._weighed_at = 0.0, now
+
+    def _submit(self, queue: deque[MatchSpec], solo: deque[MatchSpec],
+                plan: Iterator[MatchSpec], running: dict[ray.ObjectRef[_Played],
+                                                         list[MatchSpec]]) -> None:
+        """Send batches until ``in_flight`` are running or nothing is left to send."""
+        while (queue or solo) and len(running) < self.in_flight:
+            batch = [solo.popleft()] if solo else self._take(queue, len(running))
+            running[_remote_batch.remote(batch, not self.driver_encodes)] = batch
+            self.sent += 1
+            self.encoded_by_driver += self.driver_encodes
+            self._refill(queue, plan)
 
     def _refill(self, queue: deque[MatchSpec], plan: Iterator[MatchSpec]) -> None:
         """Take matches from the plan until the look-ahead is full or the plan ends."""

@@ -35,6 +35,14 @@ _Var = list[float]
 """A variable's value, or a message to it: ``[pi, tau]``."""
 ROUNDS = 10
 """The package's cap on passes over the chain of team differences."""
+_SQRT2 = 1 * math.sqrt(2)
+"""The package's ``cdf`` divides by ``sigma * math.sqrt(2)`` with ``sigma`` 1."""
+_PDF_SCALE = 1 / math.sqrt(2 * math.pi) * abs(1)
+"""The package's ``pdf`` multiplies by ``1 / math.sqrt(2 * math.pi) * abs(sigma)``."""
+
+
+class _Unusual(Exception):
+    """A zero precision on the written-out path: the general passes take the match."""
 
 
 class Rater:
@@ -62,6 +70,11 @@ class Rater:
             raise ValueError("a match needs two players or more, and one rank per player")
         order = sorted(range(n), key=ranks.__getitem__)
         sorted_ranks = [ranks[i] for i in order]
+        if len(set(sorted_ranks)) == n:
+            try:
+                return self._rate_untied(ratings, order)
+            except _Unusual:
+                pass  # a zero precision on the way: the general passes below handle it
         # Variables: rating, performance, team performance (one per player),
         # difference (one per neighbouring pair). Each is [pi, tau]; the
         # messages each factor last sent to each variable are kept beside it.
@@ -125,15 +138,201 @@ class Rater:
 
         rated: list[tuple[float, float]] = [(0.0, 0.0)] * n
         for i, player in enumerate(order):
-            pi, tau = rating[i]
-            # As the package hands a rating back: Rating(mu, sigma) from the variable.
-            mu = float(pi and tau / pi)
-            sigma = float(math.sqrt(1 / pi) if pi else _INF)
-            if sigma == 0:
-                raise ValueError("sigma**2 should be greater than 0")
-            new_pi = sigma**-2
-            rated[player] = (new_pi, new_pi * mu)
+            rated[player] = _handed_back(*rating[i])
         return rated
+
+    def _rate_untied(self, ratings: Sequence[tuple[float, float]],
+                     order: list[int]) -> list[tuple[float, float]]:
+        """:meth:`rate` for a match without ties, the common case, written out.
+
+        The same messages in the same order with the same float operations as the passes
+        of :meth:`rate` (each step below names the function it stands for), on plain local
+        floats: no function call per message, no ``[pi, tau]`` lists. It covers the case in
+        which no precision on the way is zero (raising :class:`_Unusual` otherwise, before
+        any result), and so the common path of :func:`_sum1` and :func:`_sum2`.
+        """
+        n = len(order)
+        variance = self.variance
+        dynamic = self.tau
+        margin = self.draw_margin
+        # Team performances (one per player, in finishing order) and their messages.
+        team_pi = [0.0] * n
+        team_tau = [0.0] * n
+        rating_pi = [0.0] * n
+        rating_tau = [0.0] * n
+        perf_pis = [0.0] * n
+        perf_taus = [0.0] * n
+        for i, player in enumerate(order):
+            pi, tau = ratings[player]
+            mu = pi and tau / pi
+            sigma = math.sqrt(1 / pi) if pi else _INF
+            sigma = math.sqrt(sigma**2 + dynamic**2)
+            value_pi = sigma**-2
+            # _update_value onto a zero variable and message, then _likelihood to perf.
+            rating_pi[i] = value_pi
+            rating_tau[i] = value_tau = value_pi * mu
+            a = 1.0 / (1.0 + variance * value_pi)
+            perf_pis[i] = perf_pi = a * value_pi
+            perf_taus[i] = perf_tau = a * value_tau
+            # _sum1 from perf to team.
+            if not perf_pi:
+                raise _Unusual
+            mu = 0 + perf_tau / perf_pi
+            pi = 1.0 / (0 + 1.0 / perf_pi)
+            team_pi[i] = pi
+            team_tau[i] = pi * mu
+        # The messages of the sum factors back up to the perf layer equal what they set.
+        sum_pi = team_pi.copy()
+        sum_tau = team_tau.copy()
+        # Differences of neighbours, and the messages of their factors: to the left team
+        # (left_*), the right team (right_*), the difference (down_*), and the truncation's
+        # to the difference (trunc_*).
+        m = n - 1
+        diff_pi = [0.0] * m
+        diff_tau = [0.0] * m
+        left_pi = [0.0] * m
+        left_tau = [0.0] * m
+        right_pi = [0.0] * m
+        right_tau = [0.0] * m
+        down_pi = [0.0] * m
+        down_tau = [0.0] * m
+        trunc_pi = [0.0] * m
+        trunc_tau = [0.0] * m
+        last = n - 2
+        passes = ([(0, 0)] if last == 0
+                  else [(j, 1) for j in range(last)] + [(j, 2) for j in range(last, 0, -1)])
+        for _ in range(ROUNDS):
+            delta = 0.0
+            for j, back in passes:
+                # _sum2_down: diff[j] = team[j] - team[j + 1].
+                a_pi = team_pi[j] - left_pi[j]
+                b_pi = team_pi[j + 1] - right_pi[j]
+                if not (a_pi and b_pi):
+                    raise _Unusual
+                pi = 1.0 / (1.0 / a_pi + 1.0 / b_pi)
+                tau = pi * ((team_tau[j] - left_tau[j]) / a_pi
+                            + -1.0 * ((team_tau[j + 1] - right_tau[j]) / b_pi))
+                diff_pi[j] = var_pi = diff_pi[j] - down_pi[j] + pi
+                diff_tau[j] = var_tau = diff_tau[j] - down_tau[j] + tau
+                down_pi[j] = pi
+                down_tau[j] = tau
+                # _truncate (no tie), then _update_value and _moved.
+                div_pi = var_pi - trunc_pi[j]
+                div_tau = var_tau - trunc_tau[j]
+                sqrt_pi = math.sqrt(div_pi)
+                x = div_tau / sqrt_pi - margin * sqrt_pi
+                # _cdf(x): 0.5 * erfc(-x / sqrt 2), the package's erfc written out.
+                e = -x / _SQRT2
+                z = abs(e)
+                t = 1. / (1. + z / 2.)
+                r = t * math.exp(-z * z - 1.26551223 + t * (1.00002368 + t * (
+                    0.37409196 + t * (0.09678418 + t * (-0.18628806 + t * (
+                        0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (
+                            -0.82215223 + t * 0.17087277)))))))))
+                denom = 0.5 * (2. - r if e < 0 else r)
+                # _pdf(x) / denom.
+                v = (_PDF_SCALE * math.exp(-(x ** 2 / 2)) / denom) if denom else -x
+                w = v * (v + x)
+                if not 0 < w < 1:
+                    raise FloatingPointError('Cannot calculate correctly, set backend to "mpmath"')
+                denom = 1.0 - w
+                pi = div_pi / denom
+                tau = (div_tau + sqrt_pi * v) / denom
+                trunc_pi[j] = pi + trunc_pi[j] - var_pi
+                trunc_tau[j] = tau + trunc_tau[j] - var_tau
+                diff_pi[j] = pi
+                diff_tau[j] = tau
+                moved = abs(var_pi - pi)
+                moved = 0.0 if moved == _INF else max(abs(var_tau - tau), math.sqrt(moved))
+                if back == 0:
+                    delta = moved
+                    continue
+                if moved > delta:  # max(delta, moved)
+                    delta = moved
+                # The difference's value, now pi and tau, less its message to the factor.
+                b_pi = pi - down_pi[j]
+                b_tau = tau - down_tau[j]
+                if back == 1:
+                    # _sum2_up_right: team[j + 1] = team[j] - diff[j] (as _right).
+                    a_pi = team_pi[j] - left_pi[j]
+                    if not (a_pi and b_pi):
+                        raise _Unusual
+                    pi = 1.0 / (1.0 / a_pi + 1.0 / b_pi)
+                    tau = pi * ((team_tau[j] - left_tau[j]) / a_pi + -1.0 * (b_tau / b_pi))
+                    team_pi[j + 1] = team_pi[j + 1] - right_pi[j] + pi
+                    team_tau[j + 1] = team_tau[j + 1] - right_tau[j] + tau
+                    right_pi[j] = pi
+                    right_tau[j] = tau
+                else:
+                    # _sum2_up_left: team[j] = diff[j] + team[j + 1] (as _left).
+                    a_pi = team_pi[j + 1] - right_pi[j]
+                    if not (a_pi and b_pi):
+                        raise _Unusual
+                    pi = 1.0 / (1.0 / b_pi + 1.0 / a_pi)
+                    tau = pi * (b_tau / b_pi + 1.0 * ((team_tau[j + 1] - right_tau[j]) / a_pi))
+                    team_pi[j] = team_pi[j] - left_pi[j] + pi
+                    team_tau[j] = team_tau[j] - left_tau[j] + tau
+                    left_pi[j] = pi
+                    left_tau[j] = tau
+            if delta <= MIN_DELTA:
+                break
+        self._left(0, team_pi, team_tau, left_pi, left_tau, diff_pi, diff_tau,
+                   down_pi, down_tau, right_pi, right_tau)
+        self._right(last, team_pi, team_tau, left_pi, left_tau, diff_pi, diff_tau,
+                    down_pi, down_tau, right_pi, right_tau)
+        rated: list[tuple[float, float]] = [(0.0, 0.0)] * n
+        for i, player in enumerate(order):
+            # _sum1 from team to perf, then _likelihood from perf to rating.
+            div_pi = team_pi[i] - sum_pi[i]
+            if not div_pi:
+                raise _Unusual
+            mu = 0 + (team_tau[i] - sum_tau[i]) / div_pi
+            pi = 1.0 / (0 + 1.0 / div_pi)
+            # The perf variable gets this message beside the likelihood's (its old value);
+            # the likelihood factor then reads the perf variable without its own message.
+            perf_pi = perf_pis[i] + pi
+            perf_tau = perf_taus[i] + pi * mu
+            perf_pi = perf_pi - perf_pis[i]
+            perf_tau = perf_tau - perf_taus[i]
+            a = 1.0 / (1.0 + variance * perf_pi)
+            rated[player] = _handed_back(rating_pi[i] + a * perf_pi, rating_tau[i] + a * perf_tau)
+        return rated
+
+    @staticmethod
+    def _right(j: int, team_pi: list[float], team_tau: list[float], left_pi: list[float],
+               left_tau: list[float], diff_pi: list[float], diff_tau: list[float],
+               down_pi: list[float], down_tau: list[float], right_pi: list[float],
+               right_tau: list[float]) -> None:
+        """_sum2_up_right on the written-out variables: team[j + 1] = team[j] - diff[j]."""
+        a_pi = team_pi[j] - left_pi[j]
+        b_pi = diff_pi[j] - down_pi[j]
+        if not (a_pi and b_pi):
+            raise _Unusual
+        pi = 1.0 / (1.0 / a_pi + 1.0 / b_pi)
+        tau = pi * ((team_tau[j] - left_tau[j]) / a_pi
+                    + -1.0 * ((diff_tau[j] - down_tau[j]) / b_pi))
+        team_pi[j + 1] = team_pi[j + 1] - right_pi[j] + pi
+        team_tau[j + 1] = team_tau[j + 1] - right_tau[j] + tau
+        right_pi[j] = pi
+        right_tau[j] = tau
+
+    @staticmethod
+    def _left(j: int, team_pi: list[float], team_tau: list[float], left_pi: list[float],
+              left_tau: list[float], diff_pi: list[float], diff_tau: list[float],
+              down_pi: list[float], down_tau: list[float], right_pi: list[float],
+              right_tau: list[float]) -> None:
+        """_sum2_up_left on the written-out variables: team[j] = diff[j] + team[j + 1]."""
+        a_pi = diff_pi[j] - down_pi[j]
+        b_pi = team_pi[j + 1] - right_pi[j]
+        if not (a_pi and b_pi):
+            raise _Unusual
+        pi = 1.0 / (1.0 / a_pi + 1.0 / b_pi)
+        tau = pi * ((diff_tau[j] - down_tau[j]) / a_pi
+                    + 1.0 * ((team_tau[j + 1] - right_tau[j]) / b_pi))
+        team_pi[j] = team_pi[j] - left_pi[j] + pi
+        team_tau[j] = team_tau[j] - left_tau[j] + tau
+        left_pi[j] = pi
+        left_tau[j] = tau
 
     def _truncate(self, var: _Var, message: _Var, margin: float, tie: bool) -> float:
         div_pi = var[0] - message[0]
@@ -153,6 +352,17 @@ class Rater:
                 raise FloatingPointError('Cannot calculate correctly, set backend to "mpmath"')
         denom = 1.0 - w
         return _update_value(var, message, div_pi / denom, (div_tau + sqrt_pi * v) / denom)
+
+
+def _handed_back(pi: float, tau: float) -> tuple[float, float]:
+    """A rating variable's ``(pi, tau)`` as the package hands it back: ``Rating(mu, sigma)``
+    made from the variable, then read as ``(pi, tau)`` again."""
+    mu = float(pi and tau / pi)
+    sigma = float(math.sqrt(1 / pi) if pi else _INF)
+    if sigma == 0:
+        raise ValueError("sigma**2 should be greater than 0")
+    new_pi = sigma**-2
+    return new_pi, new_pi * mu
 
 
 @lru_cache(maxsize=16)

@@ -91,6 +91,18 @@ class Ledger:
             history=(),
         )
 
+    def rate_into(self, ratings: Ratings, match_id: str) -> None:
+        """Add ``match_id`` to ``ratings`` (:meth:`Ratings.add` of :meth:`result`, without
+        making the result)."""
+        record = self._records[match_id]
+        seats = record[0]
+        values = _layout(seats).unpack(record)
+        labels, statuses = self.labels, self.statuses
+        ratings.add_facts(
+            match_id, [labels[number] for number in values[1:1 + seats]],
+            values[1 + 3 * seats:], values[1 + seats:1 + 2 * seats],
+            [statuses[number] for number in values[1 + 2 * seats:1 + 3 * seats]])
+
     def record(self, match_id: str) -> bytes:
         """The packed record of ``match_id`` (label and status numbers, not names)."""
         return self._records[match_id]
@@ -107,8 +119,8 @@ class Ledger:
         """The final table, as :func:`arena.ratings.rate` gives it for these results (every
         label the ledger was made with gets a row)."""
         ratings = Ratings(draw_probability, self.labels)
-        for result in self.canonical():
-            ratings.add(result)
+        for match_id in self.ids():
+            self.rate_into(ratings, match_id)
         return ratings.standings()
 
     @staticmethod
@@ -194,7 +206,7 @@ def rate_run(
     ids = ledger.ids()
     ratings, start = _from_checkpoint(ledger, ids, draw_probability, folder / CHECKPOINT)
     for match_id in ids[start:]:
-        ratings.add(ledger.result(match_id))
+        ledger.rate_into(ratings, match_id)
     if start < len(ids):
         _save_checkpoint(ledger, ids, draw_probability, ratings, folder / CHECKPOINT)
     return ratings.standings(), start
@@ -329,7 +341,7 @@ class Rater:
             ratings = self.ratings.copy()
             start = 0 if self.last is None else bisect.bisect_right(ids, self.last)
         for match_id in ids[start:]:
-            ratings.add(self.ledger.result(match_id))
+            self.ledger.rate_into(ratings, match_id)
         return ratings, ids
 
     def resume(self, folder: Path) -> int:
@@ -369,7 +381,7 @@ class Rater:
                              folder / CHECKPOINT)
 
     def _rate(self, match_id: str) -> None:
-        self.ratings.add(self.ledger.result(match_id))
+        self.ledger.rate_into(self.ratings, match_id)
         self.rated += 1
 
 

@@ -36,7 +36,7 @@ from __future__ import annotations
 import copy
 import json
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
@@ -174,16 +174,23 @@ class Ratings:
         Raises ``ValueError``, before counting anything, for a result whose
         per-seat fields do not match its seats.
         """
-        _check_lengths(result)
-        tallies = [self._tally(label) for label in result.seats]
-        void = all(result.faults)
-        for tally, fault in zip(tallies, result.faults, strict=True):
+        self.add_facts(result.id, result.seats, result.scores, result.ranking, result.statuses)
+
+    def add_facts(self, match_id: str, seats: Sequence[str], scores: Sequence[float],
+                  ranking: Sequence[int], statuses: Sequence[str]) -> None:
+        """:meth:`add` from the fields it reads (a ledger's record gives them without making
+        a :class:`MatchResult`)."""
+        if not len(scores) == len(ranking) == len(statuses) == len(seats):
+            raise ValueError(
+                f"match {match_id!r}: scores, ranking and statuses need one per seat")
+        tallies = [self._tally(label) for label in seats]
+        faults = [status != "ok" for status in statuses]
+        for tally, fault in zip(tallies, faults, strict=True):
             tally.matches += 1
             tally.faults += fault
-        if void:
-            return
-        for tally, score, place, fault in zip(tallies, result.scores, result.ranking,
-                                              result.faults, strict=True):
+        if all(faults):
+            return  # void: no seat ended ok
+        for tally, score, place, fault in zip(tallies, scores, ranking, faults, strict=True):
             tally.rated += 1
             tally.wins += place == 0
             tally.place_sum += place
@@ -192,7 +199,7 @@ class Ratings:
                 tally.scored += 1
         # TrueSkill needs two teams; a one-seat match can only be counted.
         if len(tallies) >= 2:
-            self._update(result, tallies)
+            self._update(match_id, ranking, tallies)
 
     def state(self) -> dict[str, Any]:
         """Where this stands, as JSON-able data :meth:`restore` continues from exactly (each
@@ -237,8 +244,7 @@ class Ratings:
             tally = self._tallies[label] = _Tally(start.pi, start.tau)
         return tally
 
-    def _update(self, result: MatchResult, tallies: list[_Tally]) -> None:
-        ranks = result.ranking
+    def _update(self, match_id: str, ranks: Sequence[int], tallies: list[_Tally]) -> None:
         try:
             # trueskill's float backend, computed without its objects (arena.freeforall).
             rated = self._rater.rate([(tally.pi, tally.tau) for tally in tallies], ranks)
@@ -246,12 +252,12 @@ class Ratings:
             # The float backend's erfc loses precision when a far weaker bot
             # beats a far stronger one and trueskill raises FloatingPointError
             # (or divides by zero); mpmath gets the same answer slowly.
-            rated = self._rate_precisely(result, tallies, list(ranks))
+            rated = self._rate_precisely(match_id, tallies, list(ranks))
             self.fallbacks += 1
         for tally, (pi, tau) in zip(tallies, rated, strict=True):
             tally.pi, tally.tau = pi, tau
 
-    def _rate_precisely(self, result: MatchResult, tallies: list[_Tally],
+    def _rate_precisely(self, match_id: str, tallies: list[_Tally],
                         ranks: list[int]) -> list[tuple[float, float]]:
         teams = []
         for tally in tallies:
@@ -262,7 +268,7 @@ class Ratings:
             rated = self._precise.rate(teams, ranks=ranks)
         except ArithmeticError as error:
             raise FloatingPointError(
-                f"TrueSkill cannot rate match {result.id!r}, even with mpmath: {error}"
+                f"TrueSkill cannot rate match {match_id!r}, even with mpmath: {error}"
             ) from error
         return [(float(rating.pi), float(rating.tau)) for (rating,) in rated]
 
@@ -270,12 +276,6 @@ class Ratings:
 @lru_cache(maxsize=16)
 def _rater(draw_probability: float) -> Rater:
     return Rater(BETA, TAU, draw_probability)
-
-
-def _check_lengths(result: MatchResult) -> None:
-    seats = len(result.seats)
-    if not len(result.scores) == len(result.ranking) == len(result.statuses) == seats:
-        raise ValueError(f"match {result.id!r}: scores, ranking and statuses need one per seat")
 
 
 def canonical_order(results: Iterable[MatchResult]) -> list[MatchResult]:

@@ -102,7 +102,9 @@ class MatchResult:
     """Per seat, what a sandboxed bot printed (truncated); kept beside, not in, the JSON line."""
     line: str = field(default="", compare=False, repr=False)
     """This record's line of ``matches.jsonl``, encoded by the Ray worker that played the
-    match so that the driver only writes it ("" until then); not part of the record."""
+    match so that the driver only writes it ("" until then); not part of the record. A
+    result that carries its line is what a worker sends (:func:`arena.store.encoded`):
+    its ``history``, ``think_seconds`` and ``max_move_seconds`` are in the line alone."""
 
     def __reduce__(self) -> tuple[type[MatchResult], tuple[Any, ...]]:
         """Pickled as its fields in order: a worker sends every result to the driver, which

@@ -253,7 +253,8 @@ class Observer(Protocol):
     ) -> None: ...
 
     def add(self, result: MatchResult) -> None:
-        """A match finished and is recorded."""
+        """A match finished and is recorded. From a Ray worker, ``result`` may carry its
+        replay and times in its stored line only (:attr:`MatchResult.line`)."""
 
     def add_failure(self, failure: Failed) -> None:
         """A match could not be played and is recorded as failed."""

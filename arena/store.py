@@ -12,7 +12,7 @@ import json
 import os
 import textwrap
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
@@ -117,9 +117,15 @@ def record(result: MatchResult) -> dict[str, Any]:
 
 
 def encoded(result: MatchResult) -> MatchResult:
-    """``result`` carrying its line of ``matches.jsonl``: a worker encodes it once, so the
-    driver, which stores every match of the run, only writes it."""
-    return replace(result, line=_ENCODE(record(result)))
+    """What a worker sends the driver of ``result``: its line of ``matches.jsonl``, encoded
+    once there, so that the driver, which stores every match of the run, only writes it;
+    and beside the line only the fields the driver reads. The replay and the times per
+    seat (``history``, ``think_seconds``, ``max_move_seconds``) are in the line alone:
+    they are most of a result, and nothing but the line needs them."""
+    return MatchResult(
+        result.id, result.game, result.seed, result.seats, result.scores, result.ranking,
+        result.statuses, result.actions, result.seconds, (), (), result.errors, (),
+        result.outputs, _ENCODE(record(result)))
 
 
 class RunStore:

@@ -38,6 +38,7 @@ from pathlib import Path
 import ray
 from rich.console import Console
 
+from arena import cluster
 from arena.cluster import Dispatcher, connect
 from arena.live import LiveBoard
 from arena.match import play_match
@@ -50,6 +51,8 @@ ACCOUNTS: list[tuple[str, int, int, dict[str, float]]] = []
 """Per timed run: side, workers, matches, CPU seconds by kind of process."""
 LEFT: list[int] = []
 """Per timed arena run: matches the live table had not rated when the last one landed."""
+BY_DRIVER: list[str] = []
+"""Per timed arena run: batches whose lines the driver encoded, of all batches."""
 BOTS = {
     "random": (SeatSpec("random", "random"), SeatSpec("random-2", "random"),
                SeatSpec("random-3", "random"), SeatSpec("random-4", "random")),
@@ -171,10 +174,11 @@ def arena_rate(workers: int, specs: list[MatchSpec], warm: list[MatchSpec],
             before = cpu_by_process()
             started = time.perf_counter()
             sizing = {} if max_batch is None else {"max_batch": max_batch}
+            dispatcher = Dispatcher(workers, in_flight=connection.in_flight, **sizing)
             with board:
-                Dispatcher(workers, in_flight=connection.in_flight, **sizing).run(
-                    specs, record, lambda failed: None, board.idle if idle else None)
+                dispatcher.run(specs, record, lambda failed: None, board.idle if idle else None)
                 LEFT.append(board._rater.waiting)
+            BY_DRIVER.append(f"{dispatcher.encoded_by_driver} of {dispatcher.sent}")
             seconds = time.perf_counter() - started
             ACCOUNTS.append(("arena", workers, len(specs), cpu_spent(before)))
             if profiler:
@@ -212,7 +216,12 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--no-idle", action="store_true",
                         help="the live table rates only within its share (as before)")
+    parser.add_argument("--workers-encode", action="store_true",
+                        help="the workers always encode the lines (as before the driver "
+                        "took them when it had time to spare)")
     args = parser.parse_args()
+    if args.workers_encode:
+        cluster.DRIVER_ENCODES_BELOW = 0.0
     rows = []
     for isolation in args.isolation.split(","):
         for bots in args.bots.split(","):
@@ -228,9 +237,10 @@ def main() -> None:
                                          arena_rate(workers, specs, warm, args.profile,
                                                     idle=not args.no_idle))
                 _account(isolation, bots, workers)
-                print(f"    left for the final table: {', '.join(map(str, LEFT))} matches",
-                      flush=True)
+                print(f"    left for the final table: {', '.join(map(str, LEFT))} matches; "
+                      f"batches encoded by the driver: {', '.join(BY_DRIVER)}", flush=True)
                 LEFT.clear()
+                BY_DRIVER.clear()
                 ratio = best_arena / best_pool
                 print(f"{isolation:>9} {bots:>6} N={workers}: pool {best_pool:8.1f}, "
                       f"arena {best_arena:8.1f} matches/s, arena/pool {ratio:.2f}", flush=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -38,7 +39,10 @@ def spec(
 
 
 def outcome(result: Any) -> tuple[Any, ...]:
-    """The parts of a result that must not depend on timing or on the worker."""
+    """The parts of a result that must not depend on timing or on the worker. A result
+    from a Ray worker carries its replay in its line of ``matches.jsonl`` only (see
+    :func:`arena.store.encoded`): the replay is read from there."""
+    history = tuple(json.loads(result.line)["history"]) if result.line else result.history
     return (
         result.id,
         result.seats,
@@ -46,7 +50,7 @@ def outcome(result: Any) -> tuple[Any, ...]:
         result.ranking,
         result.statuses,
         result.actions,
-        result.history,
+        history,
     )
 
 

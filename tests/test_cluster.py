@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections import deque
 from pathlib import Path
 
@@ -134,6 +135,58 @@ def test_the_driver_is_offered_its_idle_time_while_no_batch_has_finished() -> No
 
     Dispatcher(1).run(specs, results.append, pytest.fail, idle)
     assert len(results) == 6 and asked[0] == 0 and len(asked) >= 3
+
+
+def test_the_driver_takes_the_encoding_while_it_has_time_to_spare_and_hands_it_back() -> None:
+    dispatcher = Dispatcher(1)
+    start = dispatcher._weighed_at
+    assert not dispatcher.driver_encodes  # the workers encode until the driver has weighed
+    dispatcher._weigh(start + 0.1, 0.01)  # too soon to weigh
+    assert not dispatcher.driver_encodes
+    dispatcher._weigh(start + 1.0, 0.05)  # 6 % of a second busy
+    assert dispatcher.driver_encodes
+    dispatcher._weigh(start + 2.0, 0.4)  # 40 %: between the two bounds, no change
+    assert dispatcher.driver_encodes
+    dispatcher._weigh(start + 3.0, 0.7)
+    assert not dispatcher.driver_encodes
+    dispatcher._weigh(start + 4.0, 0.4)
+    assert not dispatcher.driver_encodes
+
+
+def test_the_stored_lines_are_the_same_whoever_encodes_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from arena.store import RunStore
+
+    specs = many(12, "random", "greedy", "random", game="explorers-of-the-lost-valley")
+    lines = {}
+    for driver in (False, True):
+        # The bounds set so that the driver weighs at once and always (or never) encodes.
+        monkeypatch.setattr("arena.cluster.BALANCE_SECONDS", 0.0)
+        monkeypatch.setattr("arena.cluster.DRIVER_ENCODES_BELOW", 2.0 if driver else 0.0)
+        monkeypatch.setattr("arena.cluster.WORKERS_ENCODE_ABOVE", 3.0 if driver else 1.0)
+        dispatcher = Dispatcher(1, batch_seconds=0.0)  # one match a batch
+        dispatcher.driver_encodes = driver
+        received: list[MatchResult] = []
+        with RunStore(tmp_path / str(driver)) as store:
+            def record(result: MatchResult, store: RunStore = store,
+                       received: list[MatchResult] = received) -> None:
+                store.append(result)
+                received.append(result)
+
+            dispatcher.run(specs, record, pytest.fail)
+        assert dispatcher.sent > 0
+        assert dispatcher.encoded_by_driver == (dispatcher.sent if driver else 0)
+        # Workers send a line and what the driver reads; asked for whole results, whole.
+        assert all(bool(result.line) != driver and bool(result.history) == driver
+                   for result in received)
+        text = (tmp_path / str(driver) / "matches.jsonl").read_text()
+        records = [json.loads(line) for line in text.splitlines()]
+        for record in records:  # what the clock said differs from one run to the next
+            assert record.keys() >= {"seconds", "think_seconds", "history"}
+            del record["seconds"], record["think_seconds"], record["max_move_seconds"]
+        lines[driver] = sorted(records, key=lambda record: record["id"])
+    assert lines[False] == lines[True] and len(lines[True]) == 12
 
 
 def test_one_worker_and_two_give_the_same_matches_and_leaderboard() -> None:
