@@ -70,11 +70,11 @@ class Rater:
             raise ValueError("a match needs two players or more, and one rank per player")
         order = sorted(range(n), key=ranks.__getitem__)
         sorted_ranks = [ranks[i] for i in order]
-        if len(set(sorted_ranks)) == n:
-            try:
-                return self._rate_untied(ratings, order)
-            except _Unusual:
-                pass  # a zero precision on the way: the general passes below handle it
+        ties = [sorted_ranks[j] == sorted_ranks[j + 1] for j in range(n - 1)]
+        try:
+            return self._rate_written_out(ratings, order, ties)
+        except _Unusual:
+            pass  # a zero precision on the way: the general passes below handle it
         # Variables: rating, performance, team performance (one per player),
         # difference (one per neighbouring pair). Each is [pi, tau]; the
         # messages each factor last sent to each variable are kept beside it.
@@ -109,7 +109,6 @@ class Rater:
             _sum1(perf[i], sum_p[i], team[i], sum_t[i])
 
         margin = self.draw_margin
-        ties = [sorted_ranks[j] == sorted_ranks[j + 1] for j in range(n - 1)]
         last = n - 2
         for _ in range(ROUNDS):
             if last == 0:
@@ -141,9 +140,10 @@ class Rater:
             rated[player] = _handed_back(*rating[i])
         return rated
 
-    def _rate_untied(self, ratings: Sequence[tuple[float, float]],
-                     order: list[int]) -> list[tuple[float, float]]:
-        """:meth:`rate` for a match without ties, the common case, written out.
+    def _rate_written_out(self, ratings: Sequence[tuple[float, float]], order: list[int],
+                          ties: list[bool]) -> list[tuple[float, float]]:
+        """:meth:`rate` written out, for the players in finishing ``order`` (``ties``: per
+        pair of neighbours in it, True if they tie).
 
         The same messages in the same order with the same float operations as the passes
         of :meth:`rate` (each step below names the function it stands for), on plain local
@@ -199,11 +199,12 @@ class Rater:
         trunc_pi = [0.0] * m
         trunc_tau = [0.0] * m
         last = n - 2
-        passes = ([(0, 0)] if last == 0
-                  else [(j, 1) for j in range(last)] + [(j, 2) for j in range(last, 0, -1)])
+        passes = ([(0, 0, ties[0])] if last == 0
+                  else [(j, 1, ties[j]) for j in range(last)]
+                  + [(j, 2, ties[j]) for j in range(last, 0, -1)])
         for _ in range(ROUNDS):
             delta = 0.0
-            for j, back in passes:
+            for j, back, tie in passes:
                 # _sum2_down: diff[j] = team[j] - team[j + 1].
                 a_pi = team_pi[j] - left_pi[j]
                 b_pi = team_pi[j + 1] - right_pi[j]
@@ -216,25 +217,32 @@ class Rater:
                 diff_tau[j] = var_tau = diff_tau[j] - down_tau[j] + tau
                 down_pi[j] = pi
                 down_tau[j] = tau
-                # _truncate (no tie), then _update_value and _moved.
+                # _truncate, then _update_value and _moved.
                 div_pi = var_pi - trunc_pi[j]
                 div_tau = var_tau - trunc_tau[j]
                 sqrt_pi = math.sqrt(div_pi)
-                x = div_tau / sqrt_pi - margin * sqrt_pi
-                # _cdf(x): 0.5 * erfc(-x / sqrt 2), the package's erfc written out.
-                e = -x / _SQRT2
-                z = abs(e)
-                t = 1. / (1. + z / 2.)
-                r = t * math.exp(-z * z - 1.26551223 + t * (1.00002368 + t * (
-                    0.37409196 + t * (0.09678418 + t * (-0.18628806 + t * (
-                        0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (
-                            -0.82215223 + t * 0.17087277)))))))))
-                denom = 0.5 * (2. - r if e < 0 else r)
-                # _pdf(x) / denom.
-                v = (_PDF_SCALE * math.exp(-(x ** 2 / 2)) / denom) if denom else -x
-                w = v * (v + x)
-                if not 0 < w < 1:
-                    raise FloatingPointError('Cannot calculate correctly, set backend to "mpmath"')
+                if tie:
+                    d = div_tau / sqrt_pi
+                    draw_margin = margin * sqrt_pi
+                    v = self._v_draw(d, draw_margin)
+                    w = self._w_draw(d, draw_margin)
+                else:
+                    x = div_tau / sqrt_pi - margin * sqrt_pi
+                    # _cdf(x): 0.5 * erfc(-x / sqrt 2), the package's erfc written out.
+                    e = -x / _SQRT2
+                    z = abs(e)
+                    t = 1. / (1. + z / 2.)
+                    r = t * math.exp(-z * z - 1.26551223 + t * (1.00002368 + t * (
+                        0.37409196 + t * (0.09678418 + t * (-0.18628806 + t * (
+                            0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (
+                                -0.82215223 + t * 0.17087277)))))))))
+                    denom = 0.5 * (2. - r if e < 0 else r)
+                    # _pdf(x) / denom.
+                    v = (_PDF_SCALE * math.exp(-(x ** 2 / 2)) / denom) if denom else -x
+                    w = v * (v + x)
+                    if not 0 < w < 1:
+                        raise FloatingPointError(
+                            'Cannot calculate correctly, set backend to "mpmath"')
                 denom = 1.0 - w
                 pi = div_pi / denom
                 tau = (div_tau + sqrt_pi * v) / denom

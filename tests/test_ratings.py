@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import itertools
 import math
 import random
 from collections.abc import Sequence
@@ -232,9 +233,9 @@ def test_the_flat_rater_gives_trueskills_ratings_to_the_last_bit(draw_probabilit
         assert _our_rate(rater, ratings, ranks) == _package_rate(environment, ratings, ranks)
 
 
-def test_a_match_without_ties_is_rated_written_out_exactly_as_the_general_passes() -> None:
+def test_a_match_rated_written_out_is_rated_exactly_as_by_the_general_passes() -> None:
     """The written-out path (no function call per message) gives the general passes'
-    ratings to the last bit, and is the one taken for a match without ties."""
+    ratings to the last bit, ties or not, and is the one taken."""
     from arena import freeforall
 
     rng = random.Random(11)
@@ -245,8 +246,8 @@ def test_a_match_without_ties_is_rated_written_out_exactly_as_the_general_passes
     def unusual(*args: object) -> list[tuple[float, float]]:
         raise freeforall._Unusual
 
-    general._rate_untied = unusual  # type: ignore[method-assign]
-    written_out = fast._rate_untied
+    general._rate_written_out = unusual  # type: ignore[method-assign]
+    written_out = fast._rate_written_out
     for _ in range(3000):
         seats = rng.choice([2, 3, 3, 4, 6])
         ratings = []
@@ -254,11 +255,13 @@ def test_a_match_without_ties_is_rated_written_out_exactly_as_the_general_passes
             sigma = rng.choice([SIGMA, rng.uniform(0.3, 9.0), 0.05])
             mu = rng.gauss(25.0, 30.0 if rng.random() < 0.2 else 4.0)
             ratings.append((sigma**-2, sigma**-2 * mu))
-        ranks = rng.sample(range(seats), seats)
+        ranks = (rng.sample(range(seats), seats) if rng.random() < 0.6
+                 else [rng.randrange(seats) for _ in range(seats)])
         assert _our_rate(fast, ratings, ranks) == _our_rate(general, ratings, ranks)
         order = sorted(range(seats), key=ranks.__getitem__)
+        ties = [ranks[a] == ranks[b] for a, b in itertools.pairwise(order)]
         with contextlib.suppress(ArithmeticError, freeforall._Unusual):
-            taken += written_out(ratings, order) == fast.rate(ratings, ranks)
+            taken += written_out(ratings, order, ties) == fast.rate(ratings, ranks)
     assert taken > 2900
 
 
