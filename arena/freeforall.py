@@ -222,10 +222,7 @@ class Rater:
                 div_tau = var_tau - trunc_tau[j]
                 sqrt_pi = math.sqrt(div_pi)
                 if tie:
-                    d = div_tau / sqrt_pi
-                    draw_margin = margin * sqrt_pi
-                    v = self._v_draw(d, draw_margin)
-                    w = self._w_draw(d, draw_margin)
+                    v, w = _tied(div_tau / sqrt_pi, margin * sqrt_pi)
                 else:
                     x = div_tau / sqrt_pi - margin * sqrt_pi
                     # _cdf(x): 0.5 * erfc(-x / sqrt 2), the package's erfc written out.
@@ -360,6 +357,20 @@ class Rater:
                 raise FloatingPointError('Cannot calculate correctly, set backend to "mpmath"')
         denom = 1.0 - w
         return _update_value(var, message, div_pi / denom, (div_tau + sqrt_pi * v) / denom)
+
+
+def _tied(diff: float, draw_margin: float) -> tuple[float, float]:
+    """The package's ``v_draw(diff, draw_margin)`` and ``w_draw(diff, draw_margin)`` (float
+    backend), which work out the same two ``cdf`` and two ``pdf`` values three times
+    (``w_draw`` calls ``v_draw`` of ``abs(diff)`` again): here once each."""
+    abs_diff = abs(diff)
+    a, b = draw_margin - abs_diff, -draw_margin - abs_diff
+    denom = _cdf(a) - _cdf(b)
+    pdf_a, pdf_b = _pdf(a), _pdf(b)
+    v_abs = ((pdf_b - pdf_a) / denom) if denom else a
+    if not denom:
+        raise FloatingPointError('Cannot calculate correctly, set backend to "mpmath"')
+    return v_abs * (-1 if diff < 0 else +1), (v_abs ** 2) + (a * pdf_a - b * pdf_b) / denom
 
 
 def _handed_back(pi: float, tau: float) -> tuple[float, float]:
