@@ -27,7 +27,7 @@ The parameters are TrueSkill's customary ones (mu 25, sigma 25/3, beta
 sigma/2, tau sigma/100), held in explicit environments: trueskill's global
 environment is never read nor changed. A match is rated by
 :mod:`arena.freeforall` (the ``trueskill`` package's float computation, bit for
-bit, about five times faster); the few lopsided matches whose float formulas
+bit, about ten times faster); the few lopsided matches whose float formulas
 fail go to the package's mpmath backend.
 """
 
