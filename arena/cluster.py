@@ -344,10 +344,13 @@ class Dispatcher:
         on_result: Callable[[MatchResult], None],
         on_failure: Callable[[Failed], None],
         on_idle: Callable[[], bool] | None = None,
+        store: Callable[[list[MatchResult]], None] | None = None,
     ) -> None:
         """Play ``specs``; ``on_idle``, when given, is called while no batch has finished
         (for work that can wait, such as rating: a short piece each call, True while it has
-        more) before the driver blocks waiting for one."""
+        more) before the driver blocks waiting for one. ``store``, when given, gets the
+        results of each finished batch at once, before ``on_result`` sees any of them (one
+        write for a batch, not one per match)."""
         plan = iter(specs)
         queue: deque[MatchSpec] = deque()
         solo: deque[MatchSpec] = deque()  # survivors of a dead worker, sent one by one
@@ -375,7 +378,7 @@ class Dispatcher:
                     self._lost(batch, exc, attempts, recorded, solo, on_failure)
                     continue
                 self.nodes[node] = self.nodes.get(node, 0) + len(outcomes)
-                self._deliver(outcomes, attempts, recorded, on_result, on_failure)
+                self._deliver(outcomes, attempts, recorded, on_result, on_failure, store)
             self._weigh(time.perf_counter(), time.perf_counter() - started)
 
     def _weigh(self, now: float, busy: float) -> None:
@@ -426,7 +429,9 @@ class Dispatcher:
         recorded: set[str],
         on_result: Callable[[MatchResult], None],
         on_failure: Callable[[Failed], None],
+        store: Callable[[list[MatchResult]], None] | None = None,
     ) -> None:
+        results: list[MatchResult] = []
         for outcome in outcomes:
             if attempts and outcome.id in attempts:
                 if outcome.id in recorded:
@@ -435,8 +440,12 @@ class Dispatcher:
             if isinstance(outcome, Failed):
                 on_failure(outcome)
                 continue
-            self._learn(outcome.seconds)
-            on_result(outcome)
+            results.append(outcome)
+        if store is not None and results:
+            store(results)
+        for result in results:
+            self._learn(result.seconds)
+            on_result(result)
 
     def _learn(self, seconds: float) -> None:
         """Track the mean match time (moving average) that sizes the batches."""

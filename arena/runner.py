@@ -200,16 +200,12 @@ def execute(
     on_failure: Callable[[Failed], None],
     on_idle: Callable[[], bool] | None = None,
 ) -> Dispatcher:
-    """Play the pending matches; each is stored before the callbacks see it; ``on_idle``
-    as :meth:`Dispatcher.run` takes it.
+    """Play the pending matches; each is stored (a worker's batch in one write) before the
+    callbacks see it; ``on_idle`` as :meth:`Dispatcher.run` takes it.
 
     Raises :class:`RecordingFailed` if the folder cannot be written (say the
     disk is full): what was recorded before is safe for ``--resume``."""
     dispatcher = Dispatcher(connection.workers, in_flight=connection.in_flight)
-
-    def record(result: MatchResult) -> None:
-        run.store.append(result)
-        on_result(result)
 
     def record_failure(failure: Failed) -> None:
         run.store.append_failure(failure.id, failure.reason)
@@ -221,7 +217,7 @@ def execute(
             config[RATINGS] = {"draw_probability": run.draw_probability}
             run.store.start(config)
         with run.store:
-            dispatcher.run(run.pending, record, record_failure, on_idle)
+            dispatcher.run(run.pending, on_result, record_failure, on_idle, run.store.append_all)
     except OSError as exc:
         where = exc.filename or run.store.directory
         raise RecordingFailed(

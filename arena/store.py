@@ -1,9 +1,10 @@
 """The results folder of a run: ``config.json``, ``matches.jsonl``, ``failures.jsonl``.
 
 ``matches.jsonl`` is append-only, one JSON object per finished match, flushed
-as each lands, so a run interrupted at any moment loses at most the line
-being written. Readers skip a truncated or corrupt line with a warning
-instead of failing; resuming cuts a torn last line off before appending.
+as each lands (a batch from a worker in one write), so a run interrupted at any
+moment loses at most the lines being written. Readers skip a truncated or
+corrupt line with a warning instead of failing; resuming cuts a torn last line
+off before appending.
 """
 
 from __future__ import annotations
@@ -180,10 +181,20 @@ class RunStore:
     def append(self, result: MatchResult) -> None:
         """Record a finished match: one line (the one it carries, if a worker encoded it),
         flushed now."""
+        self.append_all([result])
+
+    def append_all(self, results: list[MatchResult]) -> None:
+        """Record finished matches (a batch from a worker): their lines in one write, flushed
+        now. Killed before the write, none of them is recorded, and ``--resume`` plays them
+        again; killed during it, the last line may be torn, and is cut off on resuming."""
         assert self._matches is not None, "use RunStore as a context manager"
-        if result.outputs:
-            self._save_outputs(result)
-        self._matches.write((result.line or _ENCODE(record(result))) + "\n")
+        lines = []
+        for result in results:
+            if result.outputs:
+                self._save_outputs(result)
+            lines.append(result.line or _ENCODE(record(result)))
+        lines.append("")
+        self._matches.write("\n".join(lines))
         self._matches.flush()
 
     def _save_outputs(self, result: MatchResult) -> None:

@@ -6,7 +6,7 @@ results shaped like real ones (3 seats, a replay of about 120 actions):
 - *receive*: unpickle a batch of results as ``ray.get`` does, each as a worker sends
   it (:func:`arena.store.encoded`: its JSON line, and beside it what the driver reads);
 - *dispatch*: the dispatcher's bookkeeping (:meth:`Dispatcher._deliver`);
-- *store*: the line appended and flushed to ``matches.jsonl``;
+- *store*: a batch's lines appended to ``matches.jsonl`` in one write, flushed;
 - *view*: :class:`arena.live.LiveBoard` (ledger, rating along the plan's order
   within its share of the time, progress), on a terminal (``--terminal``) or plain;
 - *final table*: what the live table has not rated yet, rated when the last match is in.
@@ -94,12 +94,9 @@ def now_path(payload: list[bytes], order: list[str], folder: Path,
     board = LiveBoard(console(terminal), len(order), LABELS, 0.01, "bench", order=order)
     started = time.process_time()
     with RunStore(folder) as store, board:
-        def record(result: MatchResult) -> None:
-            store.append(result)
-            board.add(result)
-
         for blob in payload:
-            dispatcher._deliver(pickle.loads(blob), {}, set(), record, _ignore)
+            dispatcher._deliver(pickle.loads(blob), {}, set(), board.add, _ignore,
+                                store.append_all)
         landed = time.process_time()
     return landed - started, time.process_time() - started
 
@@ -200,8 +197,8 @@ def main() -> None:
         stage("receive (unpickle)", args.matches, lambda: [pickle.loads(b) for b in payload])
         folder = Path(scratch) / "stage"
         with RunStore(folder) as store:
-            stage("store (write the line, flush)", args.matches,
-                  lambda: each(store.append, sent))
+            stage("store (a batch's lines, flush)", args.matches,
+                  lambda: [store.append_all(sent[i:i + 64]) for i in range(0, len(sent), 64)])
         board = LiveBoard(console(args.terminal), args.matches, LABELS, 0.01, "bench",
                           order=order)
         with board:

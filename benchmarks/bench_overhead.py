@@ -42,7 +42,7 @@ from arena import cluster
 from arena.cluster import Dispatcher, connect
 from arena.live import LiveBoard
 from arena.match import play_match
-from arena.records import Limits, MatchResult, MatchSpec, SeatSpec
+from arena.records import Limits, MatchSpec, SeatSpec
 from arena.schedule import round_robin
 from arena.store import RunStore
 
@@ -165,10 +165,6 @@ def arena_rate(workers: int, specs: list[MatchSpec], warm: list[MatchSpec],
                           order=sorted(spec.id for spec in specs))
         profiler = cProfile.Profile() if profile else None
         with tempfile.TemporaryDirectory() as scratch, RunStore(Path(scratch)) as store:
-            def record(result: MatchResult) -> None:
-                store.append(result)
-                board.add(result)
-
             if profiler:
                 profiler.enable()
             before = cpu_by_process()
@@ -176,7 +172,8 @@ def arena_rate(workers: int, specs: list[MatchSpec], warm: list[MatchSpec],
             sizing = {} if max_batch is None else {"max_batch": max_batch}
             dispatcher = Dispatcher(workers, in_flight=connection.in_flight, **sizing)
             with board:
-                dispatcher.run(specs, record, lambda failed: None, board.idle if idle else None)
+                dispatcher.run(specs, board.add, lambda failed: None,
+                               board.idle if idle else None, store.append_all)
                 LEFT.append(board._rater.waiting)
             BY_DRIVER.append(f"{dispatcher.encoded_by_driver} of {dispatcher.sent}")
             seconds = time.perf_counter() - started

@@ -189,6 +189,32 @@ def test_the_stored_lines_are_the_same_whoever_encodes_them(
     assert lines[False] == lines[True] and len(lines[True]) == 12
 
 
+def test_a_batch_is_stored_in_one_write_before_any_of_its_matches_is_shown(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from arena.store import RunStore
+
+    specs = many(30, "random", "random", "random", game="explorers-of-the-lost-valley")
+    writes: list[int] = []
+    shown: list[tuple[str, bool]] = []
+    with RunStore(tmp_path) as store:
+        assert store._matches is not None
+        write = store._matches.write
+        monkeypatch.setattr(store._matches, "write",
+                            lambda text: writes.append(text.count("\n")) or write(text))
+
+        def show(result: MatchResult) -> None:  # what is on disk when a match is shown
+            on_disk = (tmp_path / "matches.jsonl").read_text()
+            shown.append((result.id, f'"id":"{result.id}"' in on_disk))
+
+        Dispatcher(1).run(specs, show, pytest.fail, store=store.append_all)
+    assert sorted(match_id for match_id, _ in shown) == sorted(spec.id for spec in specs)
+    assert all(stored for _, stored in shown)
+    assert sum(writes) == 30 and len(writes) < 30  # the first batches are of one match
+    lines = (tmp_path / "matches.jsonl").read_text().splitlines()
+    assert sorted(json.loads(line)["id"] for line in lines) == sorted(spec.id for spec in specs)
+
+
 def test_one_worker_and_two_give_the_same_matches_and_leaderboard() -> None:
     from arena.config import load
     from arena.plugins import registry

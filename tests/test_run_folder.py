@@ -218,16 +218,16 @@ def test_a_full_disk_mid_run_is_one_line_saying_how_to_resume(
     config: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     out = tmp_path / "run"
-    append = RunStore.append
-    written: list[str] = []
+    append_all = RunStore.append_all
+    written: list[object] = []
 
-    def fills_up(self: RunStore, result: object) -> None:
-        if len(written) == 4:
+    def fills_up(self: RunStore, results: list[object]) -> None:
+        if written:  # the first batch is one match: the disk fills up after it
             raise OSError(errno.ENOSPC, "No space left on device", str(self.matches_path))
-        append(self, result)  # type: ignore[arg-type]
-        written.append("one")
+        append_all(self, results)  # type: ignore[arg-type]
+        written.extend(results)
 
-    monkeypatch.setattr(RunStore, "append", fills_up)
+    monkeypatch.setattr(RunStore, "append_all", fills_up)
     result = arena("run", str(config), "--out", str(out))
     assert result.exit_code == 2, result.output
     assert "Traceback" not in result.output
@@ -236,7 +236,7 @@ def test_a_full_disk_mid_run_is_one_line_saying_how_to_resume(
     assert "No space left on device" in error[0] and "matches.jsonl" in error[0]
     assert f"--out {out} --resume" in error[0]
 
-    monkeypatch.setattr(RunStore, "append", append)
+    monkeypatch.setattr(RunStore, "append_all", append_all)
     resumed = arena("run", str(config), "--out", str(out), "--resume")
     assert resumed.exit_code == 0, resumed.output
     assert len((out / "matches.jsonl").read_text().splitlines()) == TOTAL

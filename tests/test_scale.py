@@ -199,6 +199,13 @@ def test_a_result_is_pickled_whole_and_fast() -> None:
         getattr(result, name) for name in MatchResult.__dataclass_fields__)
 
 
+def test_a_match_spec_is_pickled_whole() -> None:
+    match = spec("random", "greedy", limits=Limits(move_seconds=2.0))
+    assert pickle.loads(pickle.dumps(match)) == match
+    assert MatchSpec.__reduce__(match)[1] == tuple(
+        getattr(match, name) for name in MatchSpec.__dataclass_fields__)
+
+
 def test_a_line_encoded_by_the_worker_is_the_line_the_store_writes(tmp_path: Path) -> None:
     plain, *_ = synthetic_results(1)
     carried = encoded(plain)
