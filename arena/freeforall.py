@@ -199,66 +199,74 @@ class Rater:
         trunc_pi = [0.0] * m
         trunc_tau = [0.0] * m
         last = n - 2
-        passes = ([(0, 0, ties[0])] if last == 0
-                  else [(j, 1, ties[j]) for j in range(last)]
-                  + [(j, 2, ties[j]) for j in range(last, 0, -1)])
-        for _ in range(ROUNDS):
+        passes: list[tuple[int, int, bool | None]] = [(0, 0, ties[0])] if last == 0 else [
+            *((j, 1, ties[j]) for j in range(last)),
+            *((j, 2, ties[j]) for j in range(last, 0, -1))]
+        # Rounds of passes down and up the chain until nothing moves more than MIN_DELTA (or
+        # ROUNDS of them), then the last two messages up: steps of (pair, back, tie), where
+        # back is 0 (no message up, a chain of one pair), 1 (up to the right) or 2 (to the
+        # left), and a tie of None sends only the message up.
+        rounds = 0
+        steps = passes
+        final: list[tuple[int, int, bool | None]] = [(0, 2, None), (last, 1, None)]
+        while True:
             delta = 0.0
-            for j, back, tie in passes:
-                # _sum2_down: diff[j] = team[j] - team[j + 1].
-                a_pi = team_pi[j] - left_pi[j]
-                b_pi = team_pi[j + 1] - right_pi[j]
-                if not (a_pi and b_pi):
-                    raise _Unusual
-                pi = 1.0 / (1.0 / a_pi + 1.0 / b_pi)
-                tau = pi * ((team_tau[j] - left_tau[j]) / a_pi
-                            + -1.0 * ((team_tau[j + 1] - right_tau[j]) / b_pi))
-                diff_pi[j] = var_pi = diff_pi[j] - down_pi[j] + pi
-                diff_tau[j] = var_tau = diff_tau[j] - down_tau[j] + tau
-                down_pi[j] = pi
-                down_tau[j] = tau
-                # _truncate, then _update_value and _moved.
-                div_pi = var_pi - trunc_pi[j]
-                div_tau = var_tau - trunc_tau[j]
-                sqrt_pi = math.sqrt(div_pi)
-                if tie:
-                    v, w = _tied(div_tau / sqrt_pi, margin * sqrt_pi)
-                else:
-                    x = div_tau / sqrt_pi - margin * sqrt_pi
-                    # _cdf(x): 0.5 * erfc(-x / sqrt 2), the package's erfc written out.
-                    e = -x / _SQRT2
-                    z = abs(e)
-                    t = 1. / (1. + z / 2.)
-                    r = t * math.exp(-z * z - 1.26551223 + t * (1.00002368 + t * (
-                        0.37409196 + t * (0.09678418 + t * (-0.18628806 + t * (
-                            0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (
-                                -0.82215223 + t * 0.17087277)))))))))
-                    denom = 0.5 * (2. - r if e < 0 else r)
-                    # _pdf(x) / denom.
-                    v = (_PDF_SCALE * math.exp(-(x ** 2 / 2)) / denom) if denom else -x
-                    w = v * (v + x)
-                    if not 0 < w < 1:
-                        raise FloatingPointError(
-                            'Cannot calculate correctly, set backend to "mpmath"')
-                denom = 1.0 - w
-                pi = div_pi / denom
-                tau = (div_tau + sqrt_pi * v) / denom
-                trunc_pi[j] = pi + trunc_pi[j] - var_pi
-                trunc_tau[j] = tau + trunc_tau[j] - var_tau
-                diff_pi[j] = pi
-                diff_tau[j] = tau
-                moved = abs(var_pi - pi)
-                moved = 0.0 if moved == _INF else max(abs(var_tau - tau), math.sqrt(moved))
-                if back == 0:
-                    delta = moved
-                    continue
-                if moved > delta:  # max(delta, moved)
-                    delta = moved
-                # The difference's value, now pi and tau, less its message to the factor.
-                b_pi = pi - down_pi[j]
-                b_tau = tau - down_tau[j]
+            for j, back, tie in steps:
+                if tie is not None:
+                    # _sum2_down: diff[j] = team[j] - team[j + 1].
+                    a_pi = team_pi[j] - left_pi[j]
+                    b_pi = team_pi[j + 1] - right_pi[j]
+                    if not (a_pi and b_pi):
+                        raise _Unusual
+                    pi = 1.0 / (1.0 / a_pi + 1.0 / b_pi)
+                    tau = pi * ((team_tau[j] - left_tau[j]) / a_pi
+                                + -1.0 * ((team_tau[j + 1] - right_tau[j]) / b_pi))
+                    diff_pi[j] = var_pi = diff_pi[j] - down_pi[j] + pi
+                    diff_tau[j] = var_tau = diff_tau[j] - down_tau[j] + tau
+                    down_pi[j] = pi
+                    down_tau[j] = tau
+                    # _truncate, then _update_value and _moved.
+                    div_pi = var_pi - trunc_pi[j]
+                    div_tau = var_tau - trunc_tau[j]
+                    sqrt_pi = math.sqrt(div_pi)
+                    if tie:
+                        v, w = _tied(div_tau / sqrt_pi, margin * sqrt_pi)
+                    else:
+                        x = div_tau / sqrt_pi - margin * sqrt_pi
+                        # _cdf(x): 0.5 * erfc(-x / sqrt 2), the package's erfc written out.
+                        e = -x / _SQRT2
+                        z = abs(e)
+                        t = 1. / (1. + z / 2.)
+                        r = t * math.exp(-z * z - 1.26551223 + t * (1.00002368 + t * (
+                            0.37409196 + t * (0.09678418 + t * (-0.18628806 + t * (
+                                0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (
+                                    -0.82215223 + t * 0.17087277)))))))))
+                        denom = 0.5 * (2. - r if e < 0 else r)
+                        # _pdf(x) / denom.
+                        v = (_PDF_SCALE * math.exp(-(x ** 2 / 2)) / denom) if denom else -x
+                        w = v * (v + x)
+                        if not 0 < w < 1:
+                            raise FloatingPointError(
+                                'Cannot calculate correctly, set backend to "mpmath"')
+                    denom = 1.0 - w
+                    pi = div_pi / denom
+                    tau = (div_tau + sqrt_pi * v) / denom
+                    trunc_pi[j] = pi + trunc_pi[j] - var_pi
+                    trunc_tau[j] = tau + trunc_tau[j] - var_tau
+                    diff_pi[j] = pi
+                    diff_tau[j] = tau
+                    moved = abs(var_pi - pi)
+                    moved = 0.0 if moved == _INF else max(abs(var_tau - tau), math.sqrt(moved))
+                    if back == 0:
+                        delta = moved
+                        continue
+                    if moved > delta:  # max(delta, moved)
+                        delta = moved
+                # Up from the difference (its value less its message to the factor).
+                b_pi = diff_pi[j] - down_pi[j]
+                b_tau = diff_tau[j] - down_tau[j]
                 if back == 1:
-                    # _sum2_up_right: team[j + 1] = team[j] - diff[j] (as _right).
+                    # _sum2_up_right: team[j + 1] = team[j] - diff[j].
                     a_pi = team_pi[j] - left_pi[j]
                     if not (a_pi and b_pi):
                         raise _Unusual
@@ -269,7 +277,7 @@ class Rater:
                     right_pi[j] = pi
                     right_tau[j] = tau
                 else:
-                    # _sum2_up_left: team[j] = diff[j] + team[j + 1] (as _left).
+                    # _sum2_up_left: team[j] = diff[j] + team[j + 1].
                     a_pi = team_pi[j + 1] - right_pi[j]
                     if not (a_pi and b_pi):
                         raise _Unusual
@@ -279,12 +287,11 @@ class Rater:
                     team_tau[j] = team_tau[j] - left_tau[j] + tau
                     left_pi[j] = pi
                     left_tau[j] = tau
-            if delta <= MIN_DELTA:
+            if steps is final:
                 break
-        self._left(0, team_pi, team_tau, left_pi, left_tau, diff_pi, diff_tau,
-                   down_pi, down_tau, right_pi, right_tau)
-        self._right(last, team_pi, team_tau, left_pi, left_tau, diff_pi, diff_tau,
-                    down_pi, down_tau, right_pi, right_tau)
+            rounds += 1
+            if delta <= MIN_DELTA or rounds == ROUNDS:
+                steps = final
         rated: list[tuple[float, float]] = [(0.0, 0.0)] * n
         for i, player in enumerate(order):
             # _sum1 from team to perf, then _likelihood from perf to rating.
@@ -302,42 +309,6 @@ class Rater:
             a = 1.0 / (1.0 + variance * perf_pi)
             rated[player] = _handed_back(rating_pi[i] + a * perf_pi, rating_tau[i] + a * perf_tau)
         return rated
-
-    @staticmethod
-    def _right(j: int, team_pi: list[float], team_tau: list[float], left_pi: list[float],
-               left_tau: list[float], diff_pi: list[float], diff_tau: list[float],
-               down_pi: list[float], down_tau: list[float], right_pi: list[float],
-               right_tau: list[float]) -> None:
-        """_sum2_up_right on the written-out variables: team[j + 1] = team[j] - diff[j]."""
-        a_pi = team_pi[j] - left_pi[j]
-        b_pi = diff_pi[j] - down_pi[j]
-        if not (a_pi and b_pi):
-            raise _Unusual
-        pi = 1.0 / (1.0 / a_pi + 1.0 / b_pi)
-        tau = pi * ((team_tau[j] - left_tau[j]) / a_pi
-                    + -1.0 * ((diff_tau[j] - down_tau[j]) / b_pi))
-        team_pi[j + 1] = team_pi[j + 1] - right_pi[j] + pi
-        team_tau[j + 1] = team_tau[j + 1] - right_tau[j] + tau
-        right_pi[j] = pi
-        right_tau[j] = tau
-
-    @staticmethod
-    def _left(j: int, team_pi: list[float], team_tau: list[float], left_pi: list[float],
-              left_tau: list[float], diff_pi: list[float], diff_tau: list[float],
-              down_pi: list[float], down_tau: list[float], right_pi: list[float],
-              right_tau: list[float]) -> None:
-        """_sum2_up_left on the written-out variables: team[j] = diff[j] + team[j + 1]."""
-        a_pi = diff_pi[j] - down_pi[j]
-        b_pi = team_pi[j + 1] - right_pi[j]
-        if not (a_pi and b_pi):
-            raise _Unusual
-        pi = 1.0 / (1.0 / a_pi + 1.0 / b_pi)
-        tau = pi * ((diff_tau[j] - down_tau[j]) / a_pi
-                    + 1.0 * ((team_tau[j + 1] - right_tau[j]) / b_pi))
-        team_pi[j] = team_pi[j] - left_pi[j] + pi
-        team_tau[j] = team_tau[j] - left_tau[j] + tau
-        left_pi[j] = pi
-        left_tau[j] = tau
 
     def _truncate(self, var: _Var, message: _Var, margin: float, tie: bool) -> float:
         div_pi = var[0] - message[0]
