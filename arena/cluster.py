@@ -21,7 +21,7 @@ cluster, must keep up with every worker. When the driver has time to spare
 (it spent less than :data:`DRIVER_ENCODES_BELOW` of the last
 :data:`BALANCE_SECONDS` handling results: few workers, or long matches), the
 batches go out asking for whole results instead and the driver encodes them
-(``RunStore.append``): the workers play on at once. It hands the encoding back
+(``RunStore.append_all``): the workers play on at once. It hands the encoding back
 above :data:`WORKERS_ENCODE_ABOVE`. The lines are the same either way.
 """
 
