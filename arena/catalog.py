@@ -21,7 +21,8 @@ import time
 from importlib.metadata import EntryPoint, entry_points
 
 from arena import PROJECT
-from arena.plugins import BotInfo, Entry, Problem, Registry, discover, name_problem, plugin_name
+from arena.classes import name_problem
+from arena.plugins import BotInfo, Entry, Problem, Registry, discover, plugin_name
 from arena.records import Limits, SeatSpec
 from arena.seats import SeatFault
 from arena.seats.process import HostProcess

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import functools
 import inspect
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from importlib.metadata import EntryPoint, entry_points
@@ -21,6 +20,11 @@ from typing import Any
 import pluggy
 
 from arena import PROJECT, hookspecs
+from arena.classes import (
+    accepted_params,
+    bot_problem,
+    game_problem,
+)
 from arena.errors import ArenaError, unknown_name
 from arena.game import Game
 
@@ -136,80 +140,6 @@ def plugin_name(entry_point: EntryPoint) -> str:
     if dist is None:
         return entry_point.name
     return f"{dist.name} {dist.version}:{entry_point.name}"
-
-
-def game_problem(candidate: Any) -> str | None:
-    """Why ``candidate`` is not a usable game class, or None if it is."""
-    if not inspect.isclass(candidate):
-        return f"{candidate!r} is not a class"
-    cls: Any = candidate
-    for attribute, kind in (
-        ("name", str),
-        ("title", str),
-        ("min_players", int),
-        ("max_players", int),
-        ("num_distinct_actions", int),
-    ):
-        if not isinstance(getattr(cls, attribute, None), kind):
-            return f"{cls.__name__}.{attribute} is missing or not a {kind.__name__}"
-    if not cls.name:
-        return f"{cls.__name__}.name is empty"
-    if not 1 <= cls.min_players <= cls.max_players:
-        return f"{cls.__name__} has min_players > max_players"
-    if not callable(getattr(cls, "new_initial_state", None)):
-        return f"{cls.__name__} has no new_initial_state()"
-    if inspect.isabstract(cls):
-        return f"{cls.__name__} leaves abstract methods unimplemented"
-    return None
-
-
-REGISTERED_NAME = re.compile(r"[A-Za-z0-9]+(?:[-_.][A-Za-z0-9]+)*")
-"""What a bot's or a game's registered name may be: it is typed in configs (``name@version``
-picks a stored version, so no ``@``) and shown in tables (no markup, no terminal codes)."""
-MAX_REGISTERED_NAME = 64
-
-
-def name_problem(name: object, what: str = "bot") -> str | None:
-    """Why ``name`` cannot be a registered name, or None if it can."""
-    if not isinstance(name, str) or not name:
-        return f"registered a {what} without a name"
-    if len(name) > MAX_REGISTERED_NAME or not REGISTERED_NAME.fullmatch(name):
-        shown = ascii(name[:MAX_REGISTERED_NAME])
-        return (f"{what} name {shown} is not valid: use letters, digits and single - _ . "
-                f"between them, up to {MAX_REGISTERED_NAME} characters")
-    return None
-
-
-def bot_problem(cls: Any) -> str | None:
-    """Why ``cls`` is not a usable bot class, or None if it is."""
-    if not inspect.isclass(cls):
-        return f"{cls!r} is not a class"
-    name = getattr(cls, "name", None)
-    if not isinstance(name, str) or not name:
-        return f"{cls.__name__}.name is missing or not a non-empty string"
-    reason = name_problem(name)
-    if reason is not None:
-        return reason
-    if not callable(getattr(cls, "act", None)):
-        return f"{cls.__name__} has no act(observation, legal_actions) method"
-    games = getattr(cls, "games", None)
-    if games is not None and not all(isinstance(g, str) for g in games):
-        return f"{cls.__name__}.games must be a collection of game names"
-    return None
-
-
-def accepted_params(cls: Any) -> list[str] | None:
-    """The keyword params a bot's constructor names besides the standard ones (None: any)."""
-    standard = ("self", "game", "seat", "num_players", "seed")
-    try:
-        parameters = list(inspect.signature(cls).parameters.values())
-    except (TypeError, ValueError):
-        return None
-    names = [p.name for p in parameters if p.name not in standard
-             and p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters):
-        return names or None
-    return names
 
 
 def _registrar(

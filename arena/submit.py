@@ -44,8 +44,9 @@ from packaging.utils import canonicalize_name, canonicalize_version
 import arena
 from arena.botstore import ENTRY, STAGING, add_to, read_entries, sort_key
 from arena.check import GameReport, check
+from arena.classes import name_problem
 from arena.errors import ArenaError
-from arena.plugins import BotInfo, Entry, Registry, name_problem
+from arena.plugins import BotInfo, Entry, Registry
 from arena.records import Limits
 from arena.seats import SeatFault, cgroups
 from arena.seats.cgroups import process_alive
@@ -602,7 +603,7 @@ def entry_point_modules(wheel: Path) -> list[str]:
 
 def _naming_problem(bot: dict[str, Any]) -> str | None:
     """Why a listed bot's name or game names cannot be registered (see
-    :func:`arena.plugins.name_problem`), or None."""
+    :func:`arena.classes.name_problem`), or None."""
     games = bot.get("games")
     listed = games if isinstance(games, list) else []
     names = [(bot["name"], "bot")] + [(game, "game") for game in listed]

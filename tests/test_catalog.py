@@ -13,7 +13,8 @@ import pytest
 
 from arena import catalog as catalog_module
 from arena.catalog import _add_bot, catalog
-from arena.plugins import Registry, bot_problem
+from arena.classes import bot_problem
+from arena.plugins import Registry
 
 ROOT = Path(__file__).parent.parent
 

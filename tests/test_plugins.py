@@ -89,3 +89,23 @@ def test_when_nothing_loads_the_error_names_the_first_problems() -> None:
     assert message.startswith("no game or bot could be loaded: 5 plugin problem(s): "
                               "plugin-0: reason 0; plugin-1: reason 1; plugin-2: reason 2")
     assert message.endswith("(and 2 more)")
+
+
+def test_a_bot_host_describes_its_bot_without_the_registry() -> None:
+    """A bot host starts for every new seat it serves: it reads its bot's params through
+    :mod:`arena.classes`, without :mod:`arena.plugins` and its ``importlib.metadata`` (about
+    a fifth of a host's start-up)."""
+    code = (
+        "import sys\n"
+        "import arena.seats.host as host\n"
+        "import arena_bot_greedy.plugin as plugin\n"
+        "bot, = host.registered(plugin, 'arena_register_bots')\n"
+        "described = host.describe_bot(bot)\n"
+        "print(described['name'], described['params'],\n"
+        "      [name for name in ('arena.plugins', 'importlib.metadata') if name in sys.modules])\n"
+    )
+    found = subprocess.run([sys.executable, "-I", "-c", code], capture_output=True, text=True,
+                           check=True)
+    assert found.stdout.split(" ", 1)[0] == "greedy"
+    assert "risk" in found.stdout
+    assert found.stdout.rstrip().endswith("[]")

@@ -96,7 +96,7 @@ def registered(plugin: Any, hook: str) -> list[Any]:
 
 
 def describe_bot(cls: Any) -> dict[str, Any]:
-    from arena.plugins import accepted_params
+    from arena.classes import accepted_params
 
     games = getattr(cls, "games", None)
     return {
@@ -114,7 +114,7 @@ def describe_game(cls: Any) -> dict[str, Any]:
 
 def catalog(module_name: str) -> dict[str, Any]:
     """What one plugin module registers, as the arena's discovery needs it."""
-    from arena.plugins import bot_problem, game_problem
+    from arena.classes import bot_problem, game_problem
 
     report: dict[str, Any] = {"type": "catalog", "games": [], "bots": [], "problems": []}
     try:

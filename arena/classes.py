@@ -1,0 +1,90 @@
+"""What makes a registered game or bot class usable, and what a bot's constructor takes.
+
+Checks on a class alone, with no discovery: the arena's registry
+(:mod:`arena.plugins`) and a sandboxed bot host (:mod:`arena.seats.host`) both use
+them, and the host imports this module rather than :mod:`arena.plugins`, whose
+``importlib.metadata`` would cost every host start several milliseconds.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from typing import Any
+
+__all__ = ["MAX_REGISTERED_NAME", "REGISTERED_NAME", "accepted_params", "bot_problem",
+           "game_problem", "name_problem"]
+
+
+def game_problem(candidate: Any) -> str | None:
+    """Why ``candidate`` is not a usable game class, or None if it is."""
+    if not inspect.isclass(candidate):
+        return f"{candidate!r} is not a class"
+    cls: Any = candidate
+    for attribute, kind in (
+        ("name", str),
+        ("title", str),
+        ("min_players", int),
+        ("max_players", int),
+        ("num_distinct_actions", int),
+    ):
+        if not isinstance(getattr(cls, attribute, None), kind):
+            return f"{cls.__name__}.{attribute} is missing or not a {kind.__name__}"
+    if not cls.name:
+        return f"{cls.__name__}.name is empty"
+    if not 1 <= cls.min_players <= cls.max_players:
+        return f"{cls.__name__} has min_players > max_players"
+    if not callable(getattr(cls, "new_initial_state", None)):
+        return f"{cls.__name__} has no new_initial_state()"
+    if inspect.isabstract(cls):
+        return f"{cls.__name__} leaves abstract methods unimplemented"
+    return None
+
+
+REGISTERED_NAME = re.compile(r"[A-Za-z0-9]+(?:[-_.][A-Za-z0-9]+)*")
+"""What a bot's or a game's registered name may be: it is typed in configs (``name@version``
+picks a stored version, so no ``@``) and shown in tables (no markup, no terminal codes)."""
+MAX_REGISTERED_NAME = 64
+
+
+def name_problem(name: object, what: str = "bot") -> str | None:
+    """Why ``name`` cannot be a registered name, or None if it can."""
+    if not isinstance(name, str) or not name:
+        return f"registered a {what} without a name"
+    if len(name) > MAX_REGISTERED_NAME or not REGISTERED_NAME.fullmatch(name):
+        shown = ascii(name[:MAX_REGISTERED_NAME])
+        return (f"{what} name {shown} is not valid: use letters, digits and single - _ . "
+                f"between them, up to {MAX_REGISTERED_NAME} characters")
+    return None
+
+
+def bot_problem(cls: Any) -> str | None:
+    """Why ``cls`` is not a usable bot class, or None if it is."""
+    if not inspect.isclass(cls):
+        return f"{cls!r} is not a class"
+    name = getattr(cls, "name", None)
+    if not isinstance(name, str) or not name:
+        return f"{cls.__name__}.name is missing or not a non-empty string"
+    reason = name_problem(name)
+    if reason is not None:
+        return reason
+    if not callable(getattr(cls, "act", None)):
+        return f"{cls.__name__} has no act(observation, legal_actions) method"
+    games = getattr(cls, "games", None)
+    if games is not None and not all(isinstance(g, str) for g in games):
+        return f"{cls.__name__}.games must be a collection of game names"
+    return None
+
+
+def accepted_params(cls: Any) -> list[str] | None:
+    """The keyword params a bot's constructor names besides the standard ones (None: any)."""
+    standard = ("self", "game", "seat", "num_players", "seed")
+    try:
+        parameters = list(inspect.signature(cls).parameters.values())
+    except (TypeError, ValueError):
+        return None
+    names = [p.name for p in parameters if p.name not in standard
+             and p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters):
+        return names or None
+    return names
