@@ -228,6 +228,55 @@ def test_the_pool_keeps_a_bounded_number_of_idle_hosts(monkeypatch: pytest.Monke
             host.kill()
 
 
+def test_the_pool_keeps_idle_hosts_within_a_memory_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Idle hosts hold their memory: past :func:`process.idle_budget` in all, the host
+    released longest ago is closed, whatever its bot, though fewer than
+    :data:`MAX_IDLE_HOSTS` are kept."""
+    monkeypatch.setattr(process.HostProcess, "resident_bytes", lambda self: 100 << 20)
+    monkeypatch.setattr(process, "idle_budget", lambda: 250 << 20)
+    pool = process.HostPool()
+    hosts = [process.HostProcess("arena_bot_random.plugin", ["--bot=random"], Confinement(),
+                                 "auto") for _ in range(3)]
+    try:
+        for key, host in zip(["a", "b", "c"], hosts, strict=True):
+            pool.release(key, host)
+        assert [host.alive for host in hosts] == [False, True, True]
+        assert pool.acquire("a") is None and pool.acquire("c") is hosts[2]
+    finally:
+        for host in hosts:
+            host.kill()
+
+
+@pytest.mark.parametrize("kept", [6, 5])
+def test_a_bot_at_every_seating_of_a_table_gets_a_host_a_seating_then_reuses_them(
+    kept: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A host never plays a deal twice, so a bot seated at the 6 seatings of a three-seat
+    table needs 6 hosts; with 6 kept the next table starts none, with 5 it starts one of
+    each bot again. Kept by default: one for each seating of a four-seat table, every
+    order (a four-seat round robin with 8 kept started about three hosts a match)."""
+    assert process.MAX_IDLE_PER_BOT >= 4 * 3 * 2
+    monkeypatch.setattr(process, "MAX_IDLE_PER_BOT", kept)
+    limits = Limits(isolation="process", move_seconds=5.0, bank_seconds=30.0)
+    entries = [SeatSpec("random", "random"), SeatSpec("greedy", "greedy"),
+               SeatSpec("bold", "greedy", {"risk": 0.8})]
+    plan = list(round_robin(game="explorers-of-the-lost-valley", options={}, entries=entries,
+                            players=3, rounds=2, seed=3, seating="permutations",
+                            limits=limits))
+    POOL.close()
+    started = []
+    for table in (plan[:6], plan[6:]):
+        before = POOL.started
+        for match in table:
+            result = play_match(match)
+            assert result.statuses == ("ok", "ok", "ok"), result.errors
+        started.append(POOL.started - before)
+    POOL.close()
+    assert started == [18, 0 if kept == 6 else 3]
+
+
 def idle_after_hog_matches(
     params: dict[str, int], limits: Limits
 ) -> tuple[list[process.HostProcess], list[process.HostProcess]]:

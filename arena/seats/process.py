@@ -50,12 +50,14 @@ OUTPUT_BYTES = 64 * 1024
 MAX_MATCHES_PER_HOST = 500
 """A host is retired after this many matches, so nothing a bot leaks grows for long."""
 
-MAX_IDLE_PER_BOT = 8
+MAX_IDLE_PER_BOT = 24
 """Idle hosts the pool keeps per bot, params and limits (the oldest goes past it): a host
 never plays a deal twice, so a bot that sits at every seating of a table needs one host a
-seating while the table is played, and each of them serves a later table. Together they
-hold at most the bot's ``memory_mb`` (what one of them may hold while it plays): a bot that
-keeps a gigabyte in every host it is given keeps one idle host, not eight."""
+seating while the table is played (24 for four seats in every order), and each of them
+serves the later tables. Together they hold at most the bot's ``memory_mb`` (what one of
+them may hold while it plays): a bot that keeps a gigabyte in every host it is given keeps
+one idle host, not 24. With 8 (before), a four-seat round robin in every order started
+about three hosts a match (``benchmarks/bench_hosts.py``)."""
 
 PAGE_BYTES = os.sysconf("SC_PAGE_SIZE")
 
@@ -74,10 +76,28 @@ def scratch_bytes(pid: int, folder: str) -> int:
     used_blocks, used_files = stats.f_blocks - stats.f_bfree, stats.f_files - stats.f_ffree
     return used_blocks * stats.f_frsize + used_files * INODE_BYTES
 
-MAX_IDLE_HOSTS = 48
-"""Idle hosts the pool keeps in all (the least recently used goes past it): a stopped host
-holds its memory (20-60 MB for the shipped bots), and a tournament of many bots would
-otherwise keep up to :data:`MAX_IDLE_PER_BOT` of each in every worker."""
+MAX_IDLE_HOSTS = 128
+"""Idle hosts the pool keeps in all (the least recently used goes past it), whatever they
+hold: each is two processes of the sandbox beside bubblewrap."""
+
+IDLE_SHARE = 4
+"""Idle hosts of all the workers of a machine hold at most 1 / ``IDLE_SHARE`` of its memory
+(:func:`idle_budget`): a stopped host keeps its memory (about 20 MB for the shipped bots),
+and a tournament of many bots would otherwise keep up to :data:`MAX_IDLE_PER_BOT` of each
+in every worker."""
+
+MIN_IDLE_BYTES = 256 << 20
+"""What the idle hosts of a worker may hold on any machine, however small."""
+
+
+@functools.cache
+def idle_budget() -> int:
+    """Bytes the idle hosts of this process may hold together: its share (one worker per
+    core, as a local tournament has) of a quarter of the machine's memory, at least
+    :data:`MIN_IDLE_BYTES` (3 GiB a worker on a 2-core machine of 24 GiB, 1 GiB on a
+    16-core one of 64 GiB)."""
+    memory = os.sysconf("SC_PHYS_PAGES") * PAGE_BYTES
+    return max(MIN_IDLE_BYTES, memory // (IDLE_SHARE * (os.cpu_count() or 1)))
 
 
 DISCARD_BYTES = 1 << 20
@@ -487,6 +507,8 @@ class HostPool:
     def __init__(self) -> None:
         self.idle: dict[str, list[HostProcess]] = {}
         self._released = 0
+        self.started = 0
+        """Hosts started for this pool's seats (a count, for benchmarks and tests)."""
         atexit.register(self.close)
 
     def acquire(self, key: str, deal: int | None = None) -> HostProcess | None:
@@ -512,16 +534,22 @@ class HostPool:
             hosts.pop(0).close()
         if not hosts:
             del self.idle[key]
-        if sum(len(kept) for kept in self.idle.values()) > MAX_IDLE_HOSTS:
-            self._close_oldest()
+        every = [idle for hosts in self.idle.values() for idle in hosts]
+        count, held = len(every), sum(idle.resident for idle in every)
+        while count > MAX_IDLE_HOSTS or (count and held > idle_budget()):
+            held -= self._close_oldest()
+            count -= 1
 
-    def _close_oldest(self) -> None:
-        """Close the idle host released longest ago (each key's list is in release order)."""
+    def _close_oldest(self) -> int:
+        """Close the idle host released longest ago (each key's list is in release order);
+        what it held."""
         key = min((key for key, hosts in self.idle.items() if hosts),
                   key=lambda key: self.idle[key][0].released)
-        self.idle[key].pop(0).close()
+        oldest = self.idle[key].pop(0)
+        oldest.close()
         if not self.idle[key]:
             del self.idle[key]
+        return oldest.resident
 
     def close(self) -> None:
         for hosts in self.idle.values():
@@ -560,6 +588,7 @@ class ProcessSeat:
         try:
             if host is None:
                 try:
+                    pool.started += 1
                     host = HostProcess(plugin, [f"--bot={bot}"], confinement, sandbox,
                                        _environment(environment))
                 except OSError as exc:
