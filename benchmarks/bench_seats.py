@@ -11,6 +11,9 @@
     against the arena's environment, side by side.
 (i) host start-up with a control group per host (where the machine allows one) and
     without, alternating.
+(j) waiting for a stopped host: sandboxed ``random`` matches with the referee sleeping
+    between its looks at a host it stopped (before) and yielding the core first (now),
+    alternating.
 (h) the turn guard: one host's request round trip (an empty observation) with and without
     what follows each answer in a match (the sweep for processes left running and the stop
     until the next request), alternating, best of the repeats.
@@ -28,7 +31,7 @@ from pathlib import Path
 
 from arena.match import refereed
 from arena.records import Limits, MatchSpec, SeatSpec
-from arena.seats import cgroups
+from arena.seats import cgroups, process
 from arena.seats.process import POOL, HostProcess
 from arena.seats.sandbox import Confinement, bubblewrap
 from arena.submit import build_wheel, make_environment
@@ -36,11 +39,16 @@ from arena.submit import build_wheel, make_environment
 GAME = "explorers-of-the-lost-valley"
 
 
-def specs(bot: str, count: int, isolation: str, sandbox: str) -> list[MatchSpec]:
+def specs(bot: str, count: int, isolation: str, sandbox: str, first: int = 0
+          ) -> list[MatchSpec]:
+    """``count`` matches of three ``bot`` seats, deals ``first`` on: a kept host never plays
+    a deal twice, so each timed batch of sandboxed seats needs deals of its own, or it
+    times host starts."""
     limits = Limits(isolation=isolation, sandbox=sandbox, move_seconds=5.0, bank_seconds=5.0)
     seats = tuple(SeatSpec(label=f"{bot}-{i}", bot=bot) for i in range(3))
     return [MatchSpec(id=f"b{i}", game=GAME, options={}, seats=seats, seed=i,
-                      bot_seeds=(i, i + 1, i + 2), limits=limits) for i in range(count)]
+                      bot_seeds=(i, i + 1, i + 2), limits=limits)
+            for i in range(first, first + count)]
 
 
 def play(batch: list[MatchSpec]) -> tuple[float, float]:
@@ -57,12 +65,12 @@ def play(batch: list[MatchSpec]) -> tuple[float, float]:
 
 
 def compare(bot: str, count: int, repeats: int, sandbox: str) -> None:
-    inprocess, process = specs(bot, count, "inprocess", sandbox), specs(bot, count, "process",
-                                                                         sandbox)
-    play(process[:3])  # hosts started and warm, as in a tournament's steady state
+    play(specs(bot, 3, "process", sandbox, 1 << 20))  # hosts started, as in a tournament
     best = {"inprocess": (0.0, 1.0), "process": (0.0, 1.0)}
-    for _ in range(repeats):
-        for name, batch in (("inprocess", inprocess), ("process", process)):
+    for repeat in range(repeats):
+        batches = {kind: specs(bot, count, kind, sandbox, repeat * count)
+                   for kind in ("inprocess", "process")}
+        for name, batch in batches.items():
             rate, decision = play(batch)
             best[name] = (max(best[name][0], rate), min(best[name][1], decision))
     (rate_in, dec_in), (rate_out, dec_out) = best["inprocess"], best["process"]
@@ -83,6 +91,33 @@ def startup(sandbox: str, times: int, environment: Path | None = None) -> float:
         seconds.append(time.perf_counter() - began)
         host.close()
     return statistics.median(seconds)
+
+
+def stop_waits(sandbox: str, count: int, repeats: int) -> None:
+    """(j) sandboxed ``random`` matches with the referee waiting for each stop by sleeping
+    between its looks (before) and by first yielding the core (now), alternating, each
+    batch on deals of its own; milliseconds a match, of the clock and of this process's
+    CPU."""
+    saved = process.STOP_YIELDS
+    play(specs("random", 3, "process", sandbox, 1 << 21))
+    timed: dict[str, list[tuple[float, float]]] = {"sleep": [], "yield first": []}
+    first = 1 << 22
+    try:
+        for _ in range(repeats):
+            for kind, yields in (("sleep", 0), ("yield first", saved)):
+                process.STOP_YIELDS = yields
+                batch = specs("random", count, "process", sandbox, first)
+                first += count
+                cpu, began = time.process_time(), time.perf_counter()
+                play(batch)
+                timed[kind].append(((time.perf_counter() - began) / count * 1e3,
+                                    (time.process_time() - cpu) / count * 1e3))
+    finally:
+        process.STOP_YIELDS = saved
+    shown = "; ".join(f"{kind}: {min(wall for wall, _ in runs):.1f} ms a match, referee CPU "
+                      f"{min(cpu for _, cpu in runs):.1f} ms" for kind, runs in timed.items())
+    print(f"stop wait ({sandbox}), random, best of {repeats}: {shown}")
+    POOL.close()
 
 
 def round_trips(sandbox: str, guarded: bool, count: int = 3000) -> float:
@@ -114,6 +149,8 @@ def main() -> None:
     for mode in modes:
         for bot in ("random", "greedy"):
             compare(bot, args.matches, args.repeats, mode)
+    for mode in modes:
+        stop_waits(mode, args.matches, args.repeats)
     for mode in modes:
         bare = min(round_trips(mode, False) for _ in range(args.repeats))
         guarded = min(round_trips(mode, True) for _ in range(args.repeats))
