@@ -11,7 +11,7 @@
     against the arena's environment, side by side.
 (i) host start-up with a control group per host (where the machine allows one) and
     without, alternating.
-(j) waiting for a stopped host: sandboxed ``random`` matches with the referee sleeping
+(m) waiting for a stopped host: sandboxed ``random`` matches with the referee sleeping
     between its looks at a host it stopped (before) and yielding the core first (now),
     alternating.
 (h) the turn guard: one host's request round trip (an empty observation) with and without
@@ -94,7 +94,7 @@ def startup(sandbox: str, times: int, environment: Path | None = None) -> float:
 
 
 def stop_waits(sandbox: str, count: int, repeats: int) -> None:
-    """(j) sandboxed ``random`` matches with the referee waiting for each stop by sleeping
+    """(m) sandboxed ``random`` matches with the referee waiting for each stop by sleeping
     between its looks (before) and by first yielding the core (now), alternating, each
     batch on deals of its own; milliseconds a match, of the clock and of this process's
     CPU."""

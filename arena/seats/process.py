@@ -707,7 +707,7 @@ def _await_stop(pid: int) -> None:
     stop needs the host to run, often on this very core, and a sleep of 0.2 ms (0.27 with the
     timer's slack) was most of the wait (a third of the stops needed one). Yielding halved
     a sandboxed random-bot match's time, 25 to 12 ms, and took less CPU of the referee
-    (``benchmarks/bench_seats.py`` (j))."""
+    (``benchmarks/bench_seats.py`` (m))."""
     deadline = time.perf_counter() + STOP_WAIT
     looks = 0
     while True:
