@@ -249,6 +249,25 @@ def test_the_pool_keeps_idle_hosts_within_a_memory_budget(
             host.kill()
 
 
+def test_idle_hosts_leave_the_user_most_of_the_process_limit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A host that cannot start is its bot's crash: under a process limit (``ulimit -u``) the
+    idle hosts of one worker a core take at most half of it; root and no limit: 128."""
+    monkeypatch.setattr(process.os, "cpu_count", lambda: 16)
+    monkeypatch.setattr(process.os, "geteuid", lambda: 1000)
+    count = process.idle_hosts.__wrapped__
+    for soft, kept in ((4096, 42), (1_000_000, process.MAX_IDLE_HOSTS), (10, 1)):
+        monkeypatch.setattr(process.resource, "getrlimit", lambda _which, soft=soft: (soft, soft))
+        assert count() == kept
+    monkeypatch.setattr(process.resource, "getrlimit",
+                        lambda _which: (process.resource.RLIM_INFINITY,) * 2)
+    assert count() == process.MAX_IDLE_HOSTS
+    monkeypatch.setattr(process.resource, "getrlimit", lambda _which: (4096, 4096))
+    monkeypatch.setattr(process.os, "geteuid", lambda: 0)
+    assert count() == process.MAX_IDLE_HOSTS
+
+
 @pytest.mark.parametrize("kept", [6, 5])
 def test_a_bot_at_every_seating_of_a_table_gets_a_host_a_seating_then_reuses_them(
     kept: int, monkeypatch: pytest.MonkeyPatch

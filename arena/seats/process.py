@@ -20,6 +20,7 @@ import functools
 import json
 import math
 import os
+import resource
 import select
 import shutil
 import signal
@@ -78,7 +79,24 @@ def scratch_bytes(pid: int, folder: str) -> int:
 
 MAX_IDLE_HOSTS = 128
 """Idle hosts the pool keeps in all (the least recently used goes past it), whatever they
-hold: each is two processes of the sandbox beside bubblewrap."""
+hold: each is two processes of the sandbox beside bubblewrap. Fewer where the user may run
+few processes (:func:`idle_hosts`)."""
+
+PROCESSES_PER_HOST = 3
+"""Processes an idle host is: bubblewrap, the sandbox's init and the host."""
+
+
+@functools.cache
+def idle_hosts() -> int:
+    """Idle hosts this process may keep: :data:`MAX_IDLE_HOSTS`, or fewer where the user's
+    process limit (``ulimit -u``, which counts every thread of the user) would otherwise be
+    half used by the idle hosts of one worker a core: a host that cannot start is its bot's
+    crash, so the pool must not be what runs the machine out of processes."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_NPROC)
+    if soft == resource.RLIM_INFINITY or os.geteuid() == 0:  # root is not held to it
+        return MAX_IDLE_HOSTS
+    share = soft // (2 * PROCESSES_PER_HOST * (os.cpu_count() or 1))
+    return max(1, min(MAX_IDLE_HOSTS, share))
 
 IDLE_SHARE = 4
 """Idle hosts of all the workers of a machine hold at most 1 / ``IDLE_SHARE`` of its memory
@@ -536,7 +554,7 @@ class HostPool:
             del self.idle[key]
         every = [idle for hosts in self.idle.values() for idle in hosts]
         count, held = len(every), sum(idle.resident for idle in every)
-        while count > MAX_IDLE_HOSTS or (count and held > idle_budget()):
+        while count > min(MAX_IDLE_HOSTS, idle_hosts()) or (count and held > idle_budget()):
             held -= self._close_oldest()
             count -= 1
 
