@@ -268,6 +268,31 @@ def test_idle_hosts_leave_the_user_most_of_the_process_limit(
     assert count() == process.MAX_IDLE_HOSTS
 
 
+def test_idle_hosts_hold_at_most_a_cores_share_of_a_quarter_of_the_memory(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The idle hosts' budget: a quarter of the memory shared among the cores, the machine's
+    or, where smaller, its container's group's; never under 256 MiB."""
+    budget = process.idle_budget.__wrapped__
+    physical = os.sysconf("SC_PHYS_PAGES") * process.PAGE_BYTES
+    cores = os.cpu_count() or 1
+    assert process.MIN_IDLE_BYTES <= budget() <= max(process.MIN_IDLE_BYTES,
+                                                       physical // (4 * cores))
+    limit = tmp_path / "memory.max"
+    real = Path
+
+    def limited(place: str) -> Path:
+        return limit if place == "/sys/fs/cgroup/memory.max" else real("/nonexistent")
+
+    monkeypatch.setattr(process, "Path", limited)
+    limit.write_text(f"{(64 << 30) * cores}\n")
+    assert budget() == min(physical, (64 << 30) * cores) // (4 * cores)
+    limit.write_text(f"{(2 << 30) * cores}\n")
+    assert budget() == max(process.MIN_IDLE_BYTES, min(physical, (2 << 30) * cores) // (4 * cores))
+    limit.write_text("max\n")
+    assert budget() == max(process.MIN_IDLE_BYTES, physical // (4 * cores))
+
+
 @pytest.mark.parametrize("kept", [6, 5])
 def test_a_bot_at_every_seating_of_a_table_gets_a_host_a_seating_then_reuses_them(
     kept: int, monkeypatch: pytest.MonkeyPatch

@@ -111,10 +111,15 @@ MIN_IDLE_BYTES = 256 << 20
 @functools.cache
 def idle_budget() -> int:
     """Bytes the idle hosts of this process may hold together: its share (one worker per
-    core, as a local tournament has) of a quarter of the machine's memory, at least
+    core, as a local tournament has) of a quarter of the machine's memory (or of its
+    container's, where a control group bounds it), at least
     :data:`MIN_IDLE_BYTES` (3 GiB a worker on a 2-core machine of 24 GiB, 1 GiB on a
     16-core one of 64 GiB)."""
     memory = os.sysconf("SC_PHYS_PAGES") * PAGE_BYTES
+    for limit in ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"):
+        # A container sees the machine's memory but may use only its group's.
+        with contextlib.suppress(OSError, ValueError):
+            memory = min(memory, int(Path(limit).read_text()))
     return max(MIN_IDLE_BYTES, memory // (IDLE_SHARE * (os.cpu_count() or 1)))
 
 
