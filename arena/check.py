@@ -2,13 +2,16 @@
 
 The bot is loaded through its entry point in a sandboxed host, exactly as a
 tournament seats it, and plays a few short matches in every installed game
-it supports: against itself and against ``random``. No Ray is involved.
+it supports: against itself and against ``random``, with the fewest and the
+most players the game takes, and with each option that is off by default
+turned on. No Ray is involved.
 """
 
 from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass, field
+from typing import Any
 
 from arena.errors import ArenaError, unknown_name
 from arena.match import EngineError, refereed
@@ -24,6 +27,8 @@ class SeatReport:
     """How the checked bot did in one seat of one match."""
 
     match: str
+    table: str
+    """The match's seats and the options it was played with (``"4 seats, advanced"``)."""
     opponents: str
     status: str
     decisions: int
@@ -55,6 +60,23 @@ def _matchups(bot: str, players: int, found: Registry) -> list[tuple[str, ...]]:
         lineups.append((bot,) + (OPPONENT,) * (players - 1))
         lineups.append((OPPONENT,) * (players - 1) + (bot,))
     return lineups
+
+
+def _tables(game: Any) -> list[tuple[int, dict[str, Any]]]:
+    """The seat counts and options a bot is checked with in ``game``: the fewest players
+    with no options, the most players, then the fewest with each option that is off by
+    default turned on (Explorers' advanced game, with its other actions)."""
+    tables: list[tuple[int, dict[str, Any]]] = [(game.min_players, {})]
+    if game.max_players > game.min_players:
+        tables.append((game.max_players, {}))
+    tables += [(game.min_players, {name: True})
+               for name, default in dict(getattr(game, "default_options", {})).items()
+               if default is False]
+    return tables
+
+
+def _describe(players: int, options: dict[str, Any]) -> str:
+    return ", ".join([f"{players} seats", *options])
 
 
 def games_to_check(bot: str, found: Registry, games: list[str] | None) -> list[str]:
@@ -90,7 +112,9 @@ def check(
     for game_name in names:
         game = found.game(game_name)
         report = GameReport(game_name, seed)
-        for number, lineup in enumerate(_matchups(bot, game.min_players, found)):
+        played = [(players, options, lineup) for players, options in _tables(game)
+                  for lineup in _matchups(bot, players, found)]
+        for number, (players, options, lineup) in enumerate(played):
             seats = tuple(
                 SeatSpec(label=f"{name}#{index}", bot=name,
                          params=dict(params or {}) if name == bot else {},
@@ -99,7 +123,8 @@ def check(
                 for index, name in enumerate(lineup)
             )
             spec = MatchSpec(
-                id=f"check-{game_name}-{number}", game=game_name, options={}, seats=seats,
+                id=f"check-{game_name}-{number}", game=game_name, options=dict(options),
+                seats=seats,
                 seed=derive_seed(seed, "chance", game_name, number),
                 bot_seeds=tuple(derive_seed(seed, "bot", game_name, number, index)
                                 for index in range(len(seats))),
@@ -115,7 +140,8 @@ def check(
                 if name != bot:
                     continue
                 report.seats.append(SeatReport(
-                    match=spec.id, opponents=others, status=result.statuses[index],
+                    match=spec.id, table=_describe(players, options), opponents=others,
+                    status=result.statuses[index],
                     decisions=referee.decisions[index],
                     think_seconds=result.think_seconds[index],
                     worst_seconds=result.max_move_seconds[index],

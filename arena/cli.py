@@ -233,11 +233,12 @@ def check_command(bot: str, games: tuple[str, ...], params: str | None, sandbox:
                       "matches again)")
     for report in reports:
         verdict = "ok" if report.ok else "FAULTS"
-        table = Table("match", "against", "status", "decisions", "mean ms", "worst ms",
-                      "start-up ms", "peak MB", title=f"{report.game}: {verdict}")
+        table = Table("match", "table", "against", "status", "decisions", "mean ms",
+                      "worst ms", "start-up ms", "peak MB", title=f"{report.game}: {verdict}")
         for seat in report.seats:
             mean = 1000 * seat.think_seconds / max(1, seat.decisions)
-            table.add_row(seat.match, seat.opponents, seat.status, str(seat.decisions),
+            table.add_row(seat.match, seat.table, seat.opponents, seat.status,
+                          str(seat.decisions),
                           f"{mean:.2f}", f"{1000 * seat.worst_seconds:.2f}",
                           f"{1000 * seat.startup_seconds:.0f}", f"{seat.peak_kb / 1024:.0f}")
         console.print(table)

@@ -41,6 +41,29 @@ def test_a_faulty_bot_fails_with_its_error_and_where_it_was_raised() -> None:
     assert "arena_testbots.py\", line" in done.stdout and "RuntimeError: boom" in done.stdout
 
 
+def test_a_bot_is_checked_at_the_fullest_table_and_with_each_option_turned_on() -> None:
+    """A bot that breaks only at a full table fails its check, not its tournament: each game
+    is played with its fewest and its most players, and with each option that is off by
+    default turned on (Explorers' advanced game)."""
+    from arena.check import check as check_bot
+    from arena.plugins import discover
+    from arena.records import Limits
+
+    (report,) = check_bot("crowd-shy", discover(), Limits(sandbox="fallback"),
+                          games=["tiny-race"], seed=1)
+    assert {seat.table: seat.status for seat in report.seats} == {
+        "2 seats": "ok", "4 seats": "error"}
+    assert all("4 players is a crowd" in (seat.error or "") for seat in report.seats
+               if seat.table == "4 seats")
+    done = check("crowd-shy", "--game", "tiny-race")
+    assert done.returncode == 1 and "4 seats" in done.stdout and "is a crowd" in done.stdout
+    (explorers,) = check_bot("random", discover(), Limits(sandbox="fallback"),
+                             games=["explorers-of-the-lost-valley"], seed=1)
+    assert explorers.ok
+    assert sorted({seat.table for seat in explorers.seats}) == [
+        "2 seats", "2 seats, advanced", "4 seats"]
+
+
 def test_the_fallback_says_the_filesystem_is_not_hidden() -> None:
     done = check("zoo-chatty", "--game", "tiny-race", "--sandbox", "fallback")
     assert done.returncode == 0, done.stdout + done.stderr

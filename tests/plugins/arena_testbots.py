@@ -168,7 +168,19 @@ class Picky(Bot):
         return legal_actions[0]
 
 
+class CrowdShy(Bot):
+    """Plays heads-up only: at a table of more than two it raises."""
+
+    name = "crowd-shy"
+
+    def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        if self.num_players > 2:
+            raise RuntimeError(f"{self.num_players} players is a crowd")
+        return legal_actions[0]
+
+
 @arena.hookimpl
 def arena_register_bots(register: Callable[[type], None]) -> None:
-    for bot in (Crasher, Closer, Typist, Cheater, Garbage, Sleeper, Kamikaze, Picky):
+    for bot in (Crasher, Closer, Typist, Cheater, Garbage, Sleeper, Kamikaze, Picky,
+                CrowdShy):
         register(bot)
