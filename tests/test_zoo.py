@@ -249,6 +249,25 @@ def test_the_pool_keeps_idle_hosts_within_a_memory_budget(
             host.kill()
 
 
+def test_closing_the_pool_ends_every_idle_host_and_closes_each_pipe_once() -> None:
+    """The pool lets every host go before it waits for any (one after the other took 15 ms a
+    host, two seconds for a full pool at a worker's exit), and a host's pipes are closed
+    once: closed twice, the number may by then be another file's."""
+    pool = process.HostPool()
+    hosts = [process.HostProcess("arena_bot_random.plugin", ["--bot=random"], Confinement(),
+                                 "auto") for _ in range(3)]
+    for host in hosts:
+        host.greet(10.0)
+    for key, host in zip("abc", hosts, strict=True):
+        host.pause()
+        pool.release(key, host)
+    processes = {host.process.pid for host in hosts}
+    pool.close()
+    assert not pool.idle and not any(host.alive for host in hosts)
+    assert all(host.to_host == host.from_host == -1 for host in hosts)
+    assert gone(processes)
+
+
 def test_idle_hosts_leave_the_user_most_of_the_process_limit(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
