@@ -249,6 +249,30 @@ def test_the_pool_keeps_idle_hosts_within_a_memory_budget(
             host.kill()
 
 
+def test_the_arena_writes_the_bytecode_a_host_cannot(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A host's binds are read-only and its environment says not to write bytecode, so the
+    arena compiles what a host imports (a bot's package, the arena's) where it may: never
+    where the user asked for none, and a broken file stops nothing."""
+    package = tmp_path / "arena_bot_compiled"
+    package.mkdir()
+    (package / "__init__.py").write_text("VALUE = 1\n")
+    (package / "broken.py").write_text("def (\n")
+    single = tmp_path / "single.py"
+    single.write_text("VALUE = 2\n")
+
+    def caches() -> list[str]:
+        return sorted(path.name for path in tmp_path.rglob("*.pyc"))
+
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    sandbox_module.compiled.__wrapped__(package, single)
+    assert caches() == []
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    sandbox_module.compiled.__wrapped__(package, None, single, tmp_path / "gone")
+    assert [name.split(".")[0] for name in caches()] == ["__init__", "single"]
+
+
 def test_closing_the_pool_ends_every_idle_host_and_closes_each_pipe_once() -> None:
     """The pool lets every host go before it waits for any (one after the other took 15 ms a
     host, two seconds for a full pool at a worker's exit), and a host's pipes are closed

@@ -398,6 +398,8 @@ def host_command(
     extra = [] if location is None else [location.parent if location.is_file() else location]
     if environment is None:
         extra += dependency_locations(plugin)
+        compiled(location, *dependency_locations(plugin), module_location("arena"),
+                 module_location("engines"))
     command = [bwrap, "--unshare-all", "--unshare-user", *nested_namespaces_refused(),
                "--uid", str(SANDBOX_UID),
                "--gid", str(SANDBOX_UID), "--die-with-parent", "--new-session",
@@ -409,6 +411,33 @@ def host_command(
                "--size", str(SCRATCH_MB << 20), "--tmpfs", "/tmp", "--chdir", "/tmp",
                *_system_binds(), *_python_binds(extra, environment), "--", *python]
     return confinement.limited(command, moves), None
+
+
+@functools.cache
+def compiled(*places: Path | None) -> None:
+    """Write the bytecode of the Python files at ``places`` (package folders or module files)
+    where it is missing or stale, once a process, as importing them here would.
+
+    A host cannot: its binds are read-only and its environment says not to. So a module
+    that only a host imports (the host's own, a bot's, in an editable install where pip
+    compiled nothing) was compiled again at every host start: 25 ms of a `greedy` host's
+    98 (``benchmarks/bench_seats.py`` (f)). Only compiled, never run; nothing is written
+    where bytecode is not wanted (``PYTHONDONTWRITEBYTECODE``, ``python -B``) or cannot be
+    (a folder that is not writable is left as it is)."""
+    if sys.dont_write_bytecode:
+        return
+    import compileall
+
+    for place in places:
+        if place is None:
+            continue
+        try:
+            if place.is_dir():
+                compileall.compile_dir(place, maxlevels=8, quiet=2)
+            elif place.suffix == ".py":
+                compileall.compile_file(place, quiet=2)
+        except Exception:  # bytecode is a saving, never a reason to fail
+            continue
 
 
 def sandboxed(
