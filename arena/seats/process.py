@@ -98,6 +98,7 @@ def idle_hosts() -> int:
     share = soft // (2 * PROCESSES_PER_HOST * (os.cpu_count() or 1))
     return max(1, min(MAX_IDLE_HOSTS, share))
 
+
 IDLE_SHARE = 4
 """Idle hosts of all the workers of a machine hold at most 1 / ``IDLE_SHARE`` of its memory
 (:func:`idle_budget`): a stopped host keeps its memory (about 20 MB for the shipped bots),
@@ -798,7 +799,8 @@ def _traced(pid: int) -> bool:
     except OSError:
         return False
     at = status.find(b"\nTracerPid:")
-    return at >= 0 and status[at + 11:].split(None, 1)[0] != b"0"
+    tracer = status[at + 11:].split(None, 1) if at >= 0 else []
+    return bool(tracer) and tracer[0] != b"0"
 
 
 def _unforeseen(exc: Exception) -> BotCrashed:
