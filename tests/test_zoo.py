@@ -478,6 +478,9 @@ def test_processes_a_bot_leaves_running_are_killed_once_it_answers(
     time.sleep(0.3)  # nothing that escaped the sweep shows up later either
     assert len(forgers()) == kept
     POOL.close()
+    deadline = time.monotonic() + 5  # killed sandboxes take a moment to leave /proc
+    while forgers() and time.monotonic() < deadline:
+        time.sleep(0.05)
     assert not forgers()
 
 

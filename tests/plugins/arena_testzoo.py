@@ -416,9 +416,11 @@ mounts a tmpfs of 1 GiB in it (memory outside its scratch folders' bounds), and 
             print(f"MEMFD {len(self.held)} files, over 16 MiB: {big}", flush=True)
         if self.mode == "nest" and not os.path.exists("/tmp/nest"):
             print(_nest(), flush=True)
-        if self.mode == "twice":  # an answer of its own on the wire, then the host's
-            os.write(_protocol_out(), (json.dumps({"type": "action", "action": legal_actions[-1]})
-                                       + "\n").encode())
+        if self.mode == "twice":  # two answers of its own on the wire at once, then the host's
+            # In one write: the referee may stop the host between a write of the bot's and
+            # the host's own, and a line it then writes once let go reads as the next answer.
+            line = json.dumps({"type": "action", "action": legal_actions[-1]}) + "\n"
+            os.write(_protocol_out(), (line * 2).encode())
         if self.mode == "forkloop":
             with contextlib.suppress(OSError):
                 runs = len(Path(STOPPED_RUNS).read_text().splitlines())
