@@ -398,8 +398,8 @@ def host_command(
     extra = [] if location is None else [location.parent if location.is_file() else location]
     if environment is None:
         extra += dependency_locations(plugin)
-        compiled(location, *dependency_locations(plugin), module_location("arena"),
-                 module_location("engines"))
+        compiled(module_location("arena"), module_location("engines"))  # once a process
+        compiled(location, *dependency_locations(plugin))  # once a plugin
     command = [bwrap, "--unshare-all", "--unshare-user", *nested_namespaces_refused(),
                "--uid", str(SANDBOX_UID),
                "--gid", str(SANDBOX_UID), "--die-with-parent", "--new-session",
