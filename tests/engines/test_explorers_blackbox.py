@@ -1550,3 +1550,40 @@ def test_every_observation_of_random_play_rebuilds(players: int) -> None:
 def test_a_card_id_that_is_not_a_number_is_refused() -> None:
     with pytest.raises(ValueError, match="not a card id"):
         _edit(lambda t: t["deck"].append("3"))
+
+
+# --- second pass (h-rules-explorers2): rules and README claims not yet checked ---------------
+
+
+def test_a_row_slot_may_be_set_by_card_id() -> None:
+    """README, *Setting up a position*: "Move a card by taking its id out of one place
+    (`deck`, `row`, ...) and putting it in another". A bare id put in a row slot is that
+    card (it used to fail with a TypeError); the card's dict works as before."""
+    state = start(2, row=(PTERO_6, IGUA_7))
+
+    def setup(table: dict[str, Any]) -> None:
+        table["deck"].remove(card_id(state, HOUND))
+        table["deck"].append(table["row"][0]["id"])
+        table["row"][0] = card_id(state, HOUND)
+
+    state = rebuild(state, setup)
+    assert row_names(state) == [HOUND, IGUA_7]
+    assert obs(state)["row"][0]["type"] == "advantage"
+    assert state.action_to_string(TAKE[0]) == f"take row[0] {HOUND} (advantage)"
+
+
+def test_a_row_slot_whose_name_and_id_disagree_is_refused() -> None:
+    """An edited row card is read by its `id`; one whose `name` names another card is a
+    mistake and is refused by name, not silently taken as the id's card."""
+    state = start(2, row=(PTERO_6, IGUA_7))
+    with pytest.raises(ValueError, match=r"row\[1\]"):
+        rebuild(state, lambda t: t["row"][1].update(name=MEGA_10))
+    with pytest.raises(ValueError, match=r"row\[0\]"):
+        rebuild(state, lambda t: t["row"].__setitem__(0, "Hound"))
+
+
+def test_an_unknown_phase_is_refused_by_name() -> None:
+    state = start(2)
+    with pytest.raises(ValueError, match="phase"):
+        rebuild(state, lambda t: t.update(phase="hunting"))
+
