@@ -19,8 +19,9 @@ from engines.explorers.table import AMMUNITION, EXPLORATION_TOKENS
 def check(observation: Mapping[str, Any], cards: CardSet) -> None:
     """Raise ``ValueError`` naming the first thing in ``observation`` that no position of
     the game can hold."""
-    row_ids(observation, cards)
+    row = row_ids(observation, cards)
     _check_cards(observation, cards)
+    _check_hunt(observation, cards, row)
     _check_tokens(observation)
     _check_trail_tokens(observation)
 
@@ -89,6 +90,21 @@ def _explain_cards(observation: Mapping[str, Any], cards: CardSet,
         seen[card] = place
     missing = [cards.names[card] for card in range(cards.size) if card not in seen]
     _fail(f"cards in no place (deck, row, discards, a hand): {missing}")
+
+
+def _check_hunt(observation: Mapping[str, Any], cards: CardSet, row: list[int]) -> None:
+    """A hunt is of a dinosaur in the row, and the Hound reveals a dinosaur into
+    ``hound_card`` (an advantage it reveals goes straight to its taker)."""
+    hunt = observation["hunt"]
+    if hunt is not None:
+        slot = hunt.get("slot") if isinstance(hunt, Mapping) else None
+        if slot not in (0, 1) or row[slot] < 0 or cards.kind[row[slot]] != DINOSAUR:
+            _fail(f"hunt.slot is {slot!r}: a hunt needs the slot (0 or 1) of a dinosaur in "
+                  "the row")
+    hound = observation["hound_card"]
+    if hound is not None and cards.kind[hound] != DINOSAUR:
+        _fail(f"hound_card holds {cards.names[hound]!r}: the Hound's taker decides only "
+              "about a dinosaur")
 
 
 def _check_tokens(observation: Mapping[str, Any]) -> None:

@@ -1804,3 +1804,39 @@ def test_the_allies_bonus_is_for_hunt_throws_only_not_the_steal_die() -> None:
     chance(state, "die 2")
     assert player(state, 0)["dinosaurs"] == []
     assert player(state, 1)["dinosaurs"] == [card_id(state, PTERO_7)]
+
+
+def test_a_hunt_of_no_dinosaur_in_the_row_is_refused() -> None:
+    """README, *Setting up a position*: a position no game can hold is refused with a
+    `ValueError` naming the field. A hunt is of a dinosaur in the row ("Choose one of the
+    two cards ... If it's a dinosaur, you will try to "hunt" it"); an edited `hunt` on an
+    advantage or an empty slot used to be rebuilt and to capture nonsense."""
+    state = start(2, row=(HOUND, IGUA_7))
+
+    def hunting(slot: Any) -> Callable[[dict[str, Any]], None]:
+        def change(table: dict[str, Any]) -> None:
+            table["phase"] = "hunt-reroll"
+            table["hunt"] = {"slot": slot, "rolls": 1, "ammunition_used": 0, "last_roll": 2}
+        return change
+
+    with pytest.raises(ValueError, match=r"hunt\.slot"):
+        rebuild(state, hunting(0))
+    with pytest.raises(ValueError, match=r"hunt\.slot"):
+        rebuild(state, hunting(2))
+    rebuilt = rebuild(state, hunting(1))
+    assert rebuilt.legal_actions() == [REROLL, STOP_HUNT]
+    assert obs(rebuilt)["hunt"]["card"] == card_id(state, IGUA_7)
+
+
+def test_an_advantage_as_the_hounds_revealed_dinosaur_is_refused() -> None:
+    """"If it's a dinosaur, you can capture it ... If it's an advantage, you will NOT benefit
+    from its effect": only a dinosaur waits for the taker's decision in `hound_card`."""
+    state = start(2, row=(PTERO_6, IGUA_7))
+
+    def reveal(table: dict[str, Any]) -> None:
+        table["deck"].remove(card_id(state, ALLIES))
+        table["hound_card"] = card_id(state, ALLIES)
+        table["phase"] = "hound-capture"
+
+    with pytest.raises(ValueError, match="hound_card"):
+        rebuild(state, reveal)
