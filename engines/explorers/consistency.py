@@ -19,7 +19,9 @@ from engines.explorers.table import AMMUNITION, EXPLORATION_TOKENS
 def check(observation: Mapping[str, Any], cards: CardSet) -> None:
     """Raise ``ValueError`` naming the first thing in ``observation`` that no position of
     the game can hold."""
+    row = row_ids(observation, cards)
     _check_cards(observation, cards)
+    _check_hunt(observation, cards, row)
     _check_tokens(observation)
     _check_trail_tokens(observation)
 
@@ -28,10 +30,32 @@ def _fail(problem: str) -> NoReturn:
     raise ValueError(f"explorers: not a position of the game: {problem}")
 
 
+def row_ids(observation: Mapping[str, Any], cards: CardSet) -> list[int]:
+    """The row's two slots as card ids (-1 for an empty slot). A slot holds what the
+    observation shows (a card's dict, of which ``id`` is read), ``null``, or, in an edited
+    observation, a bare card id; a dict whose ``name`` is not its card's is refused."""
+    row = observation["row"]
+    if not isinstance(row, list) or len(row) != 2:
+        _fail(f"row is {row!r}, not a list of two slots")
+    ids = []
+    for slot, entry in enumerate(row):
+        if entry is None:
+            ids.append(-1)
+            continue
+        card = entry.get("id") if isinstance(entry, Mapping) else entry
+        if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < cards.size:
+            _fail(f"row[{slot}] holds {entry!r}, not a card, a card id 0..{cards.size - 1} "
+                  "or null")
+        if isinstance(entry, Mapping) and entry.get("name", cards.names[card]) != cards.names[card]:
+            _fail(f"row[{slot}] has id {card} ({cards.names[card]}) but name {entry['name']!r}")
+        ids.append(card)
+    return ids
+
+
 def _check_cards(observation: Mapping[str, Any], cards: CardSet) -> None:
     hands = [(p, key) for p in observation["players"] for key in ("dinosaurs", "advantages")]
     placed = [*observation["deck"], *observation["discards"],
-              *(card["id"] for card in observation["row"] if card is not None)]
+              *(card for card in row_ids(observation, cards) if card >= 0)]
     if observation["hound_card"] is not None:
         placed.append(observation["hound_card"])
     for p, key in hands:
@@ -49,8 +73,8 @@ def _explain_cards(observation: Mapping[str, Any], cards: CardSet,
     """Name the first card out of place (the check above found one)."""
     places: list[tuple[str, Any]] = [("deck", card) for card in observation["deck"]]
     places += [("discards", card) for card in observation["discards"]]
-    places += [(f"row[{slot}]", card["id"]) for slot, card in enumerate(observation["row"])
-               if card is not None]
+    places += [(f"row[{slot}]", card) for slot, card in enumerate(row_ids(observation, cards))
+               if card >= 0]
     if observation["hound_card"] is not None:
         places.append(("hound_card", observation["hound_card"]))
     places += [(f"players[{p['seat']}].{key}", card) for p, key in hands for card in p[key]]
@@ -66,6 +90,21 @@ def _explain_cards(observation: Mapping[str, Any], cards: CardSet,
         seen[card] = place
     missing = [cards.names[card] for card in range(cards.size) if card not in seen]
     _fail(f"cards in no place (deck, row, discards, a hand): {missing}")
+
+
+def _check_hunt(observation: Mapping[str, Any], cards: CardSet, row: list[int]) -> None:
+    """A hunt is of a dinosaur in the row, and the Hound reveals a dinosaur into
+    ``hound_card`` (an advantage it reveals goes straight to its taker)."""
+    hunt = observation["hunt"]
+    if hunt is not None:
+        slot = hunt.get("slot") if isinstance(hunt, Mapping) else None
+        if slot not in (0, 1) or row[slot] < 0 or cards.kind[row[slot]] != DINOSAUR:
+            _fail(f"hunt.slot is {slot!r}: a hunt needs the slot (0 or 1) of a dinosaur in "
+                  "the row")
+    hound = observation["hound_card"]
+    if hound is not None and cards.kind[hound] != DINOSAUR:
+        _fail(f"hound_card holds {cards.names[hound]!r}: the Hound's taker decides only "
+              "about a dinosaur")
 
 
 def _check_tokens(observation: Mapping[str, Any]) -> None:

@@ -47,13 +47,16 @@ def rebuild(observation: Mapping[str, Any]) -> ExplorersState:
     cards = _cards(observation)
     consistency.check(observation, cards)
     state = ExplorersState(cards, observation["num_players"], observation["advanced"])
+    if observation["phase"] not in phases.NAMES:
+        raise ValueError(f"explorers: not a position of the game: phase "
+                         f"{observation['phase']!r} is none of {list(phases.NAMES)}")
     state.phase = phases.NAMES.index(observation["phase"])
     state.player = observation["current_player"]
     for name in ("first_player", "adventure", "center_ammunition", "actions_left"):
         setattr(state, name, observation[name])
     state.turns = observation["turn"]
-    state.deck, state.row = list(observation["deck"]), [
-        card["id"] if card is not None else -1 for card in observation["row"]]
+    state.deck = sorted(observation["deck"])  # unordered: legal draws come out sorted
+    state.row = consistency.row_ids(observation, cards)
     state.discards = list(observation["discards"])
     _players(state, observation["players"])
     _turn(state, observation)

@@ -1550,3 +1550,293 @@ def test_every_observation_of_random_play_rebuilds(players: int) -> None:
 def test_a_card_id_that_is_not_a_number_is_refused() -> None:
     with pytest.raises(ValueError, match="not a card id"):
         _edit(lambda t: t["deck"].append("3"))
+
+
+# --- second pass (h-rules-explorers2): rules and README claims not yet checked ---------------
+
+
+def test_a_row_slot_may_be_set_by_card_id() -> None:
+    """README, *Setting up a position*: "Move a card by taking its id out of one place
+    (`deck`, `row`, ...) and putting it in another". A bare id put in a row slot is that
+    card (it used to fail with a TypeError); the card's dict works as before."""
+    state = start(2, row=(PTERO_6, IGUA_7))
+
+    def setup(table: dict[str, Any]) -> None:
+        table["deck"].remove(card_id(state, HOUND))
+        table["deck"].append(table["row"][0]["id"])
+        table["row"][0] = card_id(state, HOUND)
+
+    state = rebuild(state, setup)
+    assert row_names(state) == [HOUND, IGUA_7]
+    assert obs(state)["row"][0]["type"] == "advantage"
+    assert state.action_to_string(TAKE[0]) == f"take row[0] {HOUND} (advantage)"
+
+
+def test_a_row_slot_whose_name_and_id_disagree_is_refused() -> None:
+    """An edited row card is read by its `id`; one whose `name` names another card is a
+    mistake and is refused by name, not silently taken as the id's card."""
+    state = start(2, row=(PTERO_6, IGUA_7))
+    with pytest.raises(ValueError, match=r"row\[1\]"):
+        rebuild(state, lambda t: t["row"][1].update(name=MEGA_10))
+    with pytest.raises(ValueError, match=r"row\[0\]"):
+        rebuild(state, lambda t: t["row"].__setitem__(0, "Hound"))
+
+
+def test_an_unknown_phase_is_refused_by_name() -> None:
+    state = start(2)
+    with pytest.raises(ValueError, match="phase"):
+        rebuild(state, lambda t: t.update(phase="hunting"))
+
+
+def test_the_adventure_ends_mid_round_and_later_seats_get_no_turn() -> None:
+    """"When a card is taken and can't be replaced (because the deck is empty), the
+    adventure ends." It ends at once, in the middle of the round: with four players and
+    seat 1 first, seat 2's capture of a card that cannot be replaced ends it before seats 3
+    and 0 play; "The player who goes last in the last adventure will go first in this
+    one": seat 0 (turn order 1, 2, 3, 0)."""
+    state = start(4, first=1, row=(PTERO_4, IGUA_7))
+    state = rebuild(state, lambda t: set_deck(t, [PLES_7]))
+    state.apply_action(DISCARD[1])  # seat 1: the deck's last card replaces it
+    assert row_names(state)[1] is None
+    chance(state, f"reveal {PLES_7}")
+    state.apply_action(TURN_END)  # seat 1 buys no extra action
+    assert state.current_player() == 2 and obs(state)["deck_count"] == 0
+    hunt(state, 0, 4)  # seat 2 captures Pterodactylus antiquus: no card replaces it
+    table = obs(state, 0)
+    assert table["adventure"] == 2
+    assert table["history"] == [[0, 0, 2, 0]]
+    assert table["trophy_history"] == [[2]]
+    assert state.current_player() == CHANCE
+    chance(state, f"setup discard {PTERO_5}")
+    chance(state, f"reveal {IGUA_5}")
+    chance(state, f"reveal {IGUA_6}")
+    assert obs(state)["first_player"] == 0
+    assert state.current_player() == 0
+
+
+def test_allies_taken_as_the_last_card_end_the_adventure_and_their_action_is_lost() -> None:
+    """"When a card is taken and can't be replaced (because the deck is empty), the
+    adventure ends." Taking the Allies is taking a card: the action it gives comes too late
+    (ruling 14), and the card costs its point ("Each advantage card you have at the end of
+    the adventure subtracts 1 point")."""
+    state = start(3, first=0, row=(ALLIES, IGUA_7))
+
+    def setup(table: dict[str, Any]) -> None:
+        give(table, 0, PTERO_4)
+        set_deck(table, [])
+
+    state = rebuild(state, setup)
+    state.apply_action(TAKE[0])
+    table = obs(state, 0)
+    assert table["adventure"] == 2
+    assert table["history"] == [[2 - 1, 0, 0]]
+    assert table["trophy_history"] == [[0]]
+    assert state.current_player() == CHANCE
+
+
+def test_a_second_trophy_ends_the_match_mid_round() -> None:
+    """"The first player to have two trophies is the absolute winner of the game." The
+    adventure that gives it ends at once (the last card leaves the row) and no further turn
+    or adventure is played: the match is over, with the winner first."""
+    state = start(3, first=0, row=(PTERO_4, IGUA_7))
+
+    def setup(table: dict[str, Any]) -> None:
+        table["players"][1]["trophies"] = 1
+        table["players"][2]["trophies"] = 1
+        give(table, 1, IGUA_5)
+        set_deck(table, [])
+
+    state = rebuild(state, setup)
+    hunt(state, 0, 4)  # seat 0 captures a 1-point dinosaur; seat 1 keeps the lead
+    assert state.is_terminal()
+    assert state.scores() == [0, 2, 1]
+    assert state.ranking()[1] == 0
+    assert state.legal_actions() == []
+
+
+def test_four_player_ranking_below_the_winner() -> None:
+    """"The first player to have two trophies is the absolute winner of the game." Below
+    the winner the rulebook names no order; README: `ranking()` orders the others by
+    trophies, then total adventure points over the match, then exploration tokens at the end
+    of the last adventure, equal places if still tied."""
+    state = start(4, first=0)
+
+    def setup(table: dict[str, Any]) -> None:
+        for seat, trophies in enumerate((1, 1, 0, 0)):
+            table["players"][seat]["trophies"] = trophies
+        table["history"] = [[5, 3, 0, 0], [0, 0, 4, 4]]
+        table["trophy_history"] = [[0], [1]]
+        give(table, 0, MEGA_9)  # seat 0 wins this adventure: its second trophy
+        give(table, 3, PTERO_4)  # seat 3: 2 points now, 6 over the match, seat 2: 4
+        table["players"][2]["exploration_tokens"] = 5
+        set_deck(table, [])
+
+    state = rebuild(state, setup)
+    assert [p["total_points"] for p in obs(state)["players"]] == [5, 3, 4, 4]
+    end_adventure_now(state)
+    assert state.is_terminal()
+    assert obs(state, 0)["history"][-1] == [10, 0, 0, 2]
+    assert state.scores() == [2, 1, 0, 0]
+    assert state.ranking() == [0, 1, 3, 2]
+
+
+def test_four_player_ranking_ties_on_points_go_to_tokens_then_share() -> None:
+    """README: below the winner, equal trophies and points go to the exploration tokens at
+    the end of the last adventure; still equal, the place is shared."""
+    state = start(4, first=0)
+
+    def setup(table: dict[str, Any]) -> None:
+        table["players"][0]["trophies"] = 1
+        give(table, 0, MEGA_9)
+        for seat, tokens in ((1, 4), (2, 5), (3, 5)):
+            table["players"][seat]["exploration_tokens"] = tokens
+        set_deck(table, [])
+
+    state = rebuild(state, setup)
+    end_adventure_now(state)
+    assert state.is_terminal()
+    assert state.ranking() == [0, 3, 1, 1]
+
+
+def test_stealing_from_an_explorer_back_from_the_base_camp_gets_nothing() -> None:
+    """"he must discard both his advantages and his captured dinosaurs" and "If the chosen
+    player doesn't have any dinosaur with that value (or less), you get nothing." The
+    trail token stays discarded ("if you discard one, there is no way to recover it")."""
+    state = start(
+        2, advanced=True, first=1,
+        trails={0: ("megalosaurus", "pterodactylus"), 1: ("iguanodon", "plesiosaurus")},
+    )
+    state = rebuild(state, lambda t: give(t, 1, PTERO_4, IGUA_5))
+    state.apply_action(BASE_CAMP)  # seat 1 discards both dinosaurs
+    if phase(state) == "turn-end":
+        state.apply_action(TURN_END)
+    assert state.current_player() == 0
+    assert player(state, 1)["dinosaurs"] == []
+    state.apply_action(STEAL_WITH["pterodactylus"])
+    state.apply_action(ASK_SEAT_FIRST + 1)
+    chance(state, "die 6")
+    assert player(state, 0)["dinosaurs"] == []
+    assert player(state, 0)["trail_tokens"] == ["megalosaurus"]
+    assert phase(state) == "turn-end"  # the steal was the turn's action
+
+
+def test_a_steal_can_break_the_victims_lone_species_doubling() -> None:
+    """"If a player is the only one that has a certain dinosaur species, then all the
+    members of that species will score double." A stolen dinosaur changes who holds a
+    species: the victim, alone with two pterodactylus (doubled), shares them after a steal,
+    and neither player's pterodactylus are doubled any more."""
+    state = start(
+        2, advanced=True,
+        trails={0: ("iguanodon", "iguanodon"), 1: ("iguanodon", "plesiosaurus")},
+    )
+
+    def setup(table: dict[str, Any]) -> None:
+        give(table, 1, PTERO_5B, PTERO_7)
+
+    state = rebuild(state, setup)
+    assert player(state, 1)["points"] == (2 + 3) * 2
+    state.apply_action(STEAL_WITH["iguanodon"])
+    state.apply_action(ASK_SEAT_FIRST + 1)
+    chance(state, "die 3")
+    assert sorted(state.legal_actions()) == sorted(
+        STEAL_PICK_FIRST + card_id(state, name) for name in (PTERO_5B, PTERO_7))
+    state.apply_action(STEAL_PICK_FIRST + card_id(state, PTERO_5B))
+    assert player(state, 0)["points"] == 2  # shared species, no trail bonus for it
+    assert player(state, 1)["points"] == 3
+    assert player(state, 0)["trail_tokens"] == ["iguanodon"]
+
+
+def test_the_hound_as_the_last_card_reveals_nothing_and_costs_its_point() -> None:
+    """"Hound: If you take the hound, reveal the next card of the deck." With the deck
+    empty there is nothing to reveal, and the Hound "can't be replaced": the adventure ends
+    with the Hound's -1 ("Each advantage card you have at the end ... subtracts 1 point")."""
+    state = start(2, first=0, row=(HOUND, IGUA_7))
+    state = rebuild(state, lambda t: set_deck(t, []))
+    state.apply_action(TAKE[0])
+    table = obs(state, 0)
+    assert table["adventure"] == 2
+    assert table["history"] == [[-1, 0]]
+    assert table["trophy_history"] == [[1]]
+
+
+def test_abandoning_players_keep_their_turn_order_and_the_last_one_plays_alone() -> None:
+    """"He will be ignored for the rest of the adventure": with four players, seats 1 and
+    2 abandon; turns go 3, 0, 3, 0 ... and once seat 3 abandons too, seat 0 plays every
+    turn; "The adventure also ends if all the players have abandoned it"."""
+    state = start(4, first=1)
+    state.apply_action(ABANDON)
+    assert state.current_player() == 2
+    state.apply_action(ABANDON)
+    assert state.current_player() == 3
+    state.apply_action(BASE_CAMP)
+    state.apply_action(TURN_END)
+    assert state.current_player() == 0
+    state.apply_action(BASE_CAMP)
+    state.apply_action(TURN_END)
+    assert state.current_player() == 3
+    state.apply_action(ABANDON)
+    assert state.current_player() == 0
+    state.apply_action(BASE_CAMP)
+    state.apply_action(TURN_END)
+    assert state.current_player() == 0
+    assert obs(state)["adventure"] == 1
+    state.apply_action(ABANDON)
+    table = obs(state, 0)
+    assert table["adventure"] == 2
+    assert table["trophy_history"] == [[0, 1, 2, 3]]  # 0 points and 6 tokens each
+
+
+def test_the_allies_bonus_is_for_hunt_throws_only_not_the_steal_die() -> None:
+    """"Allies: ... you will gain +1 in all your future hunt throws" and, to steal, "throw a
+    die. The result will be the maximum point value that dinosaur has to have": the steal's
+    die is no hunt throw, so a thief with the Allies' +1 who throws a 2 cannot take a
+    3-point dinosaur."""
+    state = start(
+        2, advanced=True, row=(ALLIES, IGUA_7),
+        trails={0: ("megalosaurus", "pterodactylus"), 1: ("iguanodon", "plesiosaurus")},
+    )
+    state = rebuild(state, lambda t: give(t, 1, PTERO_7))
+    state.apply_action(TAKE[0])  # the Allies: +1 to hunt throws and one more action
+    chance(state, f"reveal {IGUA_5}")
+    assert player(state, 0)["throw_bonus"] == 1
+    state.apply_action(STEAL_WITH["megalosaurus"])
+    state.apply_action(ASK_SEAT_FIRST + 1)
+    chance(state, "die 2")
+    assert player(state, 0)["dinosaurs"] == []
+    assert player(state, 1)["dinosaurs"] == [card_id(state, PTERO_7)]
+
+
+def test_a_hunt_of_no_dinosaur_in_the_row_is_refused() -> None:
+    """README, *Setting up a position*: a position no game can hold is refused with a
+    `ValueError` naming the field. A hunt is of a dinosaur in the row ("Choose one of the
+    two cards ... If it's a dinosaur, you will try to "hunt" it"); an edited `hunt` on an
+    advantage or an empty slot used to be rebuilt and to capture nonsense."""
+    state = start(2, row=(HOUND, IGUA_7))
+
+    def hunting(slot: Any) -> Callable[[dict[str, Any]], None]:
+        def change(table: dict[str, Any]) -> None:
+            table["phase"] = "hunt-reroll"
+            table["hunt"] = {"slot": slot, "rolls": 1, "ammunition_used": 0, "last_roll": 2}
+        return change
+
+    with pytest.raises(ValueError, match=r"hunt\.slot"):
+        rebuild(state, hunting(0))
+    with pytest.raises(ValueError, match=r"hunt\.slot"):
+        rebuild(state, hunting(2))
+    rebuilt = rebuild(state, hunting(1))
+    assert rebuilt.legal_actions() == [REROLL, STOP_HUNT]
+    assert obs(rebuilt)["hunt"]["card"] == card_id(state, IGUA_7)
+
+
+def test_an_advantage_as_the_hounds_revealed_dinosaur_is_refused() -> None:
+    """"If it's a dinosaur, you can capture it ... If it's an advantage, you will NOT benefit
+    from its effect": only a dinosaur waits for the taker's decision in `hound_card`."""
+    state = start(2, row=(PTERO_6, IGUA_7))
+
+    def reveal(table: dict[str, Any]) -> None:
+        table["deck"].remove(card_id(state, ALLIES))
+        table["hound_card"] = card_id(state, ALLIES)
+        table["phase"] = "hound-capture"
+
+    with pytest.raises(ValueError, match="hound_card"):
+        rebuild(state, reveal)
