@@ -452,3 +452,77 @@ def test_an_observation_rebuilt_unedited_plays_on_the_same(players: int) -> None
     for seat in range(players):
         assert (json.dumps(rebuilt.observation(seat), sort_keys=True, default=dict)
                 == json.dumps(state.observation(seat), sort_keys=True, default=dict))
+
+
+# --- Setting up a position: what the README promises ------------------------------------------
+
+
+def later_observation() -> dict[str, Any]:
+    observation = new_game(2).observation(0)
+    observation["turn"] = 4
+    return observation
+
+
+def catch_up_without_tokens(o: dict[str, Any]) -> None:
+    seat_edit(o, 0, missions=[0], leaders=[3, 3])
+    o["phase"], o["completing"] = "catch-up-token", {"id": 0}
+    o["discard"] = dict.fromkeys(VEHICLES, 0)
+
+
+def completing_a_mission_not_held(o: dict[str, Any]) -> None:
+    seat_edit(o, 0, missions=[], on=[CHURCH, WALL])
+    o["phase"], o["completing"] = "retrieve-member", {"id": 0}
+
+
+def completing_a_mission_not_fulfilled(o: dict[str, Any]) -> None:
+    seat_edit(o, 0, missions=[0], on=[CHURCH])
+    o["phase"], o["completing"] = "retrieve-member", {"id": 0}
+
+
+def flipping_without_a_starting_token(o: dict[str, Any]) -> None:
+    seat_edit(o, 0, vehicles={}, missions=[])
+    o["phase"], o["turn"] = "flip-starting-token", 0
+
+
+def an_unknown_vehicle(o: dict[str, Any]) -> None:
+    o["players"][0]["vehicles"] = {"car": 2, "plane": 1}
+
+
+@pytest.mark.parametrize("edit", [catch_up_without_tokens, completing_a_mission_not_held,
+                                  completing_a_mission_not_fulfilled,
+                                  flipping_without_a_starting_token, an_unknown_vehicle])
+def test_a_decision_with_nothing_to_decide_is_refused(
+        edit: Callable[[dict[str, Any]], None]) -> None:
+    """README: "An edit that no table can show is refused with a ValueError naming the field".
+    Each of these was rebuilt into a state with no legal action (or one that failed with
+    another error at the next move): a catch-up token with an empty discard area, a member
+    to bring back from a mission the player does not hold or has not fulfilled, a starting
+    flip with no starting token, a vehicle that is none of the four."""
+    observation = later_observation()
+    edit(observation)
+    with pytest.raises(ValueError, match="state_from_observation"):
+        GAME.state_from_observation(observation, random.Random(0))
+
+
+def test_a_vehicle_left_out_of_an_edited_table_counts_zero() -> None:
+    """README: per player ``vehicles`` (``{vehicle: count}``) and ``discard`` are read; a
+    vehicle left out of an edited table is none held, not an error."""
+    observation = later_observation()
+    observation["players"][0]["vehicles"] = {"car": 1, "train": 1}
+    observation["discard"] = {"boat": 2}
+    state = GAME.state_from_observation(observation, random.Random(0))
+    assert me(state)["vehicles"] == {"train": 1, "car": 1, "boat": 0, "airship": 0}
+    assert state.observation(1)["discard"] == {"train": 0, "car": 0, "boat": 2, "airship": 0}
+    assert go(PETRA, CAR) in state.legal_actions()
+
+
+def test_a_position_in_the_middle_of_a_mission_plays_on() -> None:
+    """A position set up while a member is chosen ("You can choose which Expedition Member you
+    retrieve") goes on as in play: the Leader moves by the members needed."""
+    observation = later_observation()
+    seat_edit(observation, 0, missions=[11], on=[CHURCH, WALL, PETRA], leaders=[1, 1])
+    observation["phase"], observation["completing"] = "retrieve-member", {"id": 11}
+    state = GAME.state_from_observation(observation, random.Random(0))
+    assert state.legal_actions() == [retrieve(CHURCH), retrieve(WALL), retrieve(PETRA)]
+    play(state, retrieve(CHURCH))
+    assert me(state)["leaders"] == [1, 4] and me(state)["missions"] == []
