@@ -526,3 +526,17 @@ def test_a_position_in_the_middle_of_a_mission_plays_on() -> None:
     assert state.legal_actions() == [retrieve(CHURCH), retrieve(WALL), retrieve(PETRA)]
     play(state, retrieve(CHURCH))
     assert me(state)["leaders"] == [1, 4] and me(state)["missions"] == []
+
+
+def test_members_sent_are_in_view_while_a_mission_is_drawn() -> None:
+    """What a player may see is in every observation, at a draw in the middle of a turn
+    too: the two members just sent to an Equipment area ("Move 1, 2, 3 or 4 of your
+    Expedition Members ... to an empty Equipment area") while the token's mission is drawn."""
+    state = position(lambda o: None)
+    play(state, equip(0, 2, 1))
+    assert state.current_player() == CHANCE
+    for seat in (0, 1):
+        view = state.observation(seat)
+        assert view["phase"] == "reveal-mission"
+        assert view["sent_this_turn"] == 2 and view["equipment_areas"] == [2, 0]
+        assert view["players"][0]["members_in_front"] == 1
