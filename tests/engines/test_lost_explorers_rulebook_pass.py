@@ -540,3 +540,16 @@ def test_members_sent_are_in_view_while_a_mission_is_drawn() -> None:
         assert view["phase"] == "reveal-mission"
         assert view["sent_this_turn"] == 2 and view["equipment_areas"] == [2, 0]
         assert view["players"][0]["members_in_front"] == 1
+
+
+def test_the_turn_cap_the_readme_names_ends_a_rebuilt_game() -> None:
+    """README: a turn ending at turn 399 or later ends the game by the safety cap (ruling
+    23); one before it goes on."""
+    for turn, over in ((398, False), (399, True)):
+        observation = later_observation()
+        observation["turn"] = turn
+        state = GAME.state_from_observation(observation, random.Random(0))
+        play(state, END_PHASE_1, END_TURN)
+        assert state.is_terminal() is over
+        if over:
+            assert state.observation(0)["end"]["by"] == "turn-limit"
