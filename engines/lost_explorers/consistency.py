@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engines.lost_explorers.components import CLUE_TILES, MISSIONS, Components
+from engines.lost_explorers.components import CLUE_TILES, MISSIONS, VEHICLES, Components
 from engines.lost_explorers.table import MARKERS_IN_PLAY
 
 MEMBERS, MEMBERS_WITH_BONUS = 3, 4
@@ -48,6 +48,44 @@ def check(observation: Mapping[str, Any], components: Components) -> None:
                                                              "catch-up-token")):
         raise _fail("'completing' names a mission exactly while a member or a catch-up "
                     "token is chosen")
+    _decision(observation, components)
+
+
+def _vehicle_counts(field: str, counts: Mapping[str, Any]) -> None:
+    """A ``{vehicle: count}`` table: known vehicle names (one left out counts 0), no
+    negative count."""
+    unknown = sorted(set(counts) - set(VEHICLES))
+    if unknown:
+        raise _fail(f"{field} {dict(counts)!r}: unknown vehicles {unknown} "
+                    f"(the vehicles are {', '.join(VEHICLES)})")
+    if any(not isinstance(count, int) or count < 0 for count in counts.values()):
+        raise _fail(f"{field} {dict(counts)!r} has a negative count")
+
+
+def _decision(observation: Mapping[str, Any], components: Components) -> None:
+    """The decision named by ``phase`` has a move to make: a starting token to flip, a
+    mission being completed that the player on move holds and fulfils (a member to bring
+    back), a token in the discard area to take."""
+    phase, seat = observation["phase"], observation["current_player"]
+    player = observation["players"][seat]
+    if phase == "flip-starting-token" and not any(player["vehicles"].values()):
+        raise _fail(f"phase {phase!r}: seat {seat} has no starting token left to flip")
+    completing = observation["completing"]
+    if completing is None:
+        return
+    mission = completing["id"]
+    if mission not in [held["id"] for held in player["missions"]]:
+        raise _fail(f"completing mission {mission!r} is not one that seat {seat}, on move, "
+                    "holds")
+    if phase == "retrieve-member":
+        places = observation["locations"]
+        needed = components.mission_locations[mission]
+        if not all(places[p]["validated"] or places[p]["member"] == seat for p in needed) or all(
+                places[p]["validated"] for p in needed):
+            raise _fail(f"completing mission {mission} in phase {phase!r}: seat {seat} needs a "
+                        "member on each of its locations without a marker, one at least")
+    elif not any(observation["discard"].values()):
+        raise _fail(f"phase {phase!r} with no token in the discard area to take")
 
 
 def _locations(observation: Mapping[str, Any], components: Components, n: int) -> None:
@@ -65,8 +103,7 @@ def _locations(observation: Mapping[str, Any], components: Components, n: int) -
     areas = observation["equipment_areas"]
     if any(not 0 <= sent <= MEMBERS_WITH_BONUS for sent in areas):
         raise _fail(f"equipment_areas {areas!r}: 0 to 4 members each")
-    if any(count < 0 for count in observation["discard"].values()):
-        raise _fail(f"discard {dict(observation['discard'])!r} has a negative count")
+    _vehicle_counts("discard", observation["discard"])
 
 
 def _player(observation: Mapping[str, Any], components: Components, seat: int,
@@ -82,8 +119,7 @@ def _player(observation: Mapping[str, Any], components: Components, seat: int,
         if not 1 <= slot <= components.track_length[track]:
             raise _fail(f"seat {seat}: leader on slot {slot} of track {track} "
                         f"(slots 1..{components.track_length[track]})")
-    if any(count < 0 for count in player["vehicles"].values()):
-        raise _fail(f"seat {seat}: vehicles {dict(player['vehicles'])!r} has a negative count")
+    _vehicle_counts(f"seat {seat}: vehicles", player["vehicles"])
     if player["clues"] < 0:
         raise _fail(f"seat {seat}: clues {player['clues']!r}")
 

@@ -127,7 +127,7 @@ def rebuild(observation: Mapping[str, Any], rng: random.Random) -> LostExplorers
                          "vehicle in the observation's 'stacks' (one per token counted)")
     state.unseen_vehicles = [0] * len(VEHICLES)  # every stack token was set out at setup
     state.end_triggered = not any(state.stack_left)
-    state.discard = [observation["discard"][v] for v in VEHICLES]
+    state.discard = [observation["discard"].get(v, 0) for v in VEHICLES]
     state.area_members = list(observation["equipment_areas"])
     state.sent = observation["sent_this_turn"]
     completing = observation["completing"]
@@ -140,7 +140,7 @@ def rebuild(observation: Mapping[str, Any], rng: random.Random) -> LostExplorers
 
 
 def _players(state: LostExplorersState, players: list[Mapping[str, Any]]) -> None:
-    state.vehicles = [[p["vehicles"][v] for v in VEHICLES] for p in players]
+    state.vehicles = [[p["vehicles"].get(v, 0) for v in VEHICLES] for p in players]
     state.missions = [[mission["id"] for mission in p["missions"]] for p in players]
     state.members_front = [p["members_in_front"] for p in players]
     state.members_total = [p["members_total"] for p in players]

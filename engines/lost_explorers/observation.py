@@ -100,7 +100,6 @@ def _completed(state: LostExplorersState) -> list[int]:
 def build(state: LostExplorersState, seat: int) -> dict[str, Any]:
     """The observation of ``seat``: a JSON-able dict, freshly built (never shared)."""
     components = state.components
-    on_move = state.phase in (P.PHASE_1, P.PHASE_2, P.RETRIEVE_PICK, P.CATCH_UP)
     return {
         "game": "lost-explorers",
         "seat": seat,
@@ -110,7 +109,7 @@ def build(state: LostExplorersState, seat: int) -> dict[str, Any]:
         "turn": state.turn,
         "first_player": state.first_player,
         "can_send": state.send_limit() if state.phase == P.PHASE_1 else 0,
-        "sent_this_turn": state.sent if on_move else 0,
+        "sent_this_turn": state.sent,  # at a draw in the middle of a turn too
         "locations": _locations(state),
         "stacks": [{"count": state.stack_left[stack],
                     "visible": [VEHICLES[v] for v in state.visible[stack]]} for stack in (0, 1)],

@@ -103,6 +103,8 @@ class Rules(Table):
         self.clues_due -= 1
         if len(self.clues[seat]) >= CLUES_TO_WIN:
             self.ended, self.winner, self.clues_due = BY_CLUES, seat, 0
+        elif not self.clues_due and self.completing >= 0 and self.step != P.CATCH_UP:
+            self._after_clues()
 
     # ---------------------------------------------------------------- setup
 
@@ -198,11 +200,22 @@ class Rules(Table):
         # a Leader that does not move (no member needed, or on the last slot) takes nothing.
         if before < after and before <= leaders[1 - track] and kinds:
             if len(kinds) > 1:
-                self.step = P.CATCH_UP
+                self.step = P.CATCH_UP  # chosen once the clue tiles due are drawn
                 return
-            self._catch_up(kinds[0])
+            self.catch_up_due = kinds[0]
+        if self.clues_due:  # the clue tiles first (ruling 25): a 4th one ends the game there
+            self.step = P.PHASE_2
             return
-        self._discard_mission()
+        self._after_clues()
+
+    def _after_clues(self) -> None:
+        """The rest of a completed mission once its clue tiles are drawn: the catch-up token
+        of the one kind due, if any, then the mission discarded."""
+        vehicle, self.catch_up_due = self.catch_up_due, -1
+        if vehicle >= 0:
+            self._catch_up(vehicle)
+        else:
+            self._discard_mission()
 
     def _catch_up(self, vehicle: int) -> None:
         self.discard[vehicle] -= 1

@@ -189,6 +189,8 @@ def test_the_mission_token_is_discarded() -> None:
     the catch-up token is taken, so it cannot be that token."""
     state = on_map(leaders=(3, 1))
     play(state, A.COMPLETE + MASK_PETRA, A.RETRIEVE + place("Petra"))
+    assert MASK_PETRA in state.missions[0]  # the glass on 5: its clue tile first (ruling 25)
+    play(state, A.CLUE + 0)
     assert MASK_PETRA not in state.missions[0]
     assert state.observation(2)["discard"]["car"] == 3
     state = on_map()
