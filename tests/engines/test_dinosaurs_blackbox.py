@@ -1375,3 +1375,37 @@ def test_pteranodon_lifts_own_explorer_out_of_the_swamp(game: Game) -> None:
     state.apply_action(explorer(0, 1))
     state.apply_action(MIDDLE)
     assert where(state, 0, 1) == MIDDLE
+
+
+# --- second pass: sentences checked again with fresh eyes ---------------------------------
+
+
+def at_draw(game: Game, edit: Callable[[Obs], None], players: int = 2,
+            options: dict[str, Any] | None = None) -> State:
+    """Seat 0 goes first and is about to draw its card, in the position ``edit`` sets (the
+    README's way: edit the observation at the draw node, rebuild, then force the card)."""
+    state = game.new_initial_state(players, options)
+    state.apply_action(first(0))
+    obs = view(state)
+    edit(obs)
+    return game.state_from_observation(obs, random.Random(0))
+
+
+def test_escaping_the_swamp_keeps_the_coin(game: Game) -> None:
+    """'If an explorer falls into the swamp, is captured by a dinosaur or is carried off by
+    the Pteranodon, the coin is abandoned' names the ways a coin is lost; Escape from the
+    Swamp ('The player may place an explorer on any space beyond his nearest exit from the
+    swamp') is not one of them: the explorer climbs out with its coin."""
+    def edit(o: Obs) -> None:
+        o["swamp_monster"] = 93
+        put(o, 0, 1, 133, carrying=True)   # on the grey arrow k1, one from the exit j0
+    state = at_draw(game, edit)
+    state.apply_action(CARD["escape-swamp"])
+    state.apply_action(explorer(0, 1))
+    state.apply_action(105)
+    obs = view(state)
+    assert obs["players"][0]["explorers"][1] == 105
+    assert obs["players"][0]["carrying"][1] is True and obs["coins"] == []
+    state.apply_action(explorer(0, 1))
+    assert dict(state.chance_outcomes())[dice(7)] == pytest.approx(6 / 36)  # two dice
+
