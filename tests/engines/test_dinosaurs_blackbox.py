@@ -1391,6 +1391,15 @@ def at_draw(game: Game, edit: Callable[[Obs], None], players: int = 2,
     return game.state_from_observation(obs, random.Random(0))
 
 
+def _last_two_alive(o: Obs, mine: int, theirs: int) -> None:
+    """Every explorer dead but seat 0's explorer 0 on ``mine`` and seat 1's on ``theirs``."""
+    for seat in range(2):
+        for k in range(1, 4):
+            kill(o, seat, k)
+    put(o, 0, 0, mine)
+    put(o, 1, 0, theirs)
+
+
 def test_escaping_the_swamp_keeps_the_coin(game: Game) -> None:
     """'If an explorer falls into the swamp, is captured by a dinosaur or is carried off by
     the Pteranodon, the coin is abandoned' names the ways a coin is lost; Escape from the
@@ -1409,3 +1418,41 @@ def test_escaping_the_swamp_keeps_the_coin(game: Game) -> None:
     state.apply_action(explorer(0, 1))
     assert dict(state.chance_outcomes())[dice(7)] == pytest.approx(6 / 36)  # two dice
 
+
+def test_the_game_ends_as_soon_as_the_last_explorer_dies_under_lava(game: Game) -> None:
+    """'If the game ends because all explorers have died ..., the winner is the player with
+    the most coins': once no explorer is left the game is over, even with lava still to
+    pour."""
+    def edit(o: Obs) -> None:
+        _lava_to_g(o)
+        _last_two_alive(o, 45, 46)
+        o["players"][1]["coins_out"] = 0
+    state = at_draw(game, edit)
+    state.apply_action(CARD["volcano"])
+    state.apply_action(45)                   # the drawer's own last explorer
+    assert not state.is_terminal() and phase(state) == "lava-place"
+    state.apply_action(46)                   # and the opponent's: nobody is left
+    assert state.is_terminal() and state.legal_actions() == []
+    obs = view(state)
+    assert obs["end_reason"] == "deaths" and obs["winner"] == -1
+    assert state.ranking() == [0, 0]
+
+
+def test_the_game_ends_as_soon_as_dinosaur_attack_eats_the_last_explorers(game: Game
+                                                                         ) -> None:
+    """'Dinosaur Attack! ... All captured explorers there are eaten alive!' with 'If the game
+    ends because all explorers have died': the three dinosaurs still owed do not move."""
+    def edit(o: Obs) -> None:
+        _last_two_alive(o, 60, 60)
+        o["dinosaurs"][3] = 59
+        o["players"][0]["coins_out"] = 0
+    state = at_draw(game, edit)
+    state.apply_action(CARD["dinosaur-attack"])
+    state.apply_action(dino(3))              # the one to move 3 spaces
+    state.apply_action(60)                   # captures both on its first step
+    assert phase(state) == "lair-pick"
+    state.apply_action(74)
+    assert state.is_terminal()
+    obs = view(state)
+    assert obs["end_reason"] == "deaths"
+    assert [p["alive"] for p in obs["players"]] == [0, 0]
