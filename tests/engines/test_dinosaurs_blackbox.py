@@ -1456,3 +1456,123 @@ def test_the_game_ends_as_soon_as_dinosaur_attack_eats_the_last_explorers(game: 
     obs = view(state)
     assert obs["end_reason"] == "deaths"
     assert [p["alive"] for p in obs["players"]] == [0, 0]
+
+
+# An independent reading of where pieces may go, from the rulebook (and the README's board
+# lists) alone, compared with what the engine offers at every such decision of random matches.
+DRY = {"land", "entry", "crossing", "footprint", "temple-arrow", "cave", "ammo-dump"}
+NO_DINOSAUR = {"swamp", "inner-swamp", "temple", "slope"}
+
+
+def _all_explorers(o: Obs) -> list[int]:
+    return [at for p in o["players"] for at in p["explorers"]]
+
+
+def _explorer_steps(o: Obs, here: int, barred: set[int]) -> list[int]:
+    """'They may not move into a space occupied by a dinosaur or the swamp monster!' 'No
+    explorer ... may land on, or pass over a space occupied by lava.' 'Explorers may not move
+    into a dinosaur's lair or into the swamp' (one in the swamp moves 'via the grey arrows')."""
+    spaces = o["board"]
+    terrain = spaces["terrain"]
+    near = spaces["entries"] if here == -1 else spaces["neighbors"][here]
+    in_swamp = here >= 0 and terrain[here] in ("swamp", "inner-swamp")
+    return [s for s in near
+            if s not in barred and s not in o["lava"] and s not in o["dinosaurs"]
+            and s != o["swamp_monster"]
+            and (terrain[s] in DRY | {"river", "temple"} or (in_swamp and terrain[s] == "swamp"))]
+
+
+def _explorer_can_end(o: Obs, here: int, barred: set[int], left: int) -> bool:
+    """The roll is used up, or the move ends early where the rulebook lets it: the temple
+    and the exit need no exact roll, wading ends the turn."""
+    if left == 0 or o["board"]["terrain"][here] in ("temple", "river") \
+            or here in o["board"]["entries"]:
+        return True
+    return any(_explorer_can_end(o, s, barred | {s}, left - 1)
+               for s in _explorer_steps(o, here, barred))
+
+
+def _dinosaur_steps(o: Obs, here: int, left: int, barred: set[int]) -> list[int]:
+    """'they can't cross lava, enter the Swamp or the Temple, or leave the valley.' 'Dinosaurs
+    may move BY EXACT COUNT into any lair' 'Dinosaurs may never share any space'."""
+    terrain = o["board"]["terrain"]
+    return [s for s in o["board"]["neighbors"][here]
+            if s not in barred and terrain[s] not in NO_DINOSAUR and s not in o["lava"]
+            and s not in o["dinosaurs"] and (terrain[s] != "lair" or left == 1)]
+
+
+def _dinosaur_can_end(o: Obs, here: int, barred: set[int], left: int) -> bool:
+    if left == 0 or here in _all_explorers(o):   # a capture ends the move
+        return True
+    return any(_dinosaur_can_end(o, s, barred | {s}, left - 1)
+               for s in _dinosaur_steps(o, here, left, barred))
+
+
+def _whole_count(o: Obs, steps: list[int], left: int, barred: set[int],
+                 can_end: Callable[[Obs, int, set[int], int], bool]) -> list[int]:
+    """The steps after which the whole count can still be moved (all of them if none)."""
+    if left <= 1:
+        return steps
+    return [s for s in steps if can_end(o, s, barred | {s}, left - 1)] or steps
+
+
+def _expected_spaces(o: Obs) -> list[int] | None:
+    spaces, now, kind = o["board"], o["now"], o["phase"]
+    terrain, lava, dinosaurs = spaces["terrain"], set(o["lava"]), o["dinosaurs"]
+    explorers = _all_explorers(o)
+    if kind == "move-step":
+        here, left = explorers[now["explorer"]], now["steps_left"]
+        barred = set(now["visited"])
+        return _whole_count(o, _explorer_steps(o, here, barred), left, barred, _explorer_can_end)
+    if kind == "dinosaur-step":
+        here, left = dinosaurs[now["dinosaur"]], now["steps_left"]
+        barred = set(now["visited"])
+        return _whole_count(o, _dinosaur_steps(o, here, left, barred), left, barred,
+                            _dinosaur_can_end)
+    if kind == "shoot-push":       # 'one space / per bullet used'
+        here = dinosaurs[now["dinosaur"]]
+        return _dinosaur_steps(o, here, 1, {here})
+    if kind == "lair-pick":        # 'any lair unoccupied by another dinosaur'
+        return [lair for lair in spaces["lairs"] if lair not in dinosaurs]
+    if kind == "lava-place":       # 'adjacent to previously laid lava', never on a dinosaur
+        return [s for s in spaces["lava_spaces"] if s not in lava and s not in dinosaurs
+                and lava & set(spaces["neighbors"][s])]
+    if kind == "fall-drop":        # a grey arrow, the monster's own excepted
+        return [s for s in spaces["swamp_ring"] if s != o["swamp_monster"]]
+    if kind == "fight-drop":       # 'one of the footprint spaces at the entrance'
+        lair = explorers[now["explorer"]]
+        marks = spaces["footprints"][spaces["lairs"].index(lair)]
+        return [s for s in marks if s not in lava and s not in dinosaurs]
+    if kind == "pteranodon-drop":  # 'a legal safe space' / 'an empty dangerous space'
+        near = {n for d in dinosaurs for n in spaces["neighbors"][d]}
+        empty = [s for s in range(len(terrain)) if s not in lava and s not in dinosaurs
+                 and s != o["swamp_monster"] and s not in explorers]
+        if now["explorer"] // 4 == o["player"]:
+            return [s for s in empty if terrain[s] in DRY and s not in near]
+        return [s for s in empty if terrain[s] in ("swamp", "inner-swamp", "river")
+                or (terrain[s] in DRY and s in near)]
+    return None
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 11), (2, 12), (3, 13), (4, 14), (4, 15)])
+def test_every_space_offered_is_one_the_rulebook_allows_and_none_is_missing(
+        game: Game, players: int, seed: int) -> None:
+    """legal_actions, complete and no more: at each step of an explorer or a dinosaur, bullet
+    push, lair, lava piece, fall, freed captive and pteranodon drop of random matches, the
+    spaces offered are exactly those an independent reading of the rulebook allows."""
+    rng = random.Random(seed)
+    state = game.new_initial_state(players)
+    checked = 0
+    while not state.is_terminal():
+        if state.current_player() == CHANCE:
+            outcomes = state.chance_outcomes()
+            state.apply_action(rng.choices([a for a, _ in outcomes],
+                                           [p for _, p in outcomes])[0])
+            continue
+        legal = state.legal_actions()
+        expected = _expected_spaces(view(state))
+        if expected is not None:
+            checked += 1
+            assert sorted(set(expected)) == [a for a in legal if a < LEAVE], view(state)["now"]
+        state.apply_action(rng.choice(legal))
+    assert checked > 50
