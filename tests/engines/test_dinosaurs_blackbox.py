@@ -1576,3 +1576,14 @@ def test_every_space_offered_is_one_the_rulebook_allows_and_none_is_missing(
             assert sorted(set(expected)) == [a for a in legal if a < LEAVE], view(state)["now"]
         state.apply_action(rng.choice(legal))
     assert checked > 50
+
+
+def test_done_is_named_for_what_it_declines(game: Game) -> None:
+    """action_to_string is stable and readable: the one 'done' id says what it declines in
+    the phase at hand (the pteranodon is optional: 'you may use it')."""
+    state = drawing(game, "pteranodon", lambda o: put(o, 1, 1, MIDDLE))
+    assert state.action_to_string(DONE) == "done: leave the pteranodon in its nest"
+    assert state.action_to_string(DONE) == state.clone().action_to_string(DONE)
+    state.apply_action(DONE)
+    assert phase(state) == "move-pick"
+    assert state.action_to_string(explorer(0, 0)) == "move explorer 0 of seat 0"
