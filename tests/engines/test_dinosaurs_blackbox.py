@@ -1587,3 +1587,54 @@ def test_done_is_named_for_what_it_declines(game: Game) -> None:
     state.apply_action(DONE)
     assert phase(state) == "move-pick"
     assert state.action_to_string(explorer(0, 0)) == "move explorer 0 of seat 0"
+
+
+def _lava_chain_to(o: Obs, target: int) -> None:
+    """Lava down the slope, on G and on a shortest chain of valley spaces from G to
+    ``target`` (spaces of the board's ``lava_spaces``)."""
+    spaces = o["board"]
+    start, allowed = spaces["lava_start"], set(spaces["lava_spaces"]) - set(o["dinosaurs"])
+    came = {start: start}
+    queue = [start]
+    while target not in came:
+        here = queue.pop(0)
+        for near in spaces["neighbors"][here]:
+            if near in allowed and near not in came:
+                came[near] = here
+                queue.append(near)
+    chain = [target]
+    while chain[-1] != start:
+        chain.append(came[chain[-1]])
+    o["lava"] = [*spaces["volcano_slope"], *reversed(chain)]
+    o["lava_placed"] = len(o["lava"])
+
+
+def test_lava_may_cover_any_space_but_the_swamp(game: Game) -> None:
+    """'One piece of lava occupies 1 space, and can occupy any space EXCEPT the swamp.' Lava
+    that has flowed to h4 (95), beside the swamp's exit arrow i4 (109), may go on i5 (110)
+    or the crossing g4 (81), never on the grey arrow."""
+    state = at_draw(game, lambda o: _lava_chain_to(o, 95))
+    obs = view(state)
+    assert obs["lava_placed"] <= 27
+    state.apply_action(CARD["volcano"])
+    legal = state.legal_actions()
+    assert phase(state) == "lava-place"
+    assert 109 not in legal and {81, 96, 110} <= set(legal)
+    terrain = obs["board"]["terrain"]
+    assert not [s for s in legal if terrain[s] in ("swamp", "inner-swamp", "lair", "temple")]
+
+
+def test_lava_can_cut_off_an_entry(game: Game) -> None:
+    """'Lava can maroon dinosaurs and explorers, cut off river crossings, dinosaur lairs,
+    etc.': lava on the entry arrow a5 (4) leaves the valley closed there."""
+    state = at_draw(game, lambda o: _lava_chain_to(o, 5))
+    state.apply_action(CARD["volcano"])
+    assert 4 in state.legal_actions()
+    state.apply_action(4)
+    while phase(state) == "lava-place":
+        state.apply_action(next(a for a in state.legal_actions() if a != 4))
+    assert phase(state) == "move-pick"
+    state.apply_action(explorer(0, 0))
+    state.apply_action(die(2))
+    assert 4 not in state.legal_actions()
+    assert set(state.legal_actions()) == set(board(state)["entries"]) - {4}
