@@ -21,6 +21,11 @@ _SPACE_VERBS = {
     P.FALL_DROP: "falls into the swamp at", P.ESCAPE_DROP: "escape from the swamp to",
     P.FIGHT_DROP: "escape the lair to footprint", P.SECRET_DROP: "leave the temple by cave",
 }
+_DONE_MEANINGS = {
+    P.MOVE_PICK: "pass (no explorer can move)", P.AFTER_MOVE: "end the turn",
+    P.PTERA_PICK: "leave the pteranodon in its nest", P.ESCAPE_PICK: "do not escape",
+    P.LAVA_LIFT: "stop moving lava",
+}
 _EXPLORER_VERBS = {
     P.MOVE_PICK: "move", P.PTERA_PICK: "pteranodon carries", P.FALL_PICK: "falls in:",
     P.ESCAPE_PICK: "escapes:", P.FIGHT_PICK: "frees from the lair:",
@@ -54,7 +59,7 @@ def describe_action(table: Table, action: int) -> str:
     if family == "exit":
         return "leave the valley"
     if family == "done":
-        return "done (pass)"
+        return f"done: {_DONE_MEANINGS.get(table.phase, 'pass')}"
     if family == "explorer":
         verb = _EXPLORER_VERBS.get(table.phase, "choose")
         return f"{verb} {explorer_label(action - A.EXPLORER)}"

@@ -119,10 +119,15 @@ class Events(Pieces):
         self.mover, self.phase = action - A.EXPLORER, P.PTERA_DROP
 
     def _put(self, action: int) -> None:
-        """Put the chosen explorer on space ``action`` (pteranodon, swamp, escape, fight);
-        a coin it carried stays where it was. Stepping out of a lair onto a footprint is
-        travelling into it; being flown or placed is not (ruling 9)."""
-        self.drop_coin(self.mover)
+        """Put the chosen explorer on space ``action`` (pteranodon, swamp, escape, fight).
+        Carried off by the pteranodon or fallen into the swamp, it leaves a coin it carried
+        where it was; escaping from the swamp, it keeps it (the rulebook abandons the coin
+        only when an explorer "falls into the swamp, is captured by a dinosaur or is carried
+        off by the Pteranodon"; a captive freed by Dinosaurs Fight carries none). Stepping
+        out of a lair onto a footprint is travelling into it; being flown or placed is not
+        (ruling 9)."""
+        if self.phase != P.ESCAPE_DROP:
+            self.drop_coin(self.mover)
         self.explorers[self.mover] = action
         if self.phase == P.FIGHT_DROP:
             self.walked[self.mover] |= 1 << action

@@ -29,8 +29,12 @@ class Rules(Events):
     __slots__ = ()
 
     def play(self, action: int) -> None:
-        """Apply a legal ``action`` of the current phase."""
+        """Apply a legal ``action`` of the current phase. Once every explorer is dead the
+        turn, and with it the match, ends at once ("If the game ends because all explorers
+        have died"): nothing left of the card could change the result (ruling 27)."""
         _HANDLERS[self.phase](self, action)
+        if self.phase != P.OVER and max(self.explorers) == DEAD:
+            self.end_turn()
 
     # ------------------------------------------------------------ the turn
 

@@ -1375,3 +1375,266 @@ def test_pteranodon_lifts_own_explorer_out_of_the_swamp(game: Game) -> None:
     state.apply_action(explorer(0, 1))
     state.apply_action(MIDDLE)
     assert where(state, 0, 1) == MIDDLE
+
+
+# --- second pass: sentences checked again with fresh eyes ---------------------------------
+
+
+def at_draw(game: Game, edit: Callable[[Obs], None], players: int = 2,
+            options: dict[str, Any] | None = None) -> State:
+    """Seat 0 goes first and is about to draw its card, in the position ``edit`` sets (the
+    README's way: edit the observation at the draw node, rebuild, then force the card)."""
+    state = game.new_initial_state(players, options)
+    state.apply_action(first(0))
+    obs = view(state)
+    edit(obs)
+    return game.state_from_observation(obs, random.Random(0))
+
+
+def _last_two_alive(o: Obs, mine: int, theirs: int) -> None:
+    """Every explorer dead but seat 0's explorer 0 on ``mine`` and seat 1's on ``theirs``."""
+    for seat in range(2):
+        for k in range(1, 4):
+            kill(o, seat, k)
+    put(o, 0, 0, mine)
+    put(o, 1, 0, theirs)
+
+
+def test_escaping_the_swamp_keeps_the_coin(game: Game) -> None:
+    """'If an explorer falls into the swamp, is captured by a dinosaur or is carried off by
+    the Pteranodon, the coin is abandoned' names the ways a coin is lost; Escape from the
+    Swamp ('The player may place an explorer on any space beyond his nearest exit from the
+    swamp') is not one of them: the explorer climbs out with its coin."""
+    def edit(o: Obs) -> None:
+        o["swamp_monster"] = 93
+        put(o, 0, 1, 133, carrying=True)   # on the grey arrow k1, one from the exit j0
+    state = at_draw(game, edit)
+    state.apply_action(CARD["escape-swamp"])
+    state.apply_action(explorer(0, 1))
+    state.apply_action(105)
+    obs = view(state)
+    assert obs["players"][0]["explorers"][1] == 105
+    assert obs["players"][0]["carrying"][1] is True and obs["coins"] == []
+    state.apply_action(explorer(0, 1))
+    assert dict(state.chance_outcomes())[dice(7)] == pytest.approx(6 / 36)  # two dice
+
+
+def test_the_game_ends_as_soon_as_the_last_explorer_dies_under_lava(game: Game) -> None:
+    """'If the game ends because all explorers have died ..., the winner is the player with
+    the most coins': once no explorer is left the game is over, even with lava still to
+    pour."""
+    def edit(o: Obs) -> None:
+        _lava_to_g(o)
+        _last_two_alive(o, 45, 46)
+        o["players"][1]["coins_out"] = 0
+    state = at_draw(game, edit)
+    state.apply_action(CARD["volcano"])
+    state.apply_action(45)                   # the drawer's own last explorer
+    assert not state.is_terminal() and phase(state) == "lava-place"
+    state.apply_action(46)                   # and the opponent's: nobody is left
+    assert state.is_terminal() and state.legal_actions() == []
+    obs = view(state)
+    assert obs["end_reason"] == "deaths" and obs["winner"] == -1
+    assert state.ranking() == [0, 0]
+
+
+def test_the_game_ends_as_soon_as_dinosaur_attack_eats_the_last_explorers(game: Game
+                                                                         ) -> None:
+    """'Dinosaur Attack! ... All captured explorers there are eaten alive!' with 'If the game
+    ends because all explorers have died': the three dinosaurs still owed do not move."""
+    def edit(o: Obs) -> None:
+        _last_two_alive(o, 60, 60)
+        o["dinosaurs"][3] = 59
+        o["players"][0]["coins_out"] = 0
+    state = at_draw(game, edit)
+    state.apply_action(CARD["dinosaur-attack"])
+    state.apply_action(dino(3))              # the one to move 3 spaces
+    state.apply_action(60)                   # captures both on its first step
+    assert phase(state) == "lair-pick"
+    state.apply_action(74)
+    assert state.is_terminal()
+    obs = view(state)
+    assert obs["end_reason"] == "deaths"
+    assert [p["alive"] for p in obs["players"]] == [0, 0]
+
+
+# An independent reading of where pieces may go, from the rulebook (and the README's board
+# lists) alone, compared with what the engine offers at every such decision of random matches.
+DRY = {"land", "entry", "crossing", "footprint", "temple-arrow", "cave", "ammo-dump"}
+NO_DINOSAUR = {"swamp", "inner-swamp", "temple", "slope"}
+
+
+def _all_explorers(o: Obs) -> list[int]:
+    return [at for p in o["players"] for at in p["explorers"]]
+
+
+def _explorer_steps(o: Obs, here: int, barred: set[int]) -> list[int]:
+    """'They may not move into a space occupied by a dinosaur or the swamp monster!' 'No
+    explorer ... may land on, or pass over a space occupied by lava.' 'Explorers may not move
+    into a dinosaur's lair or into the swamp' (one in the swamp moves 'via the grey arrows')."""
+    spaces = o["board"]
+    terrain = spaces["terrain"]
+    near = spaces["entries"] if here == -1 else spaces["neighbors"][here]
+    in_swamp = here >= 0 and terrain[here] in ("swamp", "inner-swamp")
+    return [s for s in near
+            if s not in barred and s not in o["lava"] and s not in o["dinosaurs"]
+            and s != o["swamp_monster"]
+            and (terrain[s] in DRY | {"river", "temple"} or (in_swamp and terrain[s] == "swamp"))]
+
+
+def _explorer_can_end(o: Obs, here: int, barred: set[int], left: int) -> bool:
+    """The roll is used up, or the move ends early where the rulebook lets it: the temple
+    and the exit need no exact roll, wading ends the turn."""
+    if left == 0 or o["board"]["terrain"][here] in ("temple", "river") \
+            or here in o["board"]["entries"]:
+        return True
+    return any(_explorer_can_end(o, s, barred | {s}, left - 1)
+               for s in _explorer_steps(o, here, barred))
+
+
+def _dinosaur_steps(o: Obs, here: int, left: int, barred: set[int]) -> list[int]:
+    """'they can't cross lava, enter the Swamp or the Temple, or leave the valley.' 'Dinosaurs
+    may move BY EXACT COUNT into any lair' 'Dinosaurs may never share any space'."""
+    terrain = o["board"]["terrain"]
+    return [s for s in o["board"]["neighbors"][here]
+            if s not in barred and terrain[s] not in NO_DINOSAUR and s not in o["lava"]
+            and s not in o["dinosaurs"] and (terrain[s] != "lair" or left == 1)]
+
+
+def _dinosaur_can_end(o: Obs, here: int, barred: set[int], left: int) -> bool:
+    if left == 0 or here in _all_explorers(o):   # a capture ends the move
+        return True
+    return any(_dinosaur_can_end(o, s, barred | {s}, left - 1)
+               for s in _dinosaur_steps(o, here, left, barred))
+
+
+def _whole_count(o: Obs, steps: list[int], left: int, barred: set[int],
+                 can_end: Callable[[Obs, int, set[int], int], bool]) -> list[int]:
+    """The steps after which the whole count can still be moved (all of them if none)."""
+    if left <= 1:
+        return steps
+    return [s for s in steps if can_end(o, s, barred | {s}, left - 1)] or steps
+
+
+def _expected_spaces(o: Obs) -> list[int] | None:
+    spaces, now, kind = o["board"], o["now"], o["phase"]
+    terrain, lava, dinosaurs = spaces["terrain"], set(o["lava"]), o["dinosaurs"]
+    explorers = _all_explorers(o)
+    if kind == "move-step":
+        here, left = explorers[now["explorer"]], now["steps_left"]
+        barred = set(now["visited"])
+        return _whole_count(o, _explorer_steps(o, here, barred), left, barred, _explorer_can_end)
+    if kind == "dinosaur-step":
+        here, left = dinosaurs[now["dinosaur"]], now["steps_left"]
+        barred = set(now["visited"])
+        return _whole_count(o, _dinosaur_steps(o, here, left, barred), left, barred,
+                            _dinosaur_can_end)
+    if kind == "shoot-push":       # 'one space / per bullet used'
+        here = dinosaurs[now["dinosaur"]]
+        return _dinosaur_steps(o, here, 1, {here})
+    if kind == "lair-pick":        # 'any lair unoccupied by another dinosaur'
+        return [lair for lair in spaces["lairs"] if lair not in dinosaurs]
+    if kind == "lava-place":       # 'adjacent to previously laid lava', never on a dinosaur
+        return [s for s in spaces["lava_spaces"] if s not in lava and s not in dinosaurs
+                and lava & set(spaces["neighbors"][s])]
+    if kind == "fall-drop":        # a grey arrow, the monster's own excepted
+        return [s for s in spaces["swamp_ring"] if s != o["swamp_monster"]]
+    if kind == "fight-drop":       # 'one of the footprint spaces at the entrance'
+        lair = explorers[now["explorer"]]
+        marks = spaces["footprints"][spaces["lairs"].index(lair)]
+        return [s for s in marks if s not in lava and s not in dinosaurs]
+    if kind == "pteranodon-drop":  # 'a legal safe space' / 'an empty dangerous space'
+        near = {n for d in dinosaurs for n in spaces["neighbors"][d]}
+        empty = [s for s in range(len(terrain)) if s not in lava and s not in dinosaurs
+                 and s != o["swamp_monster"] and s not in explorers]
+        if now["explorer"] // 4 == o["player"]:
+            return [s for s in empty if terrain[s] in DRY and s not in near]
+        return [s for s in empty if terrain[s] in ("swamp", "inner-swamp", "river")
+                or (terrain[s] in DRY and s in near)]
+    return None
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 11), (2, 12), (3, 13), (4, 14), (4, 15)])
+def test_every_space_offered_is_one_the_rulebook_allows_and_none_is_missing(
+        game: Game, players: int, seed: int) -> None:
+    """legal_actions, complete and no more: at each step of an explorer or a dinosaur, bullet
+    push, lair, lava piece, fall, freed captive and pteranodon drop of random matches, the
+    spaces offered are exactly those an independent reading of the rulebook allows."""
+    rng = random.Random(seed)
+    state = game.new_initial_state(players)
+    checked = 0
+    while not state.is_terminal():
+        if state.current_player() == CHANCE:
+            outcomes = state.chance_outcomes()
+            state.apply_action(rng.choices([a for a, _ in outcomes],
+                                           [p for _, p in outcomes])[0])
+            continue
+        legal = state.legal_actions()
+        expected = _expected_spaces(view(state))
+        if expected is not None:
+            checked += 1
+            assert sorted(set(expected)) == [a for a in legal if a < LEAVE], view(state)["now"]
+        state.apply_action(rng.choice(legal))
+    assert checked > 50
+
+
+def test_done_is_named_for_what_it_declines(game: Game) -> None:
+    """action_to_string is stable and readable: the one 'done' id says what it declines in
+    the phase at hand (the pteranodon is optional: 'you may use it')."""
+    state = drawing(game, "pteranodon", lambda o: put(o, 1, 1, MIDDLE))
+    assert state.action_to_string(DONE) == "done: leave the pteranodon in its nest"
+    assert state.action_to_string(DONE) == state.clone().action_to_string(DONE)
+    state.apply_action(DONE)
+    assert phase(state) == "move-pick"
+    assert state.action_to_string(explorer(0, 0)) == "move explorer 0 of seat 0"
+
+
+def _lava_chain_to(o: Obs, target: int) -> None:
+    """Lava down the slope, on G and on a shortest chain of valley spaces from G to
+    ``target`` (spaces of the board's ``lava_spaces``)."""
+    spaces = o["board"]
+    start, allowed = spaces["lava_start"], set(spaces["lava_spaces"]) - set(o["dinosaurs"])
+    came = {start: start}
+    queue = [start]
+    while target not in came:
+        here = queue.pop(0)
+        for near in spaces["neighbors"][here]:
+            if near in allowed and near not in came:
+                came[near] = here
+                queue.append(near)
+    chain = [target]
+    while chain[-1] != start:
+        chain.append(came[chain[-1]])
+    o["lava"] = [*spaces["volcano_slope"], *reversed(chain)]
+    o["lava_placed"] = len(o["lava"])
+
+
+def test_lava_may_cover_any_space_but_the_swamp(game: Game) -> None:
+    """'One piece of lava occupies 1 space, and can occupy any space EXCEPT the swamp.' Lava
+    that has flowed to h4 (95), beside the swamp's exit arrow i4 (109), may go on i5 (110)
+    or the crossing g4 (81), never on the grey arrow."""
+    state = at_draw(game, lambda o: _lava_chain_to(o, 95))
+    obs = view(state)
+    assert obs["lava_placed"] <= 27
+    state.apply_action(CARD["volcano"])
+    legal = state.legal_actions()
+    assert phase(state) == "lava-place"
+    assert 109 not in legal and {81, 96, 110} <= set(legal)
+    terrain = obs["board"]["terrain"]
+    assert not [s for s in legal if terrain[s] in ("swamp", "inner-swamp", "lair", "temple")]
+
+
+def test_lava_can_cut_off_an_entry(game: Game) -> None:
+    """'Lava can maroon dinosaurs and explorers, cut off river crossings, dinosaur lairs,
+    etc.': lava on the entry arrow a5 (4) leaves the valley closed there."""
+    state = at_draw(game, lambda o: _lava_chain_to(o, 5))
+    state.apply_action(CARD["volcano"])
+    assert 4 in state.legal_actions()
+    state.apply_action(4)
+    while phase(state) == "lava-place":
+        state.apply_action(next(a for a in state.legal_actions() if a != 4))
+    assert phase(state) == "move-pick"
+    state.apply_action(explorer(0, 0))
+    state.apply_action(die(2))
+    assert 4 not in state.legal_actions()
+    assert set(state.legal_actions()) == set(board(state)["entries"]) - {4}
