@@ -24,6 +24,7 @@ from arena.classes import (
     accepted_params,
     bot_problem,
     game_problem,
+    hook_problems,
 )
 from arena.errors import ArenaError, unknown_name
 from arena.game import Game
@@ -177,11 +178,15 @@ def _load(entry_points_: list[EntryPoint], problems: list[Problem]) -> pluggy.Pl
         name = plugin_name(entry_point)
         try:
             module = entry_point.load()
-            if not isinstance(module, ModuleType):
-                raise TypeError(f"entry point names {module!r}, not a module of hook functions")
-            manager.register(module, name=name)
         except Exception as exc:  # a broken plugin must not stop the arena
             problems.append(Problem(name, f"failed to load: {type(exc).__name__}: {exc}"))
+            continue
+        problems.extend(Problem(name, reason) for reason in hook_problems(module)[1])
+        if isinstance(module, ModuleType):
+            try:
+                manager.register(module, name=name)
+            except Exception as exc:
+                problems.append(Problem(name, f"failed to load: {type(exc).__name__}: {exc}"))
     return manager
 
 
