@@ -501,6 +501,10 @@ def leaderboard(
         raise ArenaError("--pairs and --history come as a table or as json (--format json)")
     if plot is not None and plot.suffix.lower() not in (".png", ".svg"):
         raise ArenaError(f"--plot {plot}: write a .png or an .svg file")
+    if plot is not None:
+        from arena.history import require_pyplot
+
+        require_pyplot()
     from arena.runner import saved_settings
 
     path = run_dir / MATCHES
