@@ -215,13 +215,14 @@ def store_remove(spec: str, store: Path | None) -> None:
 def check_command(bot: str, games: tuple[str, ...], params: str | None, sandbox: str,
                   seed: int | None, store: Path | None) -> None:
     """Check BOT as a tournament would seat it: sandboxed, short matches in every game it plays."""
-    from arena.check import check, check_params
+    from arena.check import check, check_params, games_to_check
     from arena.play import parse_options
 
     _use_store(store)
     parsed = parse_options(params, flag="--params")
     limits = Limits(sandbox=sandbox)
     found = registry_for(limits)
+    games_to_check(bot, found, list(games) or None)  # a game it does not play: one line
     console = _console()
     console.print(f"Checking bot [bold]{bot}[/] (plugin {found.bot_info(bot).plugin})")
     check_params(bot, found, limits, parsed, list(games) or None)

@@ -97,6 +97,7 @@ def test_a_game_the_bot_does_not_play_is_refused_as_arena_run_refuses_it() -> No
     assert done.returncode == 2, done.stdout + done.stderr
     assert "--game tiny-race: bot 'greedy' does not play it (it plays " in done.stderr
     assert "tiny-race: FAULTS" not in done.stdout
+    assert "Checking bot" not in done.stdout  # one line, as every mistake: nothing before it
     done = check("greedy", "--game", "tiny-rice")
     assert done.returncode == 2
     assert "unknown game 'tiny-rice'; did you mean 'tiny-race'" in done.stderr
