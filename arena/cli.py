@@ -234,11 +234,15 @@ def check_command(bot: str, games: tuple[str, ...], params: str | None, sandbox:
                       "matches again)")
     for report in reports:
         verdict = "ok" if report.ok else "FAULTS"
+        # The game is in the title: a match is its number, which fits any width (the whole
+        # id, check-<game>-<number>, was cut to "check-explorer..." in every row).
+        number = {seat.match: seat.match.removeprefix(f"check-{report.game}-")
+                  for seat in report.seats}
         table = Table("match", "table", "against", "status", "decisions", "mean ms",
                       "worst ms", "start-up ms", "peak MB", title=f"{report.game}: {verdict}")
         for seat in report.seats:
             mean = 1000 * seat.think_seconds / max(1, seat.decisions)
-            table.add_row(seat.match, seat.table, seat.opponents, seat.status,
+            table.add_row(number[seat.match], seat.table, seat.opponents, seat.status,
                           str(seat.decisions),
                           f"{mean:.2f}", f"{1000 * seat.worst_seconds:.2f}",
                           f"{1000 * seat.startup_seconds:.0f}", f"{seat.peak_kb / 1024:.0f}")
@@ -247,7 +251,7 @@ def check_command(bot: str, games: tuple[str, ...], params: str | None, sandbox:
             if seat.status != "ok":
                 # What the bot wrote is shown without its terminal codes (no cleared screen,
                 # no colours, no forged verdict in another colour).
-                console.print(f"[red]{seat.match}: {seat.status}[/]: "
+                console.print(f"[red]match {number[seat.match]}: {seat.status}[/]: "
                               f"{escape(plain(str(seat.error)))}", markup=True, highlight=False)
                 if seat.output.strip():
                     tail = "\n".join(plain(seat.output).strip().splitlines()[-10:])

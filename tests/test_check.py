@@ -41,6 +41,16 @@ def test_a_faulty_bot_fails_with_its_error_and_where_it_was_raised() -> None:
     assert "arena_testbots.py\", line" in done.stdout and "RuntimeError: boom" in done.stdout
 
 
+def test_each_row_and_fault_names_its_match_by_a_number_that_fits_any_terminal() -> None:
+    # The whole id, check-<game>-<number>, was cut to "check-…" at 80 columns, in every row.
+    env = {**os.environ, "COLUMNS": "80"}
+    done = subprocess.run([sys.executable, "-c", RUN_CHECK, "check", "crasher", "--game",
+                           "tiny-race"], capture_output=True, text=True, env=env, timeout=120,
+                          check=False)
+    assert "check-" not in done.stdout and "│ 0 " in done.stdout
+    assert "\nmatch 0: error:" in done.stdout
+
+
 def test_a_bot_is_checked_at_the_fullest_table_and_with_each_option_turned_on() -> None:
     """A bot that breaks only at a full table fails its check, not its tournament: each game
     is played with its fewest and its most players, and with each option that is off by
