@@ -227,7 +227,7 @@ def check_command(bot: str, games: tuple[str, ...], params: str | None, sandbox:
     console.print(f"Checking bot [bold]{bot}[/] (plugin {found.bot_info(bot).plugin})")
     check_params(bot, found, limits, parsed, list(games) or None)
     for protection in protections(sandbox):
-        console.print(f"  protection: {protection}")
+        console.print(f"  protection: {protection}", soft_wrap=True)  # a log: one line
     reports = check(bot, found, limits, params=parsed, games=list(games) or None, seed=seed)
     if reports:
         console.print(f"  seed: {reports[0].seed} (--seed {reports[0].seed} plays these "
@@ -440,7 +440,7 @@ class _RunView(LiveBoard):
                 f"Cluster: {connection.nodes} node(s), {connection.cpus} CPU(s); bot packages "
                 f"shipped to the nodes: {', '.join(connection.shipped) or 'none'}",
                 highlight=False, soft_wrap=True)
-        self._console.print(_isolation(self._config), highlight=False)
+        self._console.print(_isolation(self._config), highlight=False, soft_wrap=True)
 
 
 def _faults(console: Console, results: list[MatchResult]) -> None:
