@@ -10,10 +10,33 @@ from __future__ import annotations
 
 import inspect
 import re
+from types import ModuleType
 from typing import Any
 
-__all__ = ["MAX_REGISTERED_NAME", "REGISTERED_NAME", "accepted_params", "bot_problem",
-           "game_problem", "name_problem"]
+__all__ = ["HOOKS", "MAX_REGISTERED_NAME", "REGISTERED_NAME", "accepted_params", "bot_problem",
+           "game_problem", "hook_problems", "name_problem"]
+
+HOOKS = ("arena_register_games", "arena_register_bots")
+"""The functions a plugin module may define, each marked ``@arena.hookimpl``."""
+HOOKIMPL_MARK = "arena_impl"
+"""The attribute ``@arena.hookimpl`` sets on a function (pluggy's ``<project>_impl``)."""
+
+
+def hook_problems(plugin: Any) -> tuple[list[str], list[str]]:
+    """The hooks of a loaded plugin that count (``HOOKS`` it defines, marked
+    ``@arena.hookimpl``) and why the rest of it does not: an entry point that names something
+    other than a module, a module that defines no hook, a hook without the mark (which
+    pluggy, and so an in-process run, would pass over without a word)."""
+    if not isinstance(plugin, ModuleType):
+        return [], [f"entry point names {plugin!r}, not a module of hook functions (name "
+                    "the module whose @arena.hookimpl functions register the bots)"]
+    defined = [hook for hook in HOOKS if callable(getattr(plugin, hook, None))]
+    if not defined:
+        return [], [f"module {plugin.__name__} defines no {' or '.join(HOOKS)} function, "
+                    "so it registers nothing"]
+    marked = [hook for hook in defined if hasattr(getattr(plugin, hook), HOOKIMPL_MARK)]
+    return marked, [f"{hook} is not marked @arena.hookimpl, so it is not called"
+                    for hook in defined if hook not in marked]
 
 
 def game_problem(candidate: Any) -> str | None:

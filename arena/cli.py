@@ -215,29 +215,34 @@ def store_remove(spec: str, store: Path | None) -> None:
 def check_command(bot: str, games: tuple[str, ...], params: str | None, sandbox: str,
                   seed: int | None, store: Path | None) -> None:
     """Check BOT as a tournament would seat it: sandboxed, short matches in every game it plays."""
-    from arena.check import check, check_params
+    from arena.check import check, check_params, games_to_check
     from arena.play import parse_options
 
     _use_store(store)
     parsed = parse_options(params, flag="--params")
     limits = Limits(sandbox=sandbox)
     found = registry_for(limits)
+    games_to_check(bot, found, list(games) or None)  # a game it does not play: one line
     console = _console()
     console.print(f"Checking bot [bold]{bot}[/] (plugin {found.bot_info(bot).plugin})")
     check_params(bot, found, limits, parsed, list(games) or None)
     for protection in protections(sandbox):
-        console.print(f"  protection: {protection}")
+        console.print(f"  protection: {protection}", soft_wrap=True)  # a log: one line
     reports = check(bot, found, limits, params=parsed, games=list(games) or None, seed=seed)
     if reports:
         console.print(f"  seed: {reports[0].seed} (--seed {reports[0].seed} plays these "
                       "matches again)")
     for report in reports:
         verdict = "ok" if report.ok else "FAULTS"
+        # The game is in the title: a match is its number, which fits any width (the whole
+        # id, check-<game>-<number>, was cut to "check-explorer..." in every row).
+        number = {seat.match: seat.match.removeprefix(f"check-{report.game}-")
+                  for seat in report.seats}
         table = Table("match", "table", "against", "status", "decisions", "mean ms",
                       "worst ms", "start-up ms", "peak MB", title=f"{report.game}: {verdict}")
         for seat in report.seats:
             mean = 1000 * seat.think_seconds / max(1, seat.decisions)
-            table.add_row(seat.match, seat.table, seat.opponents, seat.status,
+            table.add_row(number[seat.match], seat.table, seat.opponents, seat.status,
                           str(seat.decisions),
                           f"{mean:.2f}", f"{1000 * seat.worst_seconds:.2f}",
                           f"{1000 * seat.startup_seconds:.0f}", f"{seat.peak_kb / 1024:.0f}")
@@ -246,7 +251,7 @@ def check_command(bot: str, games: tuple[str, ...], params: str | None, sandbox:
             if seat.status != "ok":
                 # What the bot wrote is shown without its terminal codes (no cleared screen,
                 # no colours, no forged verdict in another colour).
-                console.print(f"[red]{seat.match}: {seat.status}[/]: "
+                console.print(f"[red]match {number[seat.match]}: {seat.status}[/]: "
                               f"{escape(plain(str(seat.error)))}", markup=True, highlight=False)
                 if seat.output.strip():
                     tail = "\n".join(plain(seat.output).strip().splitlines()[-10:])
@@ -435,7 +440,7 @@ class _RunView(LiveBoard):
                 f"Cluster: {connection.nodes} node(s), {connection.cpus} CPU(s); bot packages "
                 f"shipped to the nodes: {', '.join(connection.shipped) or 'none'}",
                 highlight=False, soft_wrap=True)
-        self._console.print(_isolation(self._config), highlight=False)
+        self._console.print(_isolation(self._config), highlight=False, soft_wrap=True)
 
 
 def _faults(console: Console, results: list[MatchResult]) -> None:
@@ -501,6 +506,10 @@ def leaderboard(
         raise ArenaError("--pairs and --history come as a table or as json (--format json)")
     if plot is not None and plot.suffix.lower() not in (".png", ".svg"):
         raise ArenaError(f"--plot {plot}: write a .png or an .svg file")
+    if plot is not None:
+        from arena.history import require_pyplot
+
+        require_pyplot()
     from arena.runner import saved_settings
 
     path = run_dir / MATCHES

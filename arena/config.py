@@ -248,7 +248,7 @@ def _bot(
     if limits.isolation != "process":  # sandboxed bots are probed together, see _probe
         problem = _construct(found.bot(name), seat, game, players)
         if problem:
-            raise ArenaError(f"{where}: bot {name!r} rejects params {seat.params}: {problem}")
+            raise ArenaError(f"{where}: {refusal(name, seat.params, problem)}")
     return seat
 
 
@@ -268,8 +268,15 @@ def _probe(
                              f"startup_seconds = {limits.startup_seconds:g} (its import or its "
                              f"constructor with params {seat.params} takes too long)")
         if problem:
-            raise ArenaError(f"[[bots]] entry {index + 1}: bot {name!r} rejects params "
-                             f"{seat.params}: {problem}")
+            raise ArenaError(f"[[bots]] entry {index + 1}: {refusal(name, seat.params, problem)}")
+
+
+def refusal(name: str, params: dict[str, Any], problem: str) -> str:
+    """Why a bot cannot be seated: its params, or, given none, the bot itself (a
+    constructor that raises whatever it is given, an import that fails)."""
+    if params:
+        return f"bot {name!r} rejects params {params}: {problem}"
+    return f"bot {name!r} fails to start (with no params): {problem}"
 
 
 def _label(label: str, where: str) -> str:

@@ -13,6 +13,7 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from arena.errors import ArenaError
 from arena.ratings import Ratings, canonical_order
@@ -134,10 +135,10 @@ def chart(history: History, width: int = 80, height: int = 13) -> list[str]:
     return lines
 
 
-def plot(history: History, path: Path, title: str) -> None:
-    """Write the series as a line chart to ``path`` (``.png`` or ``.svg``) with matplotlib."""
-    if path.suffix.lower() not in PLOT_SUFFIXES:
-        raise ArenaError(f"--plot {path}: write a .png or an .svg file")
+def require_pyplot() -> Any:
+    """matplotlib's ``pyplot`` drawing off screen, or the one line saying how to install it
+    (``arena leaderboard`` asks before it shows anything, so that a missing matplotlib is
+    not said under a table, as an error after the output)."""
     try:
         import matplotlib
 
@@ -147,6 +148,14 @@ def plot(history: History, path: Path, title: str) -> None:
         raise ArenaError(
             "--plot needs matplotlib: pip install 'lostvalley-arena[plot]'"
         ) from None
+    return pyplot
+
+
+def plot(history: History, path: Path, title: str) -> None:
+    """Write the series as a line chart to ``path`` (``.png`` or ``.svg``) with matplotlib."""
+    if path.suffix.lower() not in PLOT_SUFFIXES:
+        raise ArenaError(f"--plot {path}: write a .png or an .svg file")
+    pyplot = require_pyplot()
     figure, axes = pyplot.subplots(figsize=(9, 5), layout="constrained")
     for bot in history.bots:
         axes.plot(history.after, history.series[bot], label=plain(bot), linewidth=1.5)

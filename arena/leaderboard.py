@@ -223,6 +223,9 @@ def render(
 
 
 _FRAME = re.compile(r'File "([^"]+)", line (\d+)')
+_SHIPPED = re.compile(r"^.*/_ray_pkg_[0-9a-f]+/")
+"""Where Ray unpacks a bot's package shipped to a worker (``py_modules``): a temporary copy,
+gone with the Ray session, so a frame there is shown from the package's own folder on."""
 
 
 def _error_lines(error: str | None) -> tuple[str, str | None]:
@@ -233,7 +236,10 @@ def _error_lines(error: str | None) -> tuple[str, str | None]:
     lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
     message = lines[-1] if lines else "(no error recorded)"
     frames = _FRAME.findall(text)
-    return message, (f"{frames[-1][0]}:{frames[-1][1]}" if frames else None)
+    if not frames:
+        return message, None
+    path, line = frames[-1]
+    return message, f"{_SHIPPED.sub('', path)}:{line}"
 
 
 def fault_summary(results: Iterable[MatchResult]) -> Group | None:

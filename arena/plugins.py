@@ -13,7 +13,7 @@ import functools
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from importlib.metadata import EntryPoint, entry_points
+from importlib.metadata import EntryPoint, distributions, entry_points
 from types import ModuleType
 from typing import Any
 
@@ -24,6 +24,7 @@ from arena.classes import (
     accepted_params,
     bot_problem,
     game_problem,
+    hook_problems,
 )
 from arena.errors import ArenaError, unknown_name
 from arena.game import Game
@@ -131,7 +132,29 @@ class Registry:
         if kind == "bot" and self.store:
             error.args = (f"{error}; the bot store read was {self.store} (another: --store "
                           "DIR or ARENA_STORE)",)
+        if kind == "bot" and (elsewhere := misgrouped(name)):
+            error.args = (f"{error}; {elsewhere}",)
         return error
+
+
+SCRIPT_GROUPS = ("console_scripts", "gui_scripts")
+
+
+def misgrouped(name: str) -> str | None:
+    """A hint for a bot that is not found: an installed package's entry point of that name, or
+    one in a group named like the arena's, that the arena never reads (a bot package whose
+    ``pyproject.toml`` says ``[project.entry-points."arena.bots"]`` or ``arena_bots``)."""
+    for dist in distributions():
+        for entry_point in dist.entry_points:
+            group = entry_point.group
+            if group == PROJECT or group in SCRIPT_GROUPS:
+                continue
+            if entry_point.name == name or group.lower().startswith(PROJECT):
+                return (f"{dist.metadata['Name']} {dist.version} declares the entry point "
+                        f"{entry_point.name} = {entry_point.value} in group {group!r}, which "
+                        f"the arena does not read: its group is {PROJECT!r} "
+                        f"([project.entry-points.{PROJECT}] in pyproject.toml)")
+    return None
 
 
 def plugin_name(entry_point: EntryPoint) -> str:
@@ -177,11 +200,15 @@ def _load(entry_points_: list[EntryPoint], problems: list[Problem]) -> pluggy.Pl
         name = plugin_name(entry_point)
         try:
             module = entry_point.load()
-            if not isinstance(module, ModuleType):
-                raise TypeError(f"entry point names {module!r}, not a module of hook functions")
-            manager.register(module, name=name)
         except Exception as exc:  # a broken plugin must not stop the arena
             problems.append(Problem(name, f"failed to load: {type(exc).__name__}: {exc}"))
+            continue
+        problems.extend(Problem(name, reason) for reason in hook_problems(module)[1])
+        if isinstance(module, ModuleType):
+            try:
+                manager.register(module, name=name)
+            except Exception as exc:
+                problems.append(Problem(name, f"failed to load: {type(exc).__name__}: {exc}"))
     return manager
 
 

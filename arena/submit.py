@@ -578,13 +578,46 @@ def install_runtime(site: Path) -> None:
         shutil.copytree(pluggy_info, site / pluggy_info.name, ignore=ignore)
     info = site / f"lostvalley_arena-{arena.__version__}.dist-info"
     info.mkdir()
+    games, extras = _runtime_metadata()
     (info / "METADATA").write_text(
         f"Metadata-Version: 2.1\nName: lostvalley-arena\nVersion: {arena.__version__}\n"
         f"Summary: The arena's bot-host runtime (no Ray), for a stored bot's environment.\n"
         f"Requires-Dist: pluggy\n"
+        + "".join(f"Provides-Extra: {extra}\n" for extra in sorted({e for e, _ in extras}))
+        + "".join(f"Requires-Dist: {requirement}\n" for _, requirement in extras)
     )
+    if games:
+        (info / "entry_points.txt").write_text(f"[{arena.PROJECT}]\n" + "".join(
+            f"{name} = {module}\n" for name, module in games))
     (info / "INSTALLER").write_text("arena-submit\n")
     (info / "RECORD").write_text("")
+
+
+RUNTIME_EXTRAS = ("pettingzoo",)
+"""The arena's extras a stored bot may require (``lostvalley-arena[pettingzoo]``, for a
+``PolicyBot``): the runtime's metadata declares them, so pip installs what they need."""
+
+
+def _runtime_metadata() -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """From the arena's own distribution: the games it registers from the runtime's packages
+    (``name``, ``module``), so that a stored bot finds the shipped games as an installed arena
+    does (``PolicyBot``, ``arena.testing`` look them up by name), and the requirements of
+    ``RUNTIME_EXTRAS`` (``extra``, ``Requires-Dist`` line)."""
+    from importlib.metadata import PackageNotFoundError, distribution
+
+    try:
+        dist = distribution("lostvalley-arena")
+    except PackageNotFoundError:
+        return [], []
+    games = sorted((ep.name, ep.value) for ep in dist.entry_points
+                   if ep.group == arena.PROJECT and ep.value.split(".")[0] in RUNTIME)
+    extras: list[tuple[str, str]] = []
+    for line in dist.requires or []:
+        with contextlib.suppress(InvalidRequirement):
+            marker = Requirement(line).marker
+            extras.extend((extra, line) for extra in RUNTIME_EXTRAS
+                          if marker is not None and marker.evaluate({"extra": extra}))
+    return games, extras
 
 
 def entry_point_modules(wheel: Path) -> list[str]:

@@ -14,7 +14,7 @@ import pytest
 from arena import catalog as catalog_module
 from arena.catalog import _add_bot, catalog
 from arena.classes import bot_problem
-from arena.plugins import Registry
+from arena.plugins import Registry, discover
 
 ROOT = Path(__file__).parent.parent
 
@@ -159,3 +159,18 @@ def test_a_trusted_bot_class_with_an_odd_name_is_refused() -> None:
             return legal_actions[0]
 
     assert "not valid" in str(bot_problem(Odd))
+
+
+@pytest.mark.parametrize(("value", "reason"), [
+    ("arena_testbots:Crasher", "not a module of hook functions"),
+    ("arena.errors", "defines no arena_register_games or arena_register_bots function"),
+    ("arena_testunmarked", "arena_register_bots is not marked @arena.hookimpl"),
+])
+def test_an_entry_point_that_registers_nothing_says_why_sandboxed_and_in_process(
+        value: str, reason: str) -> None:
+    # A bot author's slips: the entry point names the class, or a module without the hook
+    # (a misspelt name), or a hook without @arena.hookimpl, which pluggy passes over.
+    for found in (catalog([entry("slip", value)]), discover([entry("slip", value)])):
+        assert "crasher" not in found.bots and "unmarked" not in found.bots
+        assert [problem.plugin for problem in found.problems] == ["slip"]
+        assert reason in found.problems[0].reason

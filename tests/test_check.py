@@ -41,6 +41,20 @@ def test_a_faulty_bot_fails_with_its_error_and_where_it_was_raised() -> None:
     assert "arena_testbots.py\", line" in done.stdout and "RuntimeError: boom" in done.stdout
 
 
+def test_each_row_and_fault_names_its_match_by_a_number_that_fits_any_terminal() -> None:
+    # The whole id, check-<game>-<number>, was cut to "check-…" at 80 columns, in every row.
+    env = {**os.environ, "COLUMNS": "80"}
+    done = subprocess.run([sys.executable, "-c", RUN_CHECK, "check", "crasher", "--game",
+                           "tiny-race"], capture_output=True, text=True, env=env, timeout=120,
+                          check=False)
+    assert "check-" not in done.stdout and "│ 0 " in done.stdout
+    assert "\nmatch 0: error:" in done.stdout
+    # A protection is one line, however narrow: the terminal wraps it, a log keeps it whole
+    # (rich's wrap left "hidden" alone at the start of the next line).
+    line = next(line for line in done.stdout.splitlines() if "protection: bubblewrap" in line)
+    assert line.endswith("/proc hidden")
+
+
 def test_a_bot_is_checked_at_the_fullest_table_and_with_each_option_turned_on() -> None:
     """A bot that breaks only at a full table fails its check, not its tournament: each game
     is played with its fewest and its most players, and with each option that is off by
@@ -97,6 +111,7 @@ def test_a_game_the_bot_does_not_play_is_refused_as_arena_run_refuses_it() -> No
     assert done.returncode == 2, done.stdout + done.stderr
     assert "--game tiny-race: bot 'greedy' does not play it (it plays " in done.stderr
     assert "tiny-race: FAULTS" not in done.stdout
+    assert "Checking bot" not in done.stdout  # one line, as every mistake: nothing before it
     done = check("greedy", "--game", "tiny-rice")
     assert done.returncode == 2
     assert "unknown game 'tiny-rice'; did you mean 'tiny-race'" in done.stderr

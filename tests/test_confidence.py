@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -173,3 +174,12 @@ def test_arena_leaderboard_refuses_what_it_cannot_write(arguments: list[str], ru
     assert shown.exit_code == 2
     assert shown.output.startswith("arena: error: ") and len(shown.output.splitlines()) == 1
     assert "Traceback" not in shown.output
+
+
+def test_a_plot_without_matplotlib_is_one_line_before_any_table(
+        run: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib: ImportError
+    shown = CliRunner().invoke(main, ["leaderboard", run, "--plot", str(tmp_path / "h.png")])
+    assert shown.exit_code == 2
+    assert shown.output == "arena: error: --plot needs matplotlib: pip install " \
+                           "'lostvalley-arena[plot]'\n"

@@ -256,3 +256,14 @@ def test_a_name_held_by_known_ones_suggests_those_starting_with_it_first() -> No
     assert "did you mean 'explorers-of-the-lost-valley' or 'lost-explorers'?" in message
     assert "did you mean 'lost-valley-of-the-dinosaurs'?" in str(
         unknown_name("game", "dinosaurs", games))
+
+
+def test_a_bot_that_cannot_start_without_params_is_not_said_to_reject_them() -> None:
+    # A constructor that always raises (a model file it cannot load) is the bot's fault,
+    # not its params': "rejects params {}" sent its author looking at the config.
+    from arena.config import refusal
+
+    assert refusal("oops", {}, "RuntimeError: no model") == (
+        "bot 'oops' fails to start (with no params): RuntimeError: no model")
+    assert refusal("fussy", {"level": 7}, "ValueError: no") == (
+        "bot 'fussy' rejects params {'level': 7}: ValueError: no")

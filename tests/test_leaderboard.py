@@ -223,6 +223,18 @@ def test_the_fault_summary_gives_counts_by_status_the_first_error_and_its_match(
     assert fault_summary(matches[3:]) is None
 
 
+def test_a_fault_in_a_package_ray_shipped_is_placed_in_the_package_not_in_rays_copy() -> None:
+    # Ray unpacks a shipped bot under its session's temporary folder, gone after the run.
+    shipped = ('  File "/tmp/ray/session_2026-11-30_18-40-59_792818_5869/runtime_resources/'
+               'py_modules_files/_ray_pkg_e5c5c8102d5e9199/arena_bot_oops/plugin.py", line 38, '
+               "in act\nKeyError: 'row'")
+    summary = fault_summary([faulty("r001-t000001-s001", shipped)])
+    assert summary is not None
+    console = recording_console(width=80)
+    console.print(summary)
+    assert "    raised at arena_bot_oops/plugin.py:38\n" in console.export_text()
+
+
 def test_markdown_escapes_a_pipe_in_a_label() -> None:
     markdown = to_markdown(rate([result("m1", ["a|b", "c"], [0, 1])]))
     assert "a\\|b" in markdown

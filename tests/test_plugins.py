@@ -7,9 +7,11 @@ import sys
 from importlib.metadata import distribution
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from arena.cli import main
+from arena.errors import ArenaError
 from arena.plugins import discover, registry
 
 
@@ -109,3 +111,28 @@ def test_a_bot_host_describes_its_bot_without_the_registry() -> None:
     assert found.stdout.split(" ", 1)[0] == "greedy"
     assert "risk" in found.stdout
     assert found.stdout.rstrip().endswith("[]")
+
+
+def test_an_unknown_bot_declared_in_another_entry_point_group_says_so(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``[project.entry-points."arena.bots"]`` (or ``arena_bots``) installs fine and registers
+    nothing: the bot's name is unknown, and the line says which package put it where."""
+    from importlib.metadata import EntryPoint
+    from types import SimpleNamespace
+
+    import arena.plugins
+
+    misgrouped = SimpleNamespace(
+        metadata={"Name": "arena-bot-cautious"}, version="0.1.0",
+        entry_points=[EntryPoint("cautious", "arena_bot_cautious.plugin", "arena.bots")])
+    monkeypatch.setattr(arena.plugins, "distributions", lambda: [misgrouped])
+    with pytest.raises(ArenaError) as caught:
+        discover([]).bot_info("cautious")
+    assert str(caught.value).endswith(
+        "; arena-bot-cautious 0.1.0 declares the entry point cautious = "
+        "arena_bot_cautious.plugin in group 'arena.bots', which the arena does not read: its "
+        "group is 'arena' ([project.entry-points.arena] in pyproject.toml)")
+    monkeypatch.setattr(arena.plugins, "distributions", lambda: [])
+    with pytest.raises(ArenaError) as caught:
+        discover([]).bot_info("cautious")
+    assert "entry point" not in str(caught.value)

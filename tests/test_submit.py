@@ -753,6 +753,27 @@ def test_the_runtime_is_compiled_where_the_environment_imports_it(tmp_path: Path
     assert Path(where).is_relative_to(environment) and compiled == "True"
 
 
+def test_a_stored_bot_finds_the_shipped_games_and_may_ask_for_the_pettingzoo_extra(
+        tmp_path: Path) -> None:
+    """A PolicyBot looks its game up by name (``require_registry``), as ``arena.testing``
+    does: the runtime declares the shipped games' entry points, and the ``pettingzoo`` extra
+    that ``lostvalley-arena[pettingzoo]`` asks for."""
+    from arena.submit import make_environment
+
+    wheel = craft_wheel(tmp_path / "wheel", "arena_bot_plain", {})
+    environment = tmp_path / "env"
+    make_environment(environment, wheel, ["--no-index"])
+    probe = ("import importlib.metadata as m; from arena.plugins import require_registry; "
+             "print(sorted(require_registry().games)); "
+             "print([r for r in m.distribution('lostvalley-arena').requires if 'extra' in r])")
+    done = subprocess.run([str(environment / "bin" / "python"), "-I", "-c", probe],
+                          capture_output=True, text=True, check=True)
+    games, extras = done.stdout.splitlines()
+    assert games == str(["explorers-of-the-lost-valley", "lost-explorers",
+                         "lost-valley-of-the-dinosaurs"])
+    assert "pettingzoo" in extras and 'extra == "pettingzoo"' in extras
+
+
 UNBOUND_PLUGIN = b"""import resource
 import arena
 

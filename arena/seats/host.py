@@ -114,7 +114,7 @@ def describe_game(cls: Any) -> dict[str, Any]:
 
 def catalog(module_name: str) -> dict[str, Any]:
     """What one plugin module registers, as the arena's discovery needs it."""
-    from arena.classes import bot_problem, game_problem
+    from arena.classes import bot_problem, game_problem, hook_problems
 
     report: dict[str, Any] = {"type": "catalog", "games": [], "bots": [], "problems": []}
     try:
@@ -122,10 +122,14 @@ def catalog(module_name: str) -> dict[str, Any]:
     except BaseException as exc:
         report["problems"].append(f"failed to load: {type(exc).__name__}: {exc}")
         return report
+    hooks, problems = hook_problems(plugin)
+    report["problems"].extend(problems)
     for hook, check, key, describe in (
         ("arena_register_games", game_problem, "games", describe_game),
         ("arena_register_bots", bot_problem, "bots", describe_bot),
     ):
+        if hook not in hooks:
+            continue
         try:
             classes = registered(plugin, hook)
         except BaseException as exc:

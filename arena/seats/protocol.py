@@ -8,7 +8,7 @@ and its stdout and stderr are captured by the arena as the bot's output
 
 ::
 
-    host  -> arena  {"type": "hello", "protocol": 1, "bot": NAME, "games": [..] | null,
+    host  -> arena  {"type": "hello", "protocol": 2, "name": NAME, "games": [..] | null,
                      "observes": true, "params": [NAMES] | null}
     arena -> host   {"type": "start", "game": G, "seat": S, "num_players": N, "seed": X,
                      "params": {...}}
