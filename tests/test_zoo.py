@@ -96,8 +96,14 @@ def test_an_answer_sent_twice_is_illegal_and_said_so(sandbox: str) -> None:
 def test_a_bot_that_stops_reading_its_requests_is_timed_out(sandbox: str) -> None:
     """It fills its own request pipe and answers from another thread without returning: the
     referee's next request finds the pipe full. Its write waits under the decision's
-    deadline, so the seat times out and the match goes on (it waited forever before)."""
+    deadline, so the seat times out and the match goes on (it waited forever before). A
+    fallback host of an arena run as root, a user of its own, may not open its pipe again
+    for writing (it is root's): its bot fails there, with its error."""
     result = duel(SeatSpec("pipefill", "zoo-forger", {"mode": "pipefill"}), sandbox)
+    if sandbox == "fallback" and sandbox_module.fallback_user():
+        assert result.statuses == ("error", "ok") and result.ranking == (1, 0)
+        assert "Permission denied" in str(result.errors[0])
+        return
     assert result.statuses == ("timeout", "ok") and result.ranking == (1, 0)
     assert "did not read what it was sent" in str(result.errors[0])
 
@@ -805,6 +811,24 @@ def test_the_snoop_finds_nothing(
     if sandbox == "required":
         assert found == []
         assert list(results.iterdir()) == [] and list(other_bot.iterdir()) == []
+
+
+@pytest.mark.parametrize("mode", ["kill", "net", "write"])
+def test_a_bot_kills_no_other_seat_and_neither_connects_nor_writes_out(
+    sandbox: str, mode: str, tmp_path: Path, listener: tuple[int, list[object]],
+) -> None:
+    """Run as root, a fallback host was root: its bot killed the other seat's host (that seat
+    crashed, the bot won), joined its referee's network namespace again and connected out,
+    and wrote into root's folders. It is now a user of its own, as a bubblewrap host is a
+    user of its own namespace."""
+    if sandbox == "fallback" and not sandbox_module.fallback_user():
+        pytest.skip("a fallback host runs as the arena's own user, which is not root here")
+    port, accepted = listener
+    params = {"mode": mode, "port": port, "targets": [str(tmp_path)]}
+    result = duel(SeatSpec("neighbour", "zoo-neighbour", params), sandbox)
+    assert result.statuses == ("ok", "ok"), result.errors
+    assert "NEIGHBOURED" in result.outputs[0] and "REACHED" not in result.outputs[0]
+    assert accepted == [] and list(tmp_path.iterdir()) == []
 
 
 def test_a_requirement_cannot_bind_a_folder_that_is_not_its_package(

@@ -733,9 +733,70 @@ class LoudStart(Bot):
         return legal_actions[0]
 
 
+class Neighbour(Bot):
+    """Reaches past its own host with what the user it runs as may do, on its first turn, and
+    prints ``REACHED`` for each thing it got: ``kill`` kills the other bot hosts its referee
+    started (the other seat's, ``SIGKILL``: its seat would crash and the bot win); ``net``
+    joins its referee's network namespace (``setns``: a root without a sandbox may) and
+    connects to ``port`` on 127.0.0.1; ``write`` writes a file into each folder of
+    ``targets``; ``read`` reads each file of ``targets``."""
+
+    name = "zoo-neighbour"
+
+    def __init__(self, *, mode: str = "kill", port: int = 0, targets: Sequence[str] = (),
+                 **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.mode, self.port, self.targets = mode, port, list(targets)
+        self.done = False
+
+    def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        if not self.done:
+            self.done = True
+            for reached in getattr(self, f"_{self.mode}")():
+                print(f"REACHED {reached}", flush=True)
+            print("NEIGHBOURED", flush=True)
+        return legal_actions[0]
+
+    def _kill(self) -> Iterator[str]:
+        """Only the hosts its own referee started (its siblings): the other seats' of its
+        match, and nothing else of the machine."""
+        for entry in Path("/proc").iterdir():
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                command = (entry / "cmdline").read_bytes()
+                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+                if (entry.name.isdigit() and int(entry.name) != os.getpid()
+                        and parent == os.getppid() and b"arena.seats.host" in command
+                        and f"--bot={self.name}".encode() not in command):
+                    os.kill(int(entry.name), 9)
+                    yield f"killed {entry.name}"
+
+    def _net(self) -> Iterator[str]:
+        libc = ctypes.CDLL(None, use_errno=True)
+        with contextlib.suppress(OSError):
+            fd = os.open(f"/proc/{os.getppid()}/ns/net", os.O_RDONLY)
+            if libc.setns(fd, 0x40000000) == 0:  # CLONE_NEWNET
+                yield "the machine's network namespace"
+        with contextlib.suppress(OSError), socket.create_connection(
+            ("127.0.0.1", self.port), timeout=1
+        ):
+            yield f"port {self.port}"
+
+    def _write(self) -> Iterator[str]:
+        for target in self.targets:
+            with contextlib.suppress(OSError):
+                (Path(target) / "neighboured.txt").write_text("was here")
+                yield f"wrote into {target}"
+
+    def _read(self) -> Iterator[str]:
+        for target in self.targets:
+            with contextlib.suppress(OSError):
+                if Path(target).read_bytes():
+                    yield f"read {target}"
+
+
 ZOO: tuple[type, ...] = (Junk, PythonLoop, NativeLoop, SlowStart, Exit, Segfault, Chatty,
                          Flood, Hog, Forker, Fussy, Snoop, Forger, Rememberer, Colluder, Teller,
-                         LoudStart)
+                         LoudStart, Neighbour)
 
 
 @arena.hookimpl
