@@ -432,6 +432,18 @@ def test_a_forged_end_of_match_answer_leaks_no_host(sandbox: str) -> None:
     assert gone(hosts_now() - before)
 
 
+def test_a_kept_host_keeps_only_what_the_referee_reads_of_its_hello(sandbox: str) -> None:
+    """Its bot rewrote its host to say hello with a million empty objects (about 70 MB of the
+    referee's memory once decoded), kept with each idle host of it: the referee keeps the
+    hello's protocol and whether the bot observes, nothing else of it."""
+    result = duel("zoo-big-hello", sandbox)
+    assert result.statuses == ("ok", "ok"), result.errors
+    kept = [host for hosts in POOL.idle.values() for host in hosts
+            if b"--bot=zoo-big-hello" in Path(f"/proc/{host.process.pid}/cmdline").read_bytes()]
+    assert kept, "the host was not kept"
+    assert all(len(repr(host.hello)) < 200 for host in kept), kept[0].hello.keys()
+
+
 @pytest.fixture
 def pool_closed() -> Iterator[None]:
     """The pooled hosts go at the end, even if the test fails."""

@@ -794,9 +794,32 @@ class Neighbour(Bot):
                     yield f"read {target}"
 
 
+class BigHello(Bot):
+    """Says hello with nearly all a line may hold (4 MiB): a million empty objects, which the
+    referee's JSON decoder makes a million dicts of (about 90 MB of the worker's memory from
+    3 MB of text), under a key of its own. Its host's own ``describe_bot`` is replaced for
+    it from the plugin's import (a bot's code runs in its host, and may rewrite it); while
+    the arena lists the plugin it says hello as any bot does. Then plays legally."""
+
+    name = "zoo-big-hello"
+
+    def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        return legal_actions[0]
+
+
+if f"--bot={BigHello.name}" in sys.argv:
+    _host = sys.modules["__main__"]
+    _describe = _host.describe_bot
+
+    def _big_hello(cls: type) -> dict[str, Any]:
+        return {**_describe(cls), "padding": [{}] * 1_000_000}
+
+    _host.describe_bot = _big_hello
+
+
 ZOO: tuple[type, ...] = (Junk, PythonLoop, NativeLoop, SlowStart, Exit, Segfault, Chatty,
                          Flood, Hog, Forker, Fussy, Snoop, Forger, Rememberer, Colluder, Teller,
-                         LoudStart, Neighbour)
+                         LoudStart, Neighbour, BigHello)
 
 
 @arena.hookimpl
