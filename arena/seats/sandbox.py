@@ -210,8 +210,8 @@ def protections(mode: str) -> list[str]:
         bounded = "memory, number and CPU" if cgroups.cpu_limited() else "memory and number"
         common.append(f"a control group: the bot's processes' {bounded} together")
     if use_bubblewrap(mode):
-        refused = ["no file locks, inotify, keyrings or io_uring, no page-cache queries or "
-                   "sysinfo (a seccomp filter)"]
+        refused = ["no file locks, inotify, keyrings, io_uring or descriptor passing, no "
+                   "page-cache queries or sysinfo (a seccomp filter)"]
         if seccomp.program() is None:
             refused = [f"no seccomp filter on this machine ({platform.machine()}): file "
                        f"locks, inotify and the page cache can pass signals between seats"]

@@ -572,7 +572,8 @@ class Colluder(Bot):
     ``RWF_NOWAIT`` would tell it too. ``machine``: the figures of the whole machine, which
     one sets by holding threads (or memory) while it is stopped: the thread count
     ``sysinfo`` and ``/proc/loadavg`` tell, and what else of ``/proc`` counts the machine's
-    threads, memory, files and disk reads."""
+    threads, memory, files and disk reads. ``inflight``: descriptors sent on a socket and
+    never received, which count for the user every sandbox is outside."""
 
     name = "zoo-colluder"
     SECRET = int.from_bytes(os.urandom(4), "big") | 1 << 33
@@ -679,6 +680,42 @@ class Colluder(Bot):
         if libc.sysinfo(figures) != 0:
             print(f"REFUSED sysinfo: {os.strerror(ctypes.get_errno())}", flush=True)
         return f"threads {counts[3]}" if len(counts) > 3 else ""
+
+    def _inflight(self) -> str:
+        """Descriptors in flight (sent with ``SCM_RIGHTS`` on a socket of its own, never
+        received) count for their user, every sandbox's alike outside, and a sender may put
+        no more in flight than its open files' limit (64) while the count is over it: it
+        holds some, the other counts how many of its own still fit."""
+        import array
+
+        def send(sock: socket.socket, fd: int) -> None:
+            sock.sendmsg([b"x"], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", [fd]))])
+
+        if not hasattr(self, "pair"):
+            self.pair = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
+            self.null = os.open(os.devnull, os.O_RDONLY)
+        probe, back = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
+        fitted = 0
+        try:
+            with contextlib.suppress(OSError):
+                while fitted < 200:
+                    send(probe, self.null)
+                    fitted += 1
+            if fitted == 0 and not self.held:
+                send(probe, self.null)  # refused (not "too many"): says why
+        finally:
+            for _ in range(fitted):  # taken back: they leave the count
+                for _level, _kind, data in back.recvmsg(1, socket.CMSG_SPACE(4))[1]:
+                    os.close(int.from_bytes(data[:4], sys.byteorder))
+            probe.close()
+            back.close()
+        heard = 65 - fitted - len(self.held)
+        if not self.held:
+            for _ in range(10 + self.SECRET % 20):
+                send(self.pair[0], self.null)
+                self.held.append(self.null)
+            print(f"SAID {len(self.held)}", flush=True)
+        return f"{heard} in flight" if heard > 0 else ""
 
     def _io_uring(self) -> str:
         libc = ctypes.CDLL(None, use_errno=True)
