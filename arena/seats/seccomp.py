@@ -37,7 +37,12 @@ own. So the filter answers, inside the sandbox:
   the other counted how many of its own still fit: the red team's pair passed a number up
   to 64 a turn, without an error. ``send``, ``sendto`` and ``write`` are left (a bot's
   ``multiprocessing`` pipes and queues use them); what is refused is passing descriptors
-  (``multiprocessing``'s ``forkserver`` start, ``socket.send_fds``).
+  (``multiprocessing``'s ``forkserver`` start, ``socket.send_fds``);
+- ``fcntl``'s ``F_SETPIPE_SZ``: ``EPERM`` (a pipe keeps its 64 KiB). A pipe's pages count
+  for that one user too, and once they pass ``/proc/sys/fs/pipe-user-pages-soft`` (16,384)
+  no pipe of a sandbox grows: one seat held 58 pipes grown to 1 MiB (empty: no memory),
+  and the other counted how many of its own still grew. At 16 pages a pipe, a host's 64
+  open files hold at most 1,024.
 
 Any other architecture's calls (a 32-bit or x32 call from a 64-bit host) kill the process.
 The filter is a classic BPF program, built here (no libseccomp), for x86-64 and AArch64;
@@ -71,6 +76,9 @@ _X32 = 0x40000000
 LOCK_COMMANDS = (5, 6, 7, 36, 37, 38, 1024, 1025, 1026)
 """``fcntl`` commands refused: F_GETLK, F_SETLK, F_SETLKW, F_OFD_GETLK, F_OFD_SETLK,
 F_OFD_SETLKW, F_SETLEASE, F_GETLEASE, F_NOTIFY."""
+
+PIPE_SIZE_COMMAND = 1031
+"""``fcntl``'s F_SETPIPE_SZ, refused (``EPERM``): a pipe's pages count for its user."""
 
 PRETENDED_ADVICE = (20, 21)
 """``madvise`` advice that succeeds doing nothing: MADV_COLD, MADV_PAGEOUT (either drops a
@@ -126,6 +134,7 @@ def program(machine: str | None = None) -> bytes | None:
     code.append((_JEQ, "pretend", "allow", PRETENDED_ADVICE[-1]))
     code += [(_JEQ, 0, "allow", calls.fcntl), (_LD_W_ABS, 0, 0, _ARG1)]
     code += [(_JEQ, "no-locks", 0, command) for command in LOCK_COMMANDS]
+    code.append((_JEQ, "refuse", 0, PIPE_SIZE_COMMAND))
     returns = {"allow": _ALLOW, "no-locks": _ERRNO | errno.ENOLCK,
                "refuse": _ERRNO | errno.EPERM, "absent": _ERRNO | errno.ENOSYS,
                "pretend": _ERRNO, "kill": _KILL_PROCESS}

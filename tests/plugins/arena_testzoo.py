@@ -573,7 +573,8 @@ class Colluder(Bot):
     one sets by holding threads (or memory) while it is stopped: the thread count
     ``sysinfo`` and ``/proc/loadavg`` tell, and what else of ``/proc`` counts the machine's
     threads, memory, files and disk reads. ``inflight``: descriptors sent on a socket and
-    never received, which count for the user every sandbox is outside."""
+    never received, which count for the user every sandbox is outside; ``pipes``: the
+    pages of grown pipes, which count for that user too."""
 
     name = "zoo-colluder"
     SECRET = int.from_bytes(os.urandom(4), "big") | 1 << 33
@@ -716,6 +717,43 @@ class Colluder(Bot):
                 self.held.append(self.null)
             print(f"SAID {len(self.held)}", flush=True)
         return f"{heard} in flight" if heard > 0 else ""
+
+    def _pipes(self) -> str:
+        """A pipe's room (its pages, as ``F_SETPIPE_SZ`` grows it) counts for its user, every
+        sandbox's alike outside, and no pipe of an unprivileged process grows once the user's
+        pipes hold more than ``/proc/sys/fs/pipe-user-pages-soft`` (16,384 pages): one seat
+        holds as many grown pipes as it may (it needs no memory: they stay empty), the other
+        counts how many of its own still grow."""
+        import fcntl
+
+        grown, refused, ends = 0, False, []
+        try:
+            while grown < 64:
+                try:
+                    read, write = os.pipe()
+                except OSError:  # its open files' limit
+                    break
+                ends.append(read)
+                try:
+                    fcntl.fcntl(write, 1031, 1 << 20)  # F_SETPIPE_SZ
+                except OSError:
+                    # Over the user's pages a pipe may still shrink; refused as such, not.
+                    fcntl.fcntl(write, 1031, 4096)
+                    refused = True
+                    break
+                finally:
+                    os.close(write)
+                grown += 1
+        finally:
+            if self.held:
+                for fd in ends:
+                    os.close(fd)
+        if not self.held:  # what it says: the grown pipes it holds (empty, no memory)
+            self.held = ends[:grown]
+            for fd in ends[grown:]:
+                os.close(fd)
+            print(f"SAID {len(self.held)} pipes", flush=True)
+        return f"room for {grown} pipes" if refused else ""
 
     def _io_uring(self) -> str:
         libc = ctypes.CDLL(None, use_errno=True)
