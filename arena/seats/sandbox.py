@@ -48,8 +48,10 @@ SANDBOX_UID = 65534
 
 FALLBACK_UIDS = 1 << 31
 """Without bubblewrap, an arena run as root starts each host as the user ``FALLBACK_UIDS``
-plus the host's pid (see :func:`fallback_user`): a user of its own, which no file and no
-other process belongs to."""
+plus the host's pid times 256 plus a random byte (see :func:`fallback_user`): a user of its
+own, which no file and no other process belongs to (no two live hosts share a pid, and a
+process some earlier host of that pid left running, where no control group swept it, has
+one chance in 256 of sharing its user)."""
 
 HOST_NICE = 15
 """The niceness of every bot host, Ray's workers' own: a host inherited its starter's (15 in
@@ -78,7 +80,7 @@ _SET_LIMITS = (
     "    def check(result):\n"
     "        if result != 0:\n"
     "            raise OSError(ctypes.get_errno(), os.strerror(ctypes.get_errno()))\n"
-    f"    user = {FALLBACK_UIDS} + os.getpid()\n"
+    f"    user = {FALLBACK_UIDS} + (os.getpid() << 8 | os.urandom(1)[0])\n"
     "    check(libc.unshare(0x40000000))\n"  # CLONE_NEWNET
     "    os.chown('.', user, user)\n"
     "    for cap in range(64):\n"  # the bounding set: CAP_DAC_READ_SEARCH (2) alone
