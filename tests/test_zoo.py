@@ -825,14 +825,14 @@ def test_the_snoop_finds_nothing(
         assert list(results.iterdir()) == [] and list(other_bot.iterdir()) == []
 
 
-@pytest.mark.parametrize("mode", ["kill", "net", "write"])
+@pytest.mark.parametrize("mode", ["kill", "net", "write", "cgroup"])
 def test_a_bot_kills_no_other_seat_and_neither_connects_nor_writes_out(
     sandbox: str, mode: str, tmp_path: Path, listener: tuple[int, list[object]],
 ) -> None:
     """Run as root, a fallback host was root: its bot killed the other seat's host (that seat
     crashed, the bot won), joined its referee's network namespace again and connected out,
-    and wrote into root's folders. It is now a user of its own, as a bubblewrap host is a
-    user of its own namespace."""
+    wrote into root's folders and could leave its control group. It is now a user of its
+    own, as a bubblewrap host is a user of its own namespace."""
     if sandbox == "fallback" and not sandbox_module.fallback_user():
         pytest.skip("a fallback host runs as the arena's own user, which is not root here")
     port, accepted = listener

@@ -814,7 +814,7 @@ class Neighbour(Bot):
     started (the other seat's, ``SIGKILL``: its seat would crash and the bot win); ``net``
     joins its referee's network namespace (``setns``: a root without a sandbox may) and
     connects to ``port`` on 127.0.0.1; ``write`` writes a file into each folder of
-    ``targets``; ``read`` reads each file of ``targets``."""
+    ``targets``; ``read`` reads each file of ``targets``; ``cgroup`` leaves its control group."""
 
     name = "zoo-neighbour"
 
@@ -855,6 +855,14 @@ class Neighbour(Bot):
             ("127.0.0.1", self.port), timeout=1
         ):
             yield f"port {self.port}"
+
+    def _cgroup(self) -> Iterator[str]:
+        """Moves itself out of its control group, to the top of each hierarchy (and out of
+        its bounds on memory, processes and cores)."""
+        for hierarchy in ("memory", "pids", "cpu", "unified", ""):
+            with contextlib.suppress(OSError):
+                Path(f"/sys/fs/cgroup/{hierarchy}/cgroup.procs").write_text(str(os.getpid()))
+                yield f"left its group for /sys/fs/cgroup/{hierarchy}"
 
     def _write(self) -> Iterator[str]:
         for target in self.targets:
