@@ -75,6 +75,16 @@ def test_an_answer_nested_too_deep_to_decode_is_illegal_not_an_engine_failure(
     assert "not a JSON object" in str(result.errors[0])
 
 
+def test_an_error_holding_a_lone_surrogate_is_written_as_a_replacement(sandbox: str) -> None:
+    """Half a UTF-16 pair in a bot's error (JSON's ``\\ud800``) is no character: UTF-8 cannot
+    write it, and ``arena run``, ``arena check`` and ``arena leaderboard`` raised printing
+    it. The referee reads it as U+FFFD."""
+    result = duel("zoo-surrogate", sandbox)
+    assert result.statuses == ("error", "ok") and result.ranking == (1, 0)
+    error = str(result.errors[0])
+    assert "half a character: \ufffd \ufffd" in error and error.encode("utf-8")
+
+
 def test_an_error_a_bot_writes_at_its_start_is_kept_short(sandbox: str) -> None:
     """A host's first message, an error of a megabyte that the bot wrote itself: it was kept
     whole in the match record (a line of matches.jsonl a megabyte long for every match the

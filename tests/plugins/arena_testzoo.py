@@ -900,9 +900,29 @@ if f"--bot={BigHello.name}" in sys.argv:
     _host.describe_bot = _big_hello
 
 
+class Surrogate(Bot):
+    """Raises an error whose text holds a lone surrogate (``\\ud800``, no character: UTF-8
+    cannot encode it) and terminal codes, on its first decision; with ``where = "output"``
+    prints them instead, and plays on."""
+
+    name = "zoo-surrogate"
+
+    def __init__(self, *, where: str = "error", **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.where = where
+
+    def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        text = "half a character: \ud800 \udfff, and \x1b[31mred\x1b[0m"
+        if self.where == "output":
+            sys.stdout.buffer.write(text.encode("utf-8", "surrogatepass") + b"\n")
+            sys.stdout.flush()
+            return legal_actions[0]
+        raise RuntimeError(text)
+
+
 ZOO: tuple[type, ...] = (Junk, PythonLoop, NativeLoop, SlowStart, Exit, Segfault, Chatty,
                          Flood, Hog, Forker, Fussy, Snoop, Forger, Rememberer, Colluder, Teller,
-                         LoudStart, Neighbour, BigHello)
+                         LoudStart, Neighbour, BigHello, Surrogate)
 
 
 @arena.hookimpl
