@@ -674,6 +674,9 @@ def test_the_sandboxs_scratch_memory_is_bounded() -> None:
                   if line.startswith("FILLED"))
     assert int(filled["/tmp"]) <= 64 and int(filled["/dev/shm"]) <= 16, filled
     assert filled["/dev"] == "0"  # read-only: no tmpfs of the machine's size to fill
+    # Nor is its root, bubblewrap's tmpfs (half the machine's memory), nor the folders
+    # made in it: the red team's bot wrote 96 MiB in each, past its scratch folders' bounds.
+    assert filled["/"] == "0" and filled["/etc"] == "0", filled
 
 
 @pytest.mark.parametrize("bot", ["zoo-python-loop", "zoo-native-loop"])

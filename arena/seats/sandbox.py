@@ -331,6 +331,13 @@ def _python_binds(extra: list[Path], environment: Path | None) -> list[str]:
     return args
 
 
+READ_ONLY_ROOT = ("--remount-ro", "/")
+"""The last of bubblewrap's mounts: the sandbox's root read-only, once every bind and folder is
+made in it. It is a tmpfs of bubblewrap's, of half the machine's memory, and the folders it
+makes there (``/etc``, ``/root``, ``/tmp/h-...``'s parents) were the bot's to write: the red
+team's wrote 96 MiB in ``/`` and as much in ``/etc``, past the scratch folders' bounds (where
+no control group counts it, unbounded, and unseen by the pool's budget)."""
+
 HIDDEN_PROC = ("loadavg", "stat", "meminfo", "vmstat", "zoneinfo", "buddyinfo", "pagetypeinfo",
                "diskstats", "interrupts", "softirqs", "uptime", "swaps", "schedstat", "cgroups",
                "sys", "pressure")
@@ -462,7 +469,8 @@ def host_command(
                "--proc", "/proc", *_hidden_proc(), "--dev", "/dev",
                "--size", str(SCRATCH_MB << 18), "--tmpfs", "/dev/shm", "--remount-ro", "/dev",
                "--size", str(SCRATCH_MB << 20), "--tmpfs", "/tmp", "--chdir", "/tmp",
-               *_system_binds(), *_python_binds(extra, environment), "--", *python]
+               *_system_binds(), *_python_binds(extra, environment), *READ_ONLY_ROOT,
+               "--", *python]
     return confinement.limited(command, moves), None
 
 
@@ -517,4 +525,4 @@ def sandboxed(
             "--setenv", "PIP_NO_CACHE_DIR", "1", "--setenv", "PIP_NO_INDEX", "1",
             "--proc", "/proc", "--dev", "/dev", "--size", str(scratch_mb << 20),
             "--tmpfs", "/tmp", *_system_binds(), *_python_binds([], None), *binds,
-            "--chdir", "/tmp", "--", *argv]
+            *READ_ONLY_ROOT, "--chdir", "/tmp", "--", *argv]

@@ -441,15 +441,15 @@ mounts a tmpfs of 1 GiB in it (memory outside its scratch folders' bounds), and 
             raise RuntimeError("\x1b[2Jboom [bold]styled[/]")
         if self.mode == "fill" and not getattr(self, "filled", False):
             self.filled = True
-            for folder in ("/tmp", "/dev/shm", "/dev"):
+            for folder in ("/tmp", "/dev/shm", "/dev", "", "/etc"):  # "": the root
                 written = 0
                 with contextlib.suppress(OSError):
-                    for index in range(40):  # 320 MiB, in files under the 16 MiB file limit
+                    for index in range(12):  # 96 MiB, in files under the 16 MiB file limit
                         with open(f"{folder}/fill-{index}", "wb") as handle:
                             for _ in range(8):
                                 handle.write(b"x" * (1 << 20))
                                 written += 1
-                print(f"FILLED {folder} {written} MiB")
+                print(f"FILLED {folder or '/'} {written} MiB")
         return legal_actions[0]
 
     def fill_requests(self, answer: int) -> None:
