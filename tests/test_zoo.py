@@ -856,6 +856,14 @@ def test_a_bot_kills_no_other_seat_and_neither_connects_nor_writes_out(
     assert accepted == [] and list(tmp_path.iterdir()) == []
 
 
+def test_a_fallback_host_is_a_user_of_its_own_only_where_root_may_become_one() -> None:
+    """The root of a container's user namespace maps a few thousand users: becoming one it
+    does not map is refused, and every host would fail to start; its hosts stay root."""
+    first, count = sandbox_module.FALLBACK_UIDS, 1 << 30
+    assert sandbox_module.covered("         0          0 4294967295\n", first, count)
+    assert not sandbox_module.covered("         0     100000      65536\n", first, count)
+
+
 def test_a_requirement_cannot_bind_a_folder_that_is_not_its_package(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:

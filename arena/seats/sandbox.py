@@ -81,7 +81,7 @@ _SET_LIMITS = (
     "        if result != 0:\n"
     "            raise OSError(ctypes.get_errno(), os.strerror(ctypes.get_errno()))\n"
     f"    user = {FALLBACK_UIDS} + (os.getpid() << 8 | os.urandom(1)[0])\n"
-    "    check(libc.unshare(0x40000000))\n"  # CLONE_NEWNET
+    "    libc.unshare(0x40000000)\n"  # CLONE_NEWNET, where permitted (else the arena says so)
     "    os.chown('.', user, user)\n"
     "    for cap in range(64):\n"  # the bounding set: CAP_DAC_READ_SEARCH (2) alone
     "        if cap != 2 and libc.prctl(24, cap, 0, 0, 0) != 0 and ctypes.get_errno() != 22:\n"
@@ -375,8 +375,31 @@ def fallback_user() -> bool:
     the bot won the match) and, root having every capability, joined its referee's network
     namespace again (``setns``) and connected out. As a user of its own it writes only in
     its working directory (and what any user may write in), signals no process but its own
-    and cannot leave its network namespace."""
-    return os.geteuid() == 0
+    and cannot leave its network namespace.
+
+    Only where every user of :data:`FALLBACK_UIDS` is one this root may become: a root of a
+    container's user namespace, which maps a few thousand users, keeps its hosts as root
+    (an unmapped user is refused, and the host could not start)."""
+    return os.geteuid() == 0 and _users_mapped(FALLBACK_UIDS, 1 << 30)
+
+
+@functools.cache
+def _users_mapped(first: int, count: int) -> bool:
+    """Whether users ``first`` to ``first + count`` exist in this process's user namespace."""
+    try:
+        return covered(Path("/proc/self/uid_map").read_text(), first, count)
+    except (OSError, ValueError):
+        return False
+
+
+def covered(uid_map: str, first: int, count: int) -> bool:
+    """Whether one line of ``uid_map`` (``/proc/PID/uid_map``'s text) maps users ``first`` to
+    ``first + count``."""
+    for line in uid_map.splitlines():
+        inside, _, length = (int(field) for field in line.split())
+        if inside <= first and first + count <= inside + length:
+            return True
+    return False
 
 
 WORKDIR_PREFIX = "arena-host-"
