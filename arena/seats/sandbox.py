@@ -13,7 +13,8 @@ and it dies with the seat that started it.
 Without bubblewrap (the *fallback*) the host gets an empty environment, a
 private empty working directory, its resource limits, its own session,
 death with its parent and, where the kernel permits, no network; but it can
-read what its user can read. :func:`protections` says which applies.
+read what its user can read. Where the arena runs as root, it runs as a user of its own
+(:func:`fallback_user`). :func:`protections` says which applies.
 """
 
 from __future__ import annotations
@@ -223,6 +224,12 @@ def protections(mode: str) -> list[str]:
         return ["bubblewrap: read-only private root, private /tmp, no home, no network, "
                 "the machine's figures in /proc hidden", nested,
                 "own PID, user and IPC namespaces; dies with its seat", *refused, *common]
+    if fallback_user():
+        return ["fallback, bubblewrap not used: the filesystem is NOT hidden (readable)",
+                "private empty working directory; no network where the kernel permits",
+                "a user of its own (the arena runs as root): writes only its working folder "
+                "and what any user may, signals only its own processes, no capability but "
+                "reading", "dies with its seat", *common]
     return ["fallback, bubblewrap not used: the filesystem is NOT hidden",
             "private empty working directory; no network where the kernel permits",
             "dies with its seat", *common]
