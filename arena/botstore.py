@@ -84,6 +84,11 @@ def sort_key(version: str) -> tuple[int, Any]:
         return (0, version)
 
 
+DOC_CHARS = 200
+"""What the store keeps of a bot's doc (its first paragraph, as a host sends it): the doc is
+the bot's to write, and the red team's was 3 MB, kept by every command that read the store."""
+
+
 def read_entries(store: Path) -> list[StoredBot]:
     """Every stored bot, oldest version first per package; unreadable entries are skipped."""
     bots: list[StoredBot] = []
@@ -100,7 +105,7 @@ def read_entries(store: Path) -> list[StoredBot]:
                     games=None if games is None else tuple(games),
                     params=None if params is None else tuple(params),
                     observes=bool(bot.get("observes", True)), module=str(bot["module"]),
-                    doc=str(bot.get("doc", "")), submitted=str(entry["submitted"]),
+                    doc=str(bot.get("doc", ""))[:DOC_CHARS], submitted=str(entry["submitted"]),
                     folder=path.parent,
                 ))
         except (OSError, ValueError, KeyError, TypeError):

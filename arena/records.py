@@ -16,11 +16,29 @@ _TERMINAL_CODES = re.compile(
 )
 """ANSI escape sequences (colours, cursor moves, titles) and other control characters."""
 
+_SURROGATES = re.compile("[\ud800-\udfff]")
+"""Halves of a UTF-16 pair, alone: no character, and UTF-8 cannot encode them."""
+
 
 def plain(text: str) -> str:
-    """``text`` without terminal escape codes or control characters (tabs and newlines stay):
-    what goes into a results file must read the same in an editor as on a terminal."""
-    return _TERMINAL_CODES.sub("", text)
+    """``text`` without terminal escape codes or control characters (tabs and newlines stay),
+    and with U+FFFD for each lone surrogate: what goes into a results file must read the
+    same in an editor as on a terminal, and be writable there at all (a bot's error text
+    with ``\\ud800`` in it raised in the middle of ``arena run``'s summary, ``arena
+    check``'s report and every ``arena leaderboard`` of the run)."""
+    return _SURROGATES.sub("\ufffd", _TERMINAL_CODES.sub("", text))
+
+
+def scrubbed(value: Any) -> Any:
+    """``value`` (what JSON decodes to) with U+FFFD for each lone surrogate in its strings,
+    keys included."""
+    if isinstance(value, str):
+        return _SURROGATES.sub("\ufffd", value)
+    if isinstance(value, list):
+        return [scrubbed(item) for item in value]
+    if isinstance(value, dict):
+        return {scrubbed(key): scrubbed(item) for key, item in value.items()}
+    return value
 
 
 @dataclass(frozen=True, slots=True)

@@ -42,7 +42,7 @@ from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name, canonicalize_version
 
 import arena
-from arena.botstore import ENTRY, STAGING, add_to, read_entries, sort_key
+from arena.botstore import DOC_CHARS, ENTRY, STAGING, add_to, read_entries, sort_key
 from arena.check import GameReport, check
 from arena.classes import name_problem
 from arena.errors import ArenaError
@@ -79,6 +79,11 @@ MAX_BOTS = 16
 package, each is checked in every game it plays (about 6 s for three games), and every
 command reads them all: the red team's package of 20,000 bots would have squatted 20,000
 names, and ``arena bots`` took 23 s and 160 MB instead of 2 s to list its store."""
+MAX_LISTED_NAMES = 64
+"""Games, and params, one listed bot may name. What a bot's catalog says is the bot's to write
+(its code runs in the host that lists it, and may rewrite it), is kept in the store's entry
+and read by every command: the red team's listed bot had a 3 MB doc and 100,000 more
+objects of its own (a 4.3 MB entry read whole, and the doc kept, by every command)."""
 MAX_ENVIRONMENT = 4 * 1024 * 1024 * 1024
 """The most a bot's environment may hold once its dependencies are installed, in bytes: the
 second line of defence behind the wheels' inspection (pip also writes bytecode, and what the
@@ -644,6 +649,27 @@ def _naming_problem(bot: dict[str, Any]) -> str | None:
                  if (reason := name_problem(name, what)) is not None), None)
 
 
+def _listing_problem(bot: dict[str, Any]) -> str | None:
+    """Why a listed bot's games or params cannot be kept (too many, or no list of names)."""
+    for key in ("games", "params"):
+        value = bot.get(key)
+        if value is None:
+            continue
+        if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+            return f"bot {bot['name']!r}: its {key} are not a list of names"
+        if len(value) > MAX_LISTED_NAMES:
+            return (f"bot {bot['name']!r} names {len(value):,} {key}; a listed bot may name "
+                    f"{MAX_LISTED_NAMES} at most")
+    return None
+
+
+def _listed(bot: dict[str, Any]) -> dict[str, Any]:
+    """What the store keeps of a listed bot: what the arena reads of it, and no more."""
+    return {"name": bot["name"], "games": bot.get("games"), "params": bot.get("params"),
+            "observes": bool(bot.get("observes", True)),
+            "doc": str(bot.get("doc", ""))[:DOC_CHARS]}
+
+
 def list_bots(wheel: Path, environment: Path, sandbox: str) -> list[dict[str, Any]]:
     """The bots the package registers, as sandboxed hosts in its environment report them."""
     modules = entry_point_modules(wheel)
@@ -672,10 +698,10 @@ def list_bots(wheel: Path, environment: Path, sandbox: str) -> list[dict[str, An
             raise ArenaError(f"{wheel.name} registers {len(bots) + len(listed):,} bots; a "
                              f"submitted package may register {MAX_BOTS} at most")
         for bot in listed:
-            reason = _naming_problem(bot)
+            reason = _naming_problem(bot) or _listing_problem(bot)
             if reason is not None:
                 raise ArenaError(f"{module}: {reason}")
-        bots += [{**bot, "module": module} for bot in listed]
+        bots += [{**_listed(bot), "module": module} for bot in listed]
     names = [bot["name"] for bot in bots]
     if not bots:
         raise ArenaError(f"{wheel.name} registers no bot")

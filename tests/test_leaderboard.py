@@ -235,6 +235,20 @@ def test_a_fault_in_a_package_ray_shipped_is_placed_in_the_package_not_in_rays_c
     assert "    raised at arena_bot_oops/plugin.py:38\n" in console.export_text()
 
 
+def test_an_error_with_a_lone_surrogate_in_a_recorded_run_is_shown_and_written() -> None:
+    """A bot's error text may hold half a UTF-16 pair (``\\ud800`` in its JSON), no character
+    at all: printing it raised UnicodeEncodeError at the end of ``arena run`` and in every
+    ``arena leaderboard`` of the run. A run recorded before the referee scrubbed them
+    shows U+FFFD in its place."""
+    summary = fault_summary([faulty("r001-t000001-s001", "RuntimeError: half \ud800 \udfff")])
+    assert summary is not None
+    console = recording_console(width=80)
+    console.print(summary)
+    text = console.export_text()
+    assert "RuntimeError: half \ufffd \ufffd" in text
+    text.encode("utf-8")
+
+
 def test_markdown_escapes_a_pipe_in_a_label() -> None:
     markdown = to_markdown(rate([result("m1", ["a|b", "c"], [0, 1])]))
     assert "a\\|b" in markdown

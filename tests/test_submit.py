@@ -1091,3 +1091,45 @@ def test_two_rejections_within_a_second_keep_two_reports(tmp_path: Path) -> None
     first = _rejected_folder(tmp_path, "arena-bot-x", "1.0")
     second = _rejected_folder(tmp_path, "arena-bot-x", "1.0")
     assert first != second and first.is_dir() and second.is_dir()
+
+
+def rewritten_catalog(found: str) -> bytes:
+    """A bot's plugin that rewrites its host's description of the bot while its package is
+    listed (``--catalog``), adding ``found`` (Python: a dict's items) to what it says."""
+    return (b"import sys\nimport arena\n\nclass Crafted:\n    name = 'crafted'\n"
+            b"    def __init__(self, **kw): pass\n"
+            b"    def act(self, observation, legal): return legal[0]\n\n"
+            b"@arena.hookimpl\ndef arena_register_bots(register):\n    register(Crafted)\n\n"
+            b"if '--catalog' in sys.argv:\n"
+            b"    _host = sys.modules['__main__']\n"
+            b"    _describe = _host.describe_bot\n"
+            b"    _host.describe_bot = lambda cls: {**_describe(cls), " + found.encode() + b"}\n")
+
+
+def test_the_store_keeps_what_the_arena_reads_of_a_listed_bot_and_no_more(
+    tmp_path: Path,
+) -> None:
+    """A listed bot's description is its host's, which its code may rewrite: the red team's
+    said a doc of 3 MB and 100,000 objects more, kept in the store's entry (4.3 MB, read
+    whole by every command; the doc kept by each). The store keeps its name, games,
+    params, whether it observes and 200 characters of its doc."""
+    from arena.botstore import read_entries
+
+    name = "arena_bot_verbose"
+    plugin = rewritten_catalog("'doc': 'Read me. ' * 350_000, 'padding': [{}] * 100_000")
+    wheel = craft_wheel(tmp_path / "wheel", name, {f"{name}/plugin.py": plugin})
+    store = tmp_path / "store"
+    done = arena("submit", str(wheel), "--no-index", store=store)
+    assert done.returncode == 0, done.stdout + done.stderr
+    entry = store / name / "0.1.0" / "entry.json"
+    assert entry.stat().st_size < 10_000 and "padding" not in entry.read_text()
+    (stored,) = read_entries(store)
+    assert stored.doc == ("Read me. " * 25)[:200]
+
+
+def test_a_listed_bot_naming_too_many_games_is_refused(tmp_path: Path) -> None:
+    name = "arena_bot_gamey"
+    plugin = rewritten_catalog("'games': [f'game-{n}' for n in range(65)]")
+    wheel = craft_wheel(tmp_path / "wheel", name, {f"{name}/plugin.py": plugin})
+    line = refused(str(wheel), "--no-index", store=tmp_path / "store")
+    assert "names 65 games; a listed bot may name 64 at most" in line

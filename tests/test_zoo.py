@@ -75,6 +75,16 @@ def test_an_answer_nested_too_deep_to_decode_is_illegal_not_an_engine_failure(
     assert "not a JSON object" in str(result.errors[0])
 
 
+def test_an_error_holding_a_lone_surrogate_is_written_as_a_replacement(sandbox: str) -> None:
+    """Half a UTF-16 pair in a bot's error (JSON's ``\\ud800``) is no character: UTF-8 cannot
+    write it, and ``arena run``, ``arena check`` and ``arena leaderboard`` raised printing
+    it. The referee reads it as U+FFFD."""
+    result = duel("zoo-surrogate", sandbox)
+    assert result.statuses == ("error", "ok") and result.ranking == (1, 0)
+    error = str(result.errors[0])
+    assert "half a character: \ufffd \ufffd" in error and error.encode("utf-8")
+
+
 def test_an_error_a_bot_writes_at_its_start_is_kept_short(sandbox: str) -> None:
     """A host's first message, an error of a megabyte that the bot wrote itself: it was kept
     whole in the match record (a line of matches.jsonl a megabyte long for every match the
@@ -96,8 +106,14 @@ def test_an_answer_sent_twice_is_illegal_and_said_so(sandbox: str) -> None:
 def test_a_bot_that_stops_reading_its_requests_is_timed_out(sandbox: str) -> None:
     """It fills its own request pipe and answers from another thread without returning: the
     referee's next request finds the pipe full. Its write waits under the decision's
-    deadline, so the seat times out and the match goes on (it waited forever before)."""
+    deadline, so the seat times out and the match goes on (it waited forever before). A
+    fallback host of an arena run as root, a user of its own, may not open its pipe again
+    for writing (it is root's): its bot fails there, with its error."""
     result = duel(SeatSpec("pipefill", "zoo-forger", {"mode": "pipefill"}), sandbox)
+    if sandbox == "fallback" and sandbox_module.fallback_user():
+        assert result.statuses == ("error", "ok") and result.ranking == (1, 0)
+        assert "Permission denied" in str(result.errors[0])
+        return
     assert result.statuses == ("timeout", "ok") and result.ranking == (1, 0)
     assert "did not read what it was sent" in str(result.errors[0])
 
@@ -426,6 +442,18 @@ def test_a_forged_end_of_match_answer_leaks_no_host(sandbox: str) -> None:
     assert gone(hosts_now() - before)
 
 
+def test_a_kept_host_keeps_only_what_the_referee_reads_of_its_hello(sandbox: str) -> None:
+    """Its bot rewrote its host to say hello with a million empty objects (about 70 MB of the
+    referee's memory once decoded), kept with each idle host of it: the referee keeps the
+    hello's protocol and whether the bot observes, nothing else of it."""
+    result = duel("zoo-big-hello", sandbox)
+    assert result.statuses == ("ok", "ok"), result.errors
+    kept = [host for hosts in POOL.idle.values() for host in hosts
+            if b"--bot=zoo-big-hello" in Path(f"/proc/{host.process.pid}/cmdline").read_bytes()]
+    assert kept, "the host was not kept"
+    assert all(len(repr(host.hello)) < 200 for host in kept), kept[0].hello.keys()
+
+
 @pytest.fixture
 def pool_closed() -> Iterator[None]:
     """The pooled hosts go at the end, even if the test fails."""
@@ -556,7 +584,7 @@ def forger_cpu_seconds() -> float:
 
 
 @pytest.mark.parametrize("channel", ["locks", "flock", "inotify", "io_uring", "pagecache",
-                                     "machine"])
+                                     "machine", "inflight", "pipes"])
 def test_two_seats_cannot_signal_each_other_through_shared_files(channel: str) -> None:
     """Both sandboxes see the same read-only files (the bot's own module among them): a lock
     on one, or an inotify watch, passed a secret from one seat to the other (the red team's
@@ -646,6 +674,9 @@ def test_the_sandboxs_scratch_memory_is_bounded() -> None:
                   if line.startswith("FILLED"))
     assert int(filled["/tmp"]) <= 64 and int(filled["/dev/shm"]) <= 16, filled
     assert filled["/dev"] == "0"  # read-only: no tmpfs of the machine's size to fill
+    # Nor is its root, bubblewrap's tmpfs (half the machine's memory), nor the folders
+    # made in it: the red team's bot wrote 96 MiB in each, past its scratch folders' bounds.
+    assert filled["/"] == "0" and filled["/etc"] == "0", filled
 
 
 @pytest.mark.parametrize("bot", ["zoo-python-loop", "zoo-native-loop"])
@@ -805,6 +836,32 @@ def test_the_snoop_finds_nothing(
     if sandbox == "required":
         assert found == []
         assert list(results.iterdir()) == [] and list(other_bot.iterdir()) == []
+
+
+@pytest.mark.parametrize("mode", ["kill", "net", "write", "cgroup"])
+def test_a_bot_kills_no_other_seat_and_neither_connects_nor_writes_out(
+    sandbox: str, mode: str, tmp_path: Path, listener: tuple[int, list[object]],
+) -> None:
+    """Run as root, a fallback host was root: its bot killed the other seat's host (that seat
+    crashed, the bot won), joined its referee's network namespace again and connected out,
+    wrote into root's folders and could leave its control group. It is now a user of its
+    own, as a bubblewrap host is a user of its own namespace."""
+    if sandbox == "fallback" and not sandbox_module.fallback_user():
+        pytest.skip("a fallback host runs as the arena's own user, which is not root here")
+    port, accepted = listener
+    params = {"mode": mode, "port": port, "targets": [str(tmp_path)]}
+    result = duel(SeatSpec("neighbour", "zoo-neighbour", params), sandbox)
+    assert result.statuses == ("ok", "ok"), result.errors
+    assert "NEIGHBOURED" in result.outputs[0] and "REACHED" not in result.outputs[0]
+    assert accepted == [] and list(tmp_path.iterdir()) == []
+
+
+def test_a_fallback_host_is_a_user_of_its_own_only_where_root_may_become_one() -> None:
+    """The root of a container's user namespace maps a few thousand users: becoming one it
+    does not map is refused, and every host would fail to start; its hosts stay root."""
+    first, count = sandbox_module.FALLBACK_UIDS, 1 << 30
+    assert sandbox_module.covered("         0          0 4294967295\n", first, count)
+    assert not sandbox_module.covered("         0     100000      65536\n", first, count)
 
 
 def test_a_requirement_cannot_bind_a_folder_that_is_not_its_package(

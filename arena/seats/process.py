@@ -282,17 +282,26 @@ class HostProcess:
         self.deals: set[int] = set()
         """The chance seeds of the matches it was started for: a host never gets one twice."""
         self.hello: dict[str, Any] = {}
+        """What the referee reads of the host's hello, all it keeps of it: ``protocol`` and
+        ``observes``."""
         self._sandbox: tuple[int, int] | None = None
         """Inside bubblewrap: the pid (outside) of the sandbox's init and of the host."""
         self._paused = False
 
     def greet(self, seconds: float) -> dict[str, Any]:
-        """Wait for the host's first message (its hello, or a catalog)."""
+        """Wait for the host's first message, its hello; what the referee reads of it.
+
+        Only that is kept, for as long as the host lives (in the pool, too): the hello is
+        the bot's to write (its code runs in its host, and may rewrite it), and the red
+        team's said hello with a million empty objects (3 MB of text, about 70 MB of the
+        worker's memory once decoded) in every host of it, which the pool's budget, counting
+        what the hosts hold, never saw: 16 idle hosts held 575 MB of the worker."""
         message = self.receive(time.perf_counter() + seconds, "start-up")
         if message.get("type") == "error":
             self.kill()
             raise BotRaised(f"failed to start: {str(message.get('error', ''))[-4000:]}")
-        self.hello = message
+        self.hello = {"type": str(message.get("type"))[:40], "protocol": _protocol(message),
+                      "observes": bool(message.get("observes", True))}
         if self.workdir is None:  # bubblewrap: its init (pid 1 inside) runs the host (pid 2)
             self._sandbox = _sandbox_pids(self.process.pid)
         return message

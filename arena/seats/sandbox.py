@@ -13,7 +13,8 @@ and it dies with the seat that started it.
 Without bubblewrap (the *fallback*) the host gets an empty environment, a
 private empty working directory, its resource limits, its own session,
 death with its parent and, where the kernel permits, no network; but it can
-read what its user can read. :func:`protections` says which applies.
+read what its user can read. Where the arena runs as root, it runs as a user of its own
+(:func:`fallback_user`). :func:`protections` says which applies.
 """
 
 from __future__ import annotations
@@ -46,6 +47,13 @@ CLEAN_ENV = {"PATH": "/usr/bin:/bin", "HOME": "/tmp", "LANG": "C.UTF-8", "PYTHON
 
 SANDBOX_UID = 65534
 
+FALLBACK_UIDS = 1 << 31
+"""Without bubblewrap, an arena run as root starts each host as the user ``FALLBACK_UIDS``
+plus the host's pid times 256 plus a random byte (see :func:`fallback_user`): a user of its
+own, which no file and no other process belongs to (no two live hosts share a pid, and a
+process some earlier host of that pid left running, where no control group swept it, has
+one chance in 256 of sharing its user)."""
+
 HOST_NICE = 15
 """The niceness of every bot host, Ray's workers' own: a host inherited its starter's (15 in
 a tournament's worker, 0 under ``arena check``), and with it, a bot could tell the two apart
@@ -67,12 +75,34 @@ _SET_LIMITS = (
     "    os.close(copy)\n"
     "signal.pthread_sigmask(signal.SIG_SETMASK, ())\n"
     f"os.nice(max(0, {HOST_NICE} - os.nice(0)))\n"
-    "os.execv(sys.argv[7], sys.argv[7:])\n"
+    "if sys.argv[7] == '1':\n"
+    "    import ctypes\n"
+    "    libc = ctypes.CDLL(None, use_errno=True)\n"
+    "    def check(result):\n"
+    "        if result != 0:\n"
+    "            raise OSError(ctypes.get_errno(), os.strerror(ctypes.get_errno()))\n"
+    f"    user = {FALLBACK_UIDS} + (os.getpid() << 8 | os.urandom(1)[0])\n"
+    "    libc.unshare(0x40000000)\n"  # CLONE_NEWNET, where permitted (else the arena says so)
+    "    os.chown('.', user, user)\n"
+    "    for cap in range(64):\n"  # the bounding set: CAP_DAC_READ_SEARCH (2) alone
+    "        if cap != 2 and libc.prctl(24, cap, 0, 0, 0) != 0 and ctypes.get_errno() != 22:\n"
+    "            check(-1)\n"  # PR_CAPBSET_DROP (EINVAL past the kernel's last capability)
+    "    check(libc.prctl(8, 1, 0, 0, 0))\n"  # PR_SET_KEEPCAPS
+    "    os.setgroups([])\n"
+    "    os.setgid(user)\n"
+    "    os.setuid(user)\n"
+    "    header = (ctypes.c_uint32 * 2)(0x20080522, 0)\n"  # capability version 3, this process
+    "    data = (ctypes.c_uint32 * 6)(4, 4, 4, 0, 0, 0)\n"  # effective, permitted, inheritable
+    "    check(libc.capset(header, data))\n"
+    "    check(libc.prctl(47, 2, 2, 0, 0))\n"  # PR_CAP_AMBIENT_RAISE: kept through exec
+    "    check(libc.prctl(38, 1, 0, 0, 0))\n"  # PR_SET_NO_NEW_PRIVS: no set-user-ID program
+    "os.execv(sys.argv[8], sys.argv[8:])\n"
 )
 """The program of :meth:`Confinement.limited` (its arguments: the limits, the descriptors to
-move, then the command; a limit of 0 is left unset, but for core dumps). It also gives the
-command no blocked signals and a niceness of :data:`HOST_NICE`, whatever the process that
-started it had."""
+move, whether to become a user of its own, then the command; a limit of 0 is left unset, but
+for core dumps). It also gives the command no blocked signals and a niceness of
+:data:`HOST_NICE`, whatever the process that started it had; and a fallback host of an arena
+run as root a network namespace of its own and a user of its own (:func:`fallback_user`)."""
 
 HOST_FDS = (3, 4)
 """The descriptors a host reads its requests from and writes its answers to, whatever they
@@ -109,17 +139,20 @@ class Confinement:
         return [f"--memory-mb={self.memory_mb}", f"--cpu-seconds={self.cpu_seconds}",
                 f"--file-mb={self.file_mb}", f"--processes={self.processes}"]
 
-    def limited(self, command: list[str], moves: Mapping[int, int] | None = None) -> list[str]:
+    def limited(self, command: list[str], moves: Mapping[int, int] | None = None,
+                own_user: bool = False) -> list[str]:
         """``command`` started under these limits, set by the arena's own interpreter before
         it becomes ``command``: no code of a stored bot's environment has run yet (a ``.pth``
         file of its wheel, or a runtime module its wheel replaced, runs before the host's own
         :func:`arena.seats.host.confine`, and could disarm it). The process limit stays the
         host's alone (outside a user namespace it would count all the arena user's).
-        ``moves``: inherited descriptors renumbered first (old -> new; new ones below 16)."""
+        ``moves``: inherited descriptors renumbered first (old -> new; new ones below 16).
+        ``own_user``: (root only) ``command`` runs in a network namespace of its own, as a
+        user of its own (:data:`FALLBACK_UIDS`), to whom its working directory is given."""
         values = [0, OPEN_FILES, self.memory_mb << 20, self.cpu_seconds, self.file_mb << 20]
         renumbered = ",".join(f"{old}:{new}" for old, new in (moves or {}).items())
         return [sys.executable, "-I", "-S", "-c", _SET_LIMITS, *map(str, values), renumbered,
-                *command]
+                "1" if own_user else "0", *command]
 
 
 @functools.cache
@@ -180,8 +213,8 @@ def protections(mode: str) -> list[str]:
         bounded = "memory, number and CPU" if cgroups.cpu_limited() else "memory and number"
         common.append(f"a control group: the bot's processes' {bounded} together")
     if use_bubblewrap(mode):
-        refused = ["no file locks, inotify, keyrings or io_uring, no page-cache queries or "
-                   "sysinfo (a seccomp filter)"]
+        refused = ["no file locks, inotify, keyrings, io_uring or descriptor passing, no "
+                   "page-cache queries or sysinfo (a seccomp filter)"]
         if seccomp.program() is None:
             refused = [f"no seccomp filter on this machine ({platform.machine()}): file "
                        f"locks, inotify and the page cache can pass signals between seats"]
@@ -191,6 +224,12 @@ def protections(mode: str) -> list[str]:
         return ["bubblewrap: read-only private root, private /tmp, no home, no network, "
                 "the machine's figures in /proc hidden", nested,
                 "own PID, user and IPC namespaces; dies with its seat", *refused, *common]
+    if fallback_user():
+        return ["fallback, bubblewrap not used: the filesystem is NOT hidden (readable)",
+                "private empty working directory; no network where the kernel permits",
+                "a user of its own (the arena runs as root): writes only its working folder "
+                "and what any user may, signals only its own processes, no capability but "
+                "reading", "dies with its seat", *common]
     return ["fallback, bubblewrap not used: the filesystem is NOT hidden",
             "private empty working directory; no network where the kernel permits",
             "dies with its seat", *common]
@@ -299,6 +338,13 @@ def _python_binds(extra: list[Path], environment: Path | None) -> list[str]:
     return args
 
 
+READ_ONLY_ROOT = ("--remount-ro", "/")
+"""The last of bubblewrap's mounts: the sandbox's root read-only, once every bind and folder is
+made in it. It is a tmpfs of bubblewrap's, of half the machine's memory, and the folders it
+makes there (``/etc``, ``/root``, ``/tmp/h-...``'s parents) were the bot's to write: the red
+team's wrote 96 MiB in ``/`` and as much in ``/etc``, past the scratch folders' bounds (where
+no control group counts it, unbounded, and unseen by the pool's budget)."""
+
 HIDDEN_PROC = ("loadavg", "stat", "meminfo", "vmstat", "zoneinfo", "buddyinfo", "pagetypeinfo",
                "diskstats", "interrupts", "softirqs", "uptime", "swaps", "schedstat", "cgroups",
                "sys", "pressure")
@@ -325,6 +371,44 @@ def _hidden_proc() -> list[str]:
     return args
 
 
+def fallback_user() -> bool:
+    """Whether a fallback host runs as a user of its own (:data:`FALLBACK_UIDS`), in a
+    network namespace of its own: where the arena runs as root. It keeps one capability,
+    ``CAP_DAC_READ_SEARCH`` (it reads what root reads: the Python it runs on may be in
+    ``/root``), none of the others, and may gain none (``no_new_privs``).
+
+    A fallback host ran as root before: its bot wrote where it liked (the results, the
+    arena's own code), killed the other seat's host with ``SIGKILL`` (that seat crashed and
+    the bot won the match) and, root having every capability, joined its referee's network
+    namespace again (``setns``) and connected out. As a user of its own it writes only in
+    its working directory (and what any user may write in), signals no process but its own
+    and cannot leave its network namespace.
+
+    Only where every user of :data:`FALLBACK_UIDS` is one this root may become: a root of a
+    container's user namespace, which maps a few thousand users, keeps its hosts as root
+    (an unmapped user is refused, and the host could not start)."""
+    return os.geteuid() == 0 and _users_mapped(FALLBACK_UIDS, 1 << 30)
+
+
+@functools.cache
+def _users_mapped(first: int, count: int) -> bool:
+    """Whether users ``first`` to ``first + count`` exist in this process's user namespace."""
+    try:
+        return covered(Path("/proc/self/uid_map").read_text(), first, count)
+    except (OSError, ValueError):
+        return False
+
+
+def covered(uid_map: str, first: int, count: int) -> bool:
+    """Whether one line of ``uid_map`` (``/proc/PID/uid_map``'s text) maps users ``first`` to
+    ``first + count``."""
+    for line in uid_map.splitlines():
+        inside, _, length = (int(field) for field in line.split())
+        if inside <= first and first + count <= inside + length:
+            return True
+    return False
+
+
 WORKDIR_PREFIX = "arena-host-"
 """A fallback host's working directory: ``arena-host-<pid of the seat's process>-<random>``
 in the temporary folder."""
@@ -346,7 +430,9 @@ def sweep_workdirs() -> int:
     for path in Path(tempfile.gettempdir()).glob(f"{WORKDIR_PREFIX}*-*"):
         owner = path.name[len(WORKDIR_PREFIX):].split("-", 1)[0]
         try:
-            if not owner.isdigit() or path.lstat().st_uid != os.getuid() or path.is_symlink():
+            made = path.lstat().st_uid  # a host run as a user of its own was given its folder
+            ours = made == os.getuid() or (os.getuid() == 0 and made >= FALLBACK_UIDS)
+            if not owner.isdigit() or not ours or path.is_symlink():
                 continue
         except OSError:
             continue
@@ -389,8 +475,12 @@ def host_command(
     if not use_bubblewrap(mode):
         # Outside a user namespace RLIMIT_NPROC would count every process of the arena's
         # user (Ray's included), so the fallback leaves it unset.
-        python = [arg for arg in python if not arg.startswith("--processes=")]
-        return confinement.limited([*python, "--fallback"], moves), fallback_workdir()
+        # As a user of its own (root's fallback), only the host's processes count.
+        own_user = fallback_user()
+        if not own_user:
+            python = [arg for arg in python if not arg.startswith("--processes=")]
+        return (confinement.limited([*python, "--fallback"], moves, own_user),
+                fallback_workdir())
     bwrap = bubblewrap()
     assert bwrap is not None
     # A package is bound alone; a single-file module with the folder it sits in (its siblings
@@ -409,7 +499,8 @@ def host_command(
                "--proc", "/proc", *_hidden_proc(), "--dev", "/dev",
                "--size", str(SCRATCH_MB << 18), "--tmpfs", "/dev/shm", "--remount-ro", "/dev",
                "--size", str(SCRATCH_MB << 20), "--tmpfs", "/tmp", "--chdir", "/tmp",
-               *_system_binds(), *_python_binds(extra, environment), "--", *python]
+               *_system_binds(), *_python_binds(extra, environment), *READ_ONLY_ROOT,
+               "--", *python]
     return confinement.limited(command, moves), None
 
 
@@ -464,4 +555,4 @@ def sandboxed(
             "--setenv", "PIP_NO_CACHE_DIR", "1", "--setenv", "PIP_NO_INDEX", "1",
             "--proc", "/proc", "--dev", "/dev", "--size", str(scratch_mb << 20),
             "--tmpfs", "/tmp", *_system_binds(), *_python_binds([], None), *binds,
-            "--chdir", "/tmp", "--", *argv]
+            *READ_ONLY_ROOT, "--chdir", "/tmp", "--", *argv]

@@ -29,7 +29,20 @@ own. So the filter answers, inside the sandbox:
   once;
 - ``sysinfo``: ``ENOSYS``: it tells the number of threads and the free memory of the whole
   machine, which a bot sets by holding threads or memory while it is stopped (the same
-  figures in ``/proc`` are hidden by :mod:`arena.seats.sandbox`).
+  figures in ``/proc`` are hidden by :mod:`arena.seats.sandbox`);
+- ``sendmsg`` and ``sendmmsg``: ``EPERM``. They are how a descriptor is sent on a socket
+  (``SCM_RIGHTS``), and descriptors sent and not yet received count for their user, the
+  same one outside every sandbox (root, where the arena runs as root): while the count is
+  past a sender's open-file limit (64), it may send none. One seat held some in flight and
+  the other counted how many of its own still fit: the red team's pair passed a number up
+  to 64 a turn, without an error. ``send``, ``sendto`` and ``write`` are left (a bot's
+  ``multiprocessing`` pipes and queues use them); what is refused is passing descriptors
+  (``multiprocessing``'s ``forkserver`` start, ``socket.send_fds``);
+- ``fcntl``'s ``F_SETPIPE_SZ``: ``EPERM`` (a pipe keeps its 64 KiB). A pipe's pages count
+  for that one user too, and once they pass ``/proc/sys/fs/pipe-user-pages-soft`` (16,384)
+  no pipe of a sandbox grows: one seat held 58 pipes grown to 1 MiB (empty: no memory),
+  and the other counted how many of its own still grew. At 16 pages a pipe, a host's 64
+  open files hold at most 1,024.
 
 Any other architecture's calls (a 32-bit or x32 call from a 64-bit host) kill the process.
 The filter is a classic BPF program, built here (no libseccomp), for x86-64 and AArch64;
@@ -64,6 +77,9 @@ LOCK_COMMANDS = (5, 6, 7, 36, 37, 38, 1024, 1025, 1026)
 """``fcntl`` commands refused: F_GETLK, F_SETLK, F_SETLKW, F_OFD_GETLK, F_OFD_SETLK,
 F_OFD_SETLKW, F_SETLEASE, F_GETLEASE, F_NOTIFY."""
 
+PIPE_SIZE_COMMAND = 1031
+"""``fcntl``'s F_SETPIPE_SZ, refused (``EPERM``): a pipe's pages count for its user."""
+
 PRETENDED_ADVICE = (20, 21)
 """``madvise`` advice that succeeds doing nothing: MADV_COLD, MADV_PAGEOUT (either drops a
 file's pages from the page cache that every sandbox shares)."""
@@ -77,7 +93,7 @@ class Calls:
     fcntl: int
     flock: int
     refused: tuple[int, ...]
-    """EPERM: inotify, fanotify, keyrings, io_uring, process_madvise."""
+    """EPERM: inotify, fanotify, keyrings, io_uring, process_madvise, sendmsg, sendmmsg."""
     absent: tuple[int, ...]
     """ENOSYS: mincore, sysinfo, preadv2, pwritev2, cachestat."""
     fadvise: int
@@ -85,9 +101,11 @@ class Calls:
 
 
 _CALLS = {
-    "x86_64": Calls(0xC000003E, 72, 73, (253, 294, 300, 248, 249, 250, 425, 426, 427, 440),
+    "x86_64": Calls(0xC000003E, 72, 73, (253, 294, 300, 248, 249, 250, 425, 426, 427, 440,
+                                         46, 307),
                     (27, 99, 327, 328, 451), 221, 28),
-    "aarch64": Calls(0xC00000B7, 25, 32, (26, 262, 217, 218, 219, 425, 426, 427, 440),
+    "aarch64": Calls(0xC00000B7, 25, 32, (26, 262, 217, 218, 219, 425, 426, 427, 440,
+                                          211, 269),
                      (232, 179, 286, 287, 451), 223, 233),
 }
 
@@ -116,6 +134,7 @@ def program(machine: str | None = None) -> bytes | None:
     code.append((_JEQ, "pretend", "allow", PRETENDED_ADVICE[-1]))
     code += [(_JEQ, 0, "allow", calls.fcntl), (_LD_W_ABS, 0, 0, _ARG1)]
     code += [(_JEQ, "no-locks", 0, command) for command in LOCK_COMMANDS]
+    code.append((_JEQ, "refuse", 0, PIPE_SIZE_COMMAND))
     returns = {"allow": _ALLOW, "no-locks": _ERRNO | errno.ENOLCK,
                "refuse": _ERRNO | errno.EPERM, "absent": _ERRNO | errno.ENOSYS,
                "pretend": _ERRNO, "kill": _KILL_PROCESS}

@@ -441,15 +441,15 @@ mounts a tmpfs of 1 GiB in it (memory outside its scratch folders' bounds), and 
             raise RuntimeError("\x1b[2Jboom [bold]styled[/]")
         if self.mode == "fill" and not getattr(self, "filled", False):
             self.filled = True
-            for folder in ("/tmp", "/dev/shm", "/dev"):
+            for folder in ("/tmp", "/dev/shm", "/dev", "", "/etc"):  # "": the root
                 written = 0
                 with contextlib.suppress(OSError):
-                    for index in range(40):  # 320 MiB, in files under the 16 MiB file limit
+                    for index in range(12):  # 96 MiB, in files under the 16 MiB file limit
                         with open(f"{folder}/fill-{index}", "wb") as handle:
                             for _ in range(8):
                                 handle.write(b"x" * (1 << 20))
                                 written += 1
-                print(f"FILLED {folder} {written} MiB")
+                print(f"FILLED {folder or '/'} {written} MiB")
         return legal_actions[0]
 
     def fill_requests(self, answer: int) -> None:
@@ -572,7 +572,9 @@ class Colluder(Bot):
     ``RWF_NOWAIT`` would tell it too. ``machine``: the figures of the whole machine, which
     one sets by holding threads (or memory) while it is stopped: the thread count
     ``sysinfo`` and ``/proc/loadavg`` tell, and what else of ``/proc`` counts the machine's
-    threads, memory, files and disk reads."""
+    threads, memory, files and disk reads. ``inflight``: descriptors sent on a socket and
+    never received, which count for the user every sandbox is outside; ``pipes``: the
+    pages of grown pipes, which count for that user too."""
 
     name = "zoo-colluder"
     SECRET = int.from_bytes(os.urandom(4), "big") | 1 << 33
@@ -680,6 +682,79 @@ class Colluder(Bot):
             print(f"REFUSED sysinfo: {os.strerror(ctypes.get_errno())}", flush=True)
         return f"threads {counts[3]}" if len(counts) > 3 else ""
 
+    def _inflight(self) -> str:
+        """Descriptors in flight (sent with ``SCM_RIGHTS`` on a socket of its own, never
+        received) count for their user, every sandbox's alike outside, and a sender may put
+        no more in flight than its open files' limit (64) while the count is over it: it
+        holds some, the other counts how many of its own still fit."""
+        import array
+
+        def send(sock: socket.socket, fd: int) -> None:
+            sock.sendmsg([b"x"], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", [fd]))])
+
+        if not hasattr(self, "pair"):
+            self.pair = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
+            self.null = os.open(os.devnull, os.O_RDONLY)
+        probe, back = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
+        fitted = 0
+        try:
+            with contextlib.suppress(OSError):
+                while fitted < 200:
+                    send(probe, self.null)
+                    fitted += 1
+            if fitted == 0 and not self.held:
+                send(probe, self.null)  # refused (not "too many"): says why
+        finally:
+            for _ in range(fitted):  # taken back: they leave the count
+                for _level, _kind, data in back.recvmsg(1, socket.CMSG_SPACE(4))[1]:
+                    os.close(int.from_bytes(data[:4], sys.byteorder))
+            probe.close()
+            back.close()
+        heard = 65 - fitted - len(self.held)
+        if not self.held:
+            for _ in range(10 + self.SECRET % 20):
+                send(self.pair[0], self.null)
+                self.held.append(self.null)
+            print(f"SAID {len(self.held)}", flush=True)
+        return f"{heard} in flight" if heard > 0 else ""
+
+    def _pipes(self) -> str:
+        """A pipe's room (its pages, as ``F_SETPIPE_SZ`` grows it) counts for its user, every
+        sandbox's alike outside, and no pipe of an unprivileged process grows once the user's
+        pipes hold more than ``/proc/sys/fs/pipe-user-pages-soft`` (16,384 pages): one seat
+        holds as many grown pipes as it may (it needs no memory: they stay empty), the other
+        counts how many of its own still grow."""
+        import fcntl
+
+        grown, refused, ends = 0, False, []
+        try:
+            while grown < 64:
+                try:
+                    read, write = os.pipe()
+                except OSError:  # its open files' limit
+                    break
+                ends.append(read)
+                try:
+                    fcntl.fcntl(write, 1031, 1 << 20)  # F_SETPIPE_SZ
+                except OSError:
+                    # Over the user's pages a pipe may still shrink; refused as such, not.
+                    fcntl.fcntl(write, 1031, 4096)
+                    refused = True
+                    break
+                finally:
+                    os.close(write)
+                grown += 1
+        finally:
+            if self.held:
+                for fd in ends:
+                    os.close(fd)
+        if not self.held:  # what it says: the grown pipes it holds (empty, no memory)
+            self.held = ends[:grown]
+            for fd in ends[grown:]:
+                os.close(fd)
+            print(f"SAID {len(self.held)} pipes", flush=True)
+        return f"room for {grown} pipes" if refused else ""
+
     def _io_uring(self) -> str:
         libc = ctypes.CDLL(None, use_errno=True)
         params = ctypes.create_string_buffer(120)
@@ -733,9 +808,121 @@ class LoudStart(Bot):
         return legal_actions[0]
 
 
+class Neighbour(Bot):
+    """Reaches past its own host with what the user it runs as may do, on its first turn, and
+    prints ``REACHED`` for each thing it got: ``kill`` kills the other bot hosts its referee
+    started (the other seat's, ``SIGKILL``: its seat would crash and the bot win); ``net``
+    joins its referee's network namespace (``setns``: a root without a sandbox may) and
+    connects to ``port`` on 127.0.0.1; ``write`` writes a file into each folder of
+    ``targets``; ``read`` reads each file of ``targets``; ``cgroup`` leaves its control group."""
+
+    name = "zoo-neighbour"
+
+    def __init__(self, *, mode: str = "kill", port: int = 0, targets: Sequence[str] = (),
+                 **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.mode, self.port, self.targets = mode, port, list(targets)
+        self.done = False
+
+    def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        if not self.done:
+            self.done = True
+            for reached in getattr(self, f"_{self.mode}")():
+                print(f"REACHED {reached}", flush=True)
+            print("NEIGHBOURED", flush=True)
+        return legal_actions[0]
+
+    def _kill(self) -> Iterator[str]:
+        """Only the hosts its own referee started (its siblings): the other seats' of its
+        match, and nothing else of the machine."""
+        for entry in Path("/proc").iterdir():
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                command = (entry / "cmdline").read_bytes()
+                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+                if (entry.name.isdigit() and int(entry.name) != os.getpid()
+                        and parent == os.getppid() and b"arena.seats.host" in command
+                        and f"--bot={self.name}".encode() not in command):
+                    os.kill(int(entry.name), 9)
+                    yield f"killed {entry.name}"
+
+    def _net(self) -> Iterator[str]:
+        libc = ctypes.CDLL(None, use_errno=True)
+        with contextlib.suppress(OSError):
+            fd = os.open(f"/proc/{os.getppid()}/ns/net", os.O_RDONLY)
+            if libc.setns(fd, 0x40000000) == 0:  # CLONE_NEWNET
+                yield "the machine's network namespace"
+        with contextlib.suppress(OSError), socket.create_connection(
+            ("127.0.0.1", self.port), timeout=1
+        ):
+            yield f"port {self.port}"
+
+    def _cgroup(self) -> Iterator[str]:
+        """Moves itself out of its control group, to the top of each hierarchy (and out of
+        its bounds on memory, processes and cores)."""
+        for hierarchy in ("memory", "pids", "cpu", "unified", ""):
+            with contextlib.suppress(OSError):
+                Path(f"/sys/fs/cgroup/{hierarchy}/cgroup.procs").write_text(str(os.getpid()))
+                yield f"left its group for /sys/fs/cgroup/{hierarchy}"
+
+    def _write(self) -> Iterator[str]:
+        for target in self.targets:
+            with contextlib.suppress(OSError):
+                (Path(target) / "neighboured.txt").write_text("was here")
+                yield f"wrote into {target}"
+
+    def _read(self) -> Iterator[str]:
+        for target in self.targets:
+            with contextlib.suppress(OSError):
+                if Path(target).read_bytes():
+                    yield f"read {target}"
+
+
+class BigHello(Bot):
+    """Says hello with nearly all a line may hold (4 MiB): a million empty objects, which the
+    referee's JSON decoder makes a million dicts of (about 90 MB of the worker's memory from
+    3 MB of text), under a key of its own. Its host's own ``describe_bot`` is replaced for
+    it from the plugin's import (a bot's code runs in its host, and may rewrite it); while
+    the arena lists the plugin it says hello as any bot does. Then plays legally."""
+
+    name = "zoo-big-hello"
+
+    def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        return legal_actions[0]
+
+
+if f"--bot={BigHello.name}" in sys.argv:
+    _host = sys.modules["__main__"]
+    _describe = _host.describe_bot
+
+    def _big_hello(cls: type) -> dict[str, Any]:
+        return {**_describe(cls), "padding": [{}] * 1_000_000}
+
+    _host.describe_bot = _big_hello
+
+
+class Surrogate(Bot):
+    """Raises an error whose text holds a lone surrogate (``\\ud800``, no character: UTF-8
+    cannot encode it) and terminal codes, on its first decision; with ``where = "output"``
+    prints them instead, and plays on."""
+
+    name = "zoo-surrogate"
+
+    def __init__(self, *, where: str = "error", **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.where = where
+
+    def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        text = "half a character: \ud800 \udfff, and \x1b[31mred\x1b[0m"
+        if self.where == "output":
+            sys.stdout.buffer.write(text.encode("utf-8", "surrogatepass") + b"\n")
+            sys.stdout.flush()
+            return legal_actions[0]
+        raise RuntimeError(text)
+
+
 ZOO: tuple[type, ...] = (Junk, PythonLoop, NativeLoop, SlowStart, Exit, Segfault, Chatty,
                          Flood, Hog, Forker, Fussy, Snoop, Forger, Rememberer, Colluder, Teller,
-                         LoudStart)
+                         LoudStart, Neighbour, BigHello, Surrogate)
 
 
 @arena.hookimpl
