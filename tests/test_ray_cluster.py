@@ -327,6 +327,7 @@ def test_a_node_that_leaves_mid_run_loses_no_match_and_repeats_none(cluster: Clu
     env, _ = _driver_with_the_bot(cluster)
     beacon = cluster.root / "beacon"
     beacon.mkdir()
+    beacon.chmod(0o1777)  # a root arena's fallback host is a user of its own: any user writes here
     config = cluster.root / "long.toml"
     config.write_text(LONG_CONFIG.format(beacon=beacon))
     out = cluster.root / "node-lost"
