@@ -15,6 +15,14 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from test_lost_explorers_blackbox import (  # action ids, as the README's table gives them
+    complete,
+    equip,
+    flip,
+    force,
+    go,
+    retrieve,
+)
 
 from arena.game import CHANCE, TERMINAL, State
 from engines.lost_explorers.game import LostExplorersGame
@@ -28,36 +36,6 @@ END_PHASE_1, END_TURN = 76, 157
 GREEN, ORANGE = 0, 1
 # Shipped missions used below (box.missions): 0 train Orthodox Church + Great Wall (green),
 # 11 train Orthodox Church + Great Wall + Petra (orange), 20 car African Mask + Petra (green).
-
-
-def retrieve(location: int) -> int:
-    return location
-
-
-def equip(area: int, members: int, side: int = 0) -> int:
-    return 12 + 8 * area + 2 * (members - 1) + side
-
-
-def go(location: int, vehicle: int) -> int:
-    return 28 + 4 * location + vehicle
-
-
-def complete(mission: int) -> int:
-    return 77 + mission
-
-
-def catch_up(vehicle: int) -> int:
-    return 158 + vehicle
-
-
-def flip(vehicle: int) -> int:
-    return 162 + vehicle
-
-
-def force(state: State, outcome: int) -> None:
-    assert state.current_player() == CHANCE
-    assert outcome in dict(state.chance_outcomes()), state.action_to_string(outcome)
-    state.apply_action(outcome)
 
 
 def play(state: State, *decisions: int) -> None:
