@@ -737,20 +737,26 @@ def test_an_install_that_replaces_the_interpreter_is_refused_and_never_runs_it(
     assert not marker.exists()
 
 
-def test_the_runtime_is_compiled_where_the_environment_imports_it(tmp_path: Path) -> None:
-    """By the arena's interpreter, for the environment's (the same Python)."""
+def in_a_plain_bots_environment(tmp_path: Path, probe: str) -> str:
+    """What ``probe`` prints, run by the Python of a stored bot's environment (made in
+    ``tmp_path / "env"`` for a bot with no dependencies)."""
     from arena.submit import make_environment
 
     wheel = craft_wheel(tmp_path / "wheel", "arena_bot_plain", {})
     environment = tmp_path / "env"
     make_environment(environment, wheel, ["--no-index"])
+    done = subprocess.run([str(environment / "bin" / "python"), "-I", "-c", probe],
+                          capture_output=True, text=True, check=True)
+    return done.stdout
+
+
+def test_the_runtime_is_compiled_where_the_environment_imports_it(tmp_path: Path) -> None:
+    """By the arena's interpreter, for the environment's (the same Python)."""
     probe = ("import importlib.util, pathlib, arena, arena_bot_plain; "
              "print(arena.__file__); "
              "print(pathlib.Path(importlib.util.cache_from_source(arena.__file__)).exists())")
-    done = subprocess.run([str(environment / "bin" / "python"), "-I", "-c", probe],
-                          capture_output=True, text=True, check=True)
-    where, compiled = done.stdout.split()
-    assert Path(where).is_relative_to(environment) and compiled == "True"
+    where, compiled = in_a_plain_bots_environment(tmp_path, probe).split()
+    assert Path(where).is_relative_to(tmp_path / "env") and compiled == "True"
 
 
 def test_a_stored_bot_finds_the_shipped_games_and_may_ask_for_the_pettingzoo_extra(
@@ -758,17 +764,10 @@ def test_a_stored_bot_finds_the_shipped_games_and_may_ask_for_the_pettingzoo_ext
     """A PolicyBot looks its game up by name (``require_registry``), as ``arena.testing``
     does: the runtime declares the shipped games' entry points, and the ``pettingzoo`` extra
     that ``lostvalley-arena[pettingzoo]`` asks for."""
-    from arena.submit import make_environment
-
-    wheel = craft_wheel(tmp_path / "wheel", "arena_bot_plain", {})
-    environment = tmp_path / "env"
-    make_environment(environment, wheel, ["--no-index"])
     probe = ("import importlib.metadata as m; from arena.plugins import require_registry; "
              "print(sorted(require_registry().games)); "
              "print([r for r in m.distribution('lostvalley-arena').requires if 'extra' in r])")
-    done = subprocess.run([str(environment / "bin" / "python"), "-I", "-c", probe],
-                          capture_output=True, text=True, check=True)
-    games, extras = done.stdout.splitlines()
+    games, extras = in_a_plain_bots_environment(tmp_path, probe).splitlines()
     assert games == str(["explorers-of-the-lost-valley", "lost-explorers",
                          "lost-valley-of-the-dinosaurs"])
     assert "pettingzoo" in extras and 'extra == "pettingzoo"' in extras
