@@ -95,7 +95,9 @@ def games() -> None:
     table.add_column("plugin", overflow="fold")
     for name, entry in sorted(found.games.items()):
         cls: Any = entry.cls
-        table.add_row(name, cls.title, f"{cls.min_players}-{cls.max_players}", entry.plugin)
+        # _cells(): a game's title is its plugin's words, markup and terminal codes and all.
+        table.add_row(*_cells(name, str(cls.title), f"{cls.min_players}-{cls.max_players}",
+                              entry.plugin))
     console = _console()
     console.print(table)
     _problems(console, found)
@@ -136,7 +138,7 @@ def bots(store: Path | None) -> None:
     stored = read_entries(folder)
     if stored:
         shelf = Table("bot", "versions", "games", "submitted", "check",
-                      title=f"Stored bots ({folder})")
+                      title=Text(f"Stored bots ({plain(str(folder))})"))
         for name in sorted({bot.name for bot in stored}):
             versions = [bot for bot in stored if bot.name == name]
             newest = versions[-1]

@@ -156,8 +156,12 @@ def leaderboard_table(
     columns = _fitting(standings, width)
     if any(separated(p) is False for p in above_next(standings)):
         caption = LEGEND if caption is None else f"{caption}; {LEGEND}"
+    # Text, plain(): the title is the run's name from its config.json, which may come from
+    # anyone (its "[/]" raised rich's MarkupError; its escape codes set the terminal's title).
     table = Table(
-        title=title, caption=caption, box=box.SIMPLE_HEAD, collapse_padding=True, pad_edge=False
+        title=None if title is None else Text(plain(title)),
+        caption=None if caption is None else Text(plain(caption)), box=box.SIMPLE_HEAD,
+        collapse_padding=True, pad_edge=False,
     )
     for column in columns:
         if column.numeric:

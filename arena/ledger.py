@@ -26,11 +26,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from arena.ratings import DRAW_PROBABILITY, Ratings, Standing
-from arena.records import MatchResult
+from arena.records import STATUSES, MatchResult
 from arena.store import scan_results
-
-STATUSES = ("ok", "error", "timeout", "illegal", "crash")
-"""The statuses a seat can end with (others, from a hand-edited file, are numbered after)."""
 
 
 class Ledger:
@@ -233,7 +230,8 @@ def _from_checkpoint(
                 or saved["digest"] != _digest(ledger, ids[:count])):
             return fresh, 0
         return Ratings.restore(draw_probability, saved["ratings"]), count
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, OverflowError,
+            RecursionError):  # a checkpoint that is not one: rate again
         return fresh, 0
 
 

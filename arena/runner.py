@@ -34,7 +34,7 @@ from arena.errors import ArenaError
 from arena.ledger import Recorded
 from arena.plugins import Registry
 from arena.ratings import DRAW_PROBABILITY
-from arena.records import MatchResult, MatchSpec
+from arena.records import MatchResult, MatchSpec, is_label
 from arena.schedule import in_plan
 from arena.seats.sandbox import module_location
 from arena.store import CONFIG, MATCHES, RunStore
@@ -382,7 +382,7 @@ def _recorded_game(directory: Path) -> str:
         with (directory / MATCHES).open(encoding="utf-8") as lines:
             first = next((line for line in lines if line.strip()), "")
         record = json.loads(first)
-    except (OSError, UnicodeDecodeError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return ""
     game = record.get("game") if isinstance(record, dict) else None
     return game if isinstance(game, str) else ""
@@ -392,7 +392,10 @@ def _labels(saved: Mapping[str, Any] | None, path: Path, warnings: list[str]) ->
     if saved is None:
         return ()
     try:
-        return tuple(str(bot["label"]) for bot in saved["bots"])
+        labels = tuple(bot["label"] for bot in saved["bots"])
+        if not all(is_label(label) for label in labels):
+            raise TypeError("a label that is not one")
+        return labels
     except (KeyError, TypeError):
         warnings.append(f"{path}: its bots cannot be read")
         return ()

@@ -73,8 +73,12 @@ def _parse(line: str, number: int, path: Path, warnings: list[str]) -> MatchResu
     except json.JSONDecodeError:
         torn = "" if line.endswith("\n") else " (truncated: the run was probably interrupted)"
         warnings.append(f"{path.name} line {number}: not valid JSON{torn}; skipped")
-    except (KeyError, TypeError, ValueError) as exc:
-        warnings.append(f"{path.name} line {number}: not a match record ({exc!r}); skipped")
+    except RecursionError:
+        warnings.append(f"{path.name} line {number}: nested too deep; skipped")
+    except (KeyError, TypeError, ValueError, OverflowError) as exc:
+        # plain(): the message may quote the line (a label with its terminal codes).
+        warnings.append(f"{path.name} line {number}: not a match record "
+                        f"({plain(repr(exc))[:200]}); skipped")
     return None
 
 
@@ -146,9 +150,14 @@ class RunStore:
         if not path.exists():
             return None
         try:
-            data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as exc:
-            raise ArenaError(f"{path}: unreadable saved config ({exc})") from None
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise ArenaError(f"{path}: unreadable saved config ({plain(str(exc))})") from None
+        except RecursionError:
+            raise ArenaError(f"{path}: unreadable saved config (nested too deep)") from None
+        if not isinstance(data, dict):
+            raise ArenaError(f"{path}: not a saved config (a {type(data).__name__}, "
+                             "not an object)")
         return data
 
     def has_results(self) -> bool:
@@ -240,6 +249,6 @@ def read_failures(directory: Path) -> list[dict[str, Any]]:
         try:
             record = json.loads(line)
             latest[str(record["id"])] = record
-        except (json.JSONDecodeError, KeyError, TypeError):
+        except (json.JSONDecodeError, KeyError, TypeError, RecursionError):
             continue
     return list(latest.values())
