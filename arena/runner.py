@@ -35,7 +35,7 @@ from arena.ledger import Recorded
 from arena.plugins import Registry
 from arena.ratings import DRAW_PROBABILITY
 from arena.records import MatchResult, MatchSpec, is_label
-from arena.schedule import in_plan
+from arena.schedule import derive_seed, planned_seating
 from arena.seats.sandbox import module_location
 from arena.store import CONFIG, MATCHES, RunStore
 
@@ -135,11 +135,22 @@ def plan(
             f"config (see {directory / 'config.json'}) or choose another folder with --out"
         )
     warnings: list[str] = []
-    planned = in_plan(len(config.bots), config.players, config.rounds, config.seating)
+    where = planned_seating(len(config.bots), config.players, config.rounds, config.seating)
     done = Recorded(bot.label for bot in config.bots)
     for result in store.scan_done(warnings):
-        if planned(result.id):
-            done.add(result)
+        found = where(result.id)
+        if found is None:
+            continue
+        round_, table, order = found
+        if (result.game != config.game
+                or result.seats != tuple(config.bots[entry].label for entry in order)
+                or result.seed != derive_seed(config.seed, "chance", round_, table)):
+            # Played again, its line would come after this one, which every reader keeps.
+            raise ArenaError(
+                f"{store.matches_path}: match {result.id} is not this run's (its game, seats "
+                f"or chance seed differ from the plan's): the folder holds another run's "
+                f"matches; resume it with its own config, or choose another folder with --out")
+        done.add(result)
     pending = Pending(config, done.ledger)
     saved_probability = _probability(_ratings(saved).get("draw_probability"))
     chosen = saved_probability or draw_probability or DRAW_PROBABILITY

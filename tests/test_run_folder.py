@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from arena.cli import main
+from arena.errors import ArenaError
 from arena.store import RunStore
 
 CONFIG = """
@@ -270,3 +271,41 @@ def test_resuming_a_run_saved_without_rating_settings_saves_them(
     assert json.loads((out / "config.json").read_text())["ratings"] == {"draw_probability": 0.03}
     again = runner.plan(loaded, out, resume=True, draw_probability=0.5)
     assert not again.fresh and again.draw_probability == 0.03  # one run is rated one way
+
+
+def test_resume_refuses_a_folder_holding_another_runs_matches(tmp_path: Path) -> None:
+    """Red team round 9: a resumed run took any planned match id on trust, so a line of
+    another run (other seats, another seed) was rated as this run's match, and its id never
+    played again (or played again after it, and every reader keeps the first line)."""
+    from dataclasses import replace
+
+    from arena.config import load
+    from arena.plugins import registry
+    from arena.records import MatchResult
+    from arena.runner import plan
+    from arena.store import record
+
+    path = tmp_path / "run.toml"
+    path.write_text('[tournament]\nname = "t"\ngame = "tiny-race"\nplayers = 2\nseed = 5\n'
+                    '[[bots]]\nname = "random"\n[[bots]]\nname = "random"\nlabel = "b"\n'
+                    '[[bots]]\nname = "random"\nlabel = "c"\n')
+    config = load(path, registry())
+    specs = list(config.matches())
+    out = tmp_path / "out"
+    out.mkdir()
+
+    def recorded(spec_index: int, **changes: object) -> str:
+        spec = specs[spec_index]
+        result = MatchResult(spec.id, spec.game, spec.seed, tuple(s.label for s in spec.seats),
+                             (1.0, 0.0), (0, 1), ("ok", "ok"), 3, 0.1, (0.0, 0.0), (0.0, 0.0),
+                             (None, None), (0, 0, 0))
+        return json.dumps(record(replace(result, **changes))) + "\n"
+
+    (out / "matches.jsonl").write_text(recorded(0) + recorded(3))
+    assert len(plan(config, out, resume=True).done) == 2
+    assert [s.label for s in specs[1].seats] == ["b", "random"]
+    for changes in ({"seats": ("random", "b")}, {"seats": ("c", "random")},
+                    {"seed": specs[0].seed + 1}, {"game": "dinosaurs"}):
+        (out / "matches.jsonl").write_text(recorded(0) + recorded(1, **changes))
+        with pytest.raises(ArenaError, match=f"match {specs[1].id} is not this run's"):
+            plan(config, out, resume=True)
