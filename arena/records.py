@@ -49,6 +49,10 @@ def scrubbed(value: Any) -> Any:
 STATUSES = ("ok", "error", "timeout", "illegal", "crash")
 """The statuses the referee gives a seat."""
 
+MATCH_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,199}")
+"""What a recorded match's id may be (``r001-t000001-s001``, ``play-0001``, ``check-...``): it
+is shown in warnings and typed in ``arena replay``."""
+
 MAX_SEATS = 255
 """The most seats a recorded match may have (the ledger keeps their count in a byte)."""
 
@@ -232,8 +236,11 @@ class MatchResult:
         history = record["history"]
         if not isinstance(history, list) or not all(_is_int(action) for action in history):
             raise TypeError("history: not a list of integers")
+        match_id = _field(record, "id", str)
+        if not MATCH_ID.fullmatch(match_id):
+            raise ValueError(f"id {ascii(match_id)[:80]} is not a match id")
         return cls(
-            id=_field(record, "id", str),
+            id=match_id,
             game=_field(record, "game", str),
             seed=_field(record, "seed", int),
             seats=seats,

@@ -145,6 +145,8 @@ HOSTILE_LINES = {
     "a status that is a list": _line(statuses=[["ok"], "ok"]),
     "an error that is an object": _line(errors=[{"a": 1}, None]),
     "an id that is a number": _line(id=5),
+    "an id with terminal codes": _line(id="r001-\x1b[2J"),
+    "an id with markup": _line(id="[/]"),
     "a seed that is true": _line(seed=True),
     "times for one seat": _line(think_seconds=[0.1]),
 }
