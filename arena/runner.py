@@ -37,7 +37,7 @@ from arena.ratings import DRAW_PROBABILITY
 from arena.records import MatchResult, MatchSpec, is_label
 from arena.schedule import derive_seed, planned_seating
 from arena.seats.sandbox import module_location
-from arena.store import CONFIG, MATCHES, RunStore
+from arena.store import CONFIG, MATCHES, RunStore, bounded_lines
 
 RATINGS = "ratings"
 """The key of ``config.json`` that holds the rating settings."""
@@ -390,8 +390,9 @@ def _recorded_game(directory: Path) -> str:
     """The game of the run's first recorded match ("" if there is none to read): without its
     config a run still rates with the draw probability of its game, where it is installed."""
     try:
-        with (directory / MATCHES).open(encoding="utf-8") as lines:
-            first = next((line for line in lines if line.strip()), "")
+        with (directory / MATCHES).open(encoding="utf-8") as handle:
+            first = next((line for line, whole in bounded_lines(handle)
+                          if whole and line.strip()), "")
         record = json.loads(first)
     except (OSError, ValueError, RecursionError):
         return ""

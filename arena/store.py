@@ -51,8 +51,12 @@ def scan_results(path: Path, warnings: list[str]) -> Iterator[MatchResult]:
     """The readable matches of a ``matches.jsonl`` one at a time (a million-match file is
     never held whole), the first of each id; bad lines are added to ``warnings``."""
     seen: set[str] = set()
-    with path.open(encoding="utf-8", errors="replace") as lines:
-        for number, line in enumerate(lines, start=1):
+    with path.open(encoding="utf-8", errors="replace") as handle:
+        for number, (line, whole) in enumerate(bounded_lines(handle, MAX_LINE_CHARS), start=1):
+            if not whole:
+                warnings.append(f"{path.name} line {number}: longer than "
+                                f"{MAX_LINE_CHARS:,} characters; skipped")
+                continue
             if not line.strip():
                 continue
             result = _parse(line, number, path, warnings)
@@ -65,6 +69,23 @@ def scan_results(path: Path, warnings: list[str]) -> Iterator[MatchResult]:
                 continue
             seen.add(result.id)
             yield result
+
+
+MAX_LINE_CHARS = 64 * 1024 * 1024
+"""The longest line of ``matches.jsonl`` read: a match of a million actions takes a few MB; a
+line of gigabytes (a hostile or broken file) would be held whole, and then decoded."""
+
+
+def bounded_lines(handle: IO[str], limit: int = MAX_LINE_CHARS) -> Iterator[tuple[str, bool]]:
+    """The lines of ``handle``, each with whether it is whole: a line longer than ``limit``
+    characters is given as its first ``limit`` (False), the rest of it read and dropped."""
+    while line := handle.readline(limit):
+        if len(line) < limit or line.endswith("\n"):
+            yield line, True
+            continue
+        while (rest := handle.readline(limit)) and not rest.endswith("\n"):
+            pass
+        yield line, False
 
 
 def _parse(line: str, number: int, path: Path, warnings: list[str]) -> MatchResult | None:

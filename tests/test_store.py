@@ -165,3 +165,18 @@ def test_a_hostile_line_is_skipped_with_a_warning(tmp_path: Path, name: str) -> 
     assert loaded.results == good
     assert len(loaded.warnings) == 1 and "line 2" in loaded.warnings[0]
     assert "\x1b" not in loaded.warnings[0] and "\u202e" not in loaded.warnings[0]
+
+
+def test_a_line_too_long_is_skipped_unread_with_a_warning(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Red team round 9: a line is read whole before it is decoded, and a line of gigabytes
+    (no newline in a hostile or broken file) was held whole by every reader."""
+    monkeypatch.setattr(store_module, "MAX_LINE_CHARS", 4096)
+    good = results(2)
+    path = tmp_path / "matches.jsonl"
+    path.write_text("\n".join([json.dumps(good[0].to_json()), "[" + "0," * 10_000 + "0]",
+                               json.dumps(good[1].to_json())]) + "\n")
+    loaded = read_results(path)
+    assert loaded.results == good
+    assert loaded.warnings == ["matches.jsonl line 2: longer than 4,096 characters; skipped"]
