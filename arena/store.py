@@ -9,8 +9,10 @@ off before appending.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import stat
 import textwrap
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -103,11 +105,36 @@ def _parse(line: str, number: int, path: Path, warnings: list[str]) -> MatchResu
     return None
 
 
+def own_file(path: Path, mode: str) -> IO[Any]:
+    """``path`` opened to write (``"a"``, ``"w"``: text; ``"rb+"``), never through a symbolic
+    link: a results folder may come from anyone, and its ``matches.jsonl`` or checkpoint made
+    a link to ``~/.bashrc`` had the arena append to it, cut it or write it over."""
+    flags = {"a": os.O_WRONLY | os.O_CREAT | os.O_APPEND,
+             "w": os.O_WRONLY | os.O_CREAT | os.O_TRUNC, "rb+": os.O_RDWR}[mode]
+    try:
+        # O_NONBLOCK: a FIFO in its place is refused (ENXIO), not waited on for ever.
+        descriptor = os.open(path, flags | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK, 0o644)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise ArenaError(f"{path} is a symbolic link: the arena writes no results through "
+                             "one (remove it, or use another folder)") from None
+        if exc.errno == errno.ENXIO:
+            raise ArenaError(f"{path} is not a file") from None
+        raise
+    if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+        os.close(descriptor)
+        raise ArenaError(f"{path} is not a file")
+    os.set_blocking(descriptor, True)
+    if mode == "rb+":
+        return os.fdopen(descriptor, mode)
+    return os.fdopen(descriptor, mode, encoding="utf-8")
+
+
 def cut_torn_tail(path: Path) -> bool:
     """Remove a last line that lacks its newline (a write cut short). True if cut."""
     if not path.exists() or path.stat().st_size == 0:
         return False
-    with path.open("rb+") as handle:
+    with own_file(path, "rb+") as handle:
         handle.seek(-1, os.SEEK_END)
         if handle.read(1) == b"\n":
             return False
@@ -170,6 +197,8 @@ class RunStore:
         path = self.directory / CONFIG
         if not path.exists():
             return None
+        if not path.is_file():  # a FIFO would be waited on for ever
+            raise ArenaError(f"{path}: not a file")
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
@@ -187,20 +216,23 @@ class RunStore:
     def start(self, config: dict[str, Any]) -> None:
         """Create the folder and write the resolved config (a fresh run)."""
         self.directory.mkdir(parents=True, exist_ok=True)
-        (self.directory / CONFIG).write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
+        with own_file(self.directory / CONFIG, "w") as handle:
+            handle.write(json.dumps(config, indent=2) + "\n")
 
     def scan_done(self, warnings: list[str]) -> Iterator[MatchResult]:
         """The matches already recorded, one at a time, after cutting a torn tail (said
         first in ``warnings``, with what is wrong with other lines)."""
         if not self.matches_path.exists():
             return
+        if not self.matches_path.is_file():  # a FIFO would be waited on for ever
+            raise ArenaError(f"{self.matches_path} is not a file")
         if cut_torn_tail(self.matches_path):
             warnings.append(f"{MATCHES}: dropped a truncated last line; that match is replayed")
         yield from scan_results(self.matches_path, warnings)
 
     def __enter__(self) -> RunStore:
         self.directory.mkdir(parents=True, exist_ok=True)
-        self._matches = self.matches_path.open("a", encoding="utf-8")
+        self._matches = own_file(self.matches_path, "a")
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -232,6 +264,9 @@ class RunStore:
         if not any(output.strip() for output in result.outputs):
             return
         folder = self.directory / OUTPUTS
+        if folder.is_symlink():
+            raise ArenaError(f"{folder} is a symbolic link: the arena writes no results "
+                             "through one (remove it, or use another folder)")
         folder.mkdir(exist_ok=True)
         # Each printed line is indented: a bot cannot print a header of another seat's. And
         # without its terminal codes: shown with cat, a cursor move and a line erased let one
@@ -241,7 +276,8 @@ class RunStore:
                  for seat, (label, status, output)
                  in enumerate(zip(result.seats, result.statuses, result.outputs, strict=True))
                  if output.strip()]
-        (folder / f"{result.id}.txt").write_text("\n".join(parts), encoding="utf-8")
+        with own_file(folder / f"{result.id}.txt", "w") as handle:
+            handle.write("\n".join(parts))
 
     def _kept(self, label: str, output: str) -> str:
         """``output``, or a line saying why not: ``label`` printed its share of the run."""
@@ -255,7 +291,7 @@ class RunStore:
     def append_failure(self, match_id: str, reason: str) -> None:
         """Record a match that could not be played; ``--resume`` tries it again."""
         if self._failures is None:
-            self._failures = self.failures_path.open("a", encoding="utf-8")
+            self._failures = own_file(self.failures_path, "a")
         self._failures.write(json.dumps({"id": match_id, "reason": plain(reason)}) + "\n")
         self._failures.flush()
 
@@ -263,7 +299,7 @@ class RunStore:
 def read_failures(directory: Path) -> list[dict[str, Any]]:
     """The failure records of a run (latest per match id), tolerating bad lines."""
     path = directory / FAILURES
-    if not path.exists():
+    if not path.is_file():
         return []
     latest: dict[str, dict[str, Any]] = {}
     for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
