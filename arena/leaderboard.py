@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -175,12 +176,18 @@ def leaderboard_table(
     return table
 
 
+def _finite(value: object) -> object:
+    return None if isinstance(value, float) and not math.isfinite(value) else value
+
+
 def _records(standings: Sequence[Standing]) -> list[dict[str, object]]:
     records = []
     for place, (row, sure) in enumerate(zip(standings, above_next(standings), strict=True), 1):
         record: dict[str, object] = {"place": place, **asdict(row)}
         record["above_next"], record["separated"] = sure, separated(sure)
-        records.append({field: record[field] for field in FIELDS})
+        # null for a number that is not one: "NaN" and "Infinity" are not JSON (jq refused
+        # the output of a run whose record said NaN for a score).
+        records.append({field: _finite(record[field]) for field in FIELDS})
     return records
 
 

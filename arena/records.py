@@ -6,6 +6,7 @@ Ray workers and turn into one JSON line each in ``matches.jsonl``.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -78,6 +79,8 @@ def _field(record: dict[str, Any], key: str, kind: type[Any]) -> Any:
     value = record[key]
     if type(value) not in _TYPES[kind]:
         raise TypeError(f"{key}: {type(value).__name__}, not {kind.__name__}")
+    if kind is float and not math.isfinite(value):
+        raise ValueError(f"{key}: {value} is not finite")
     return float(value) if kind is float else value
 
 
@@ -85,7 +88,12 @@ def _per_seat(record: dict[str, Any], key: str, count: int, kind: type[Any]) -> 
     values = record[key]
     if type(values) is not list or len(values) != count or not _of(values, kind):
         raise TypeError(f"{key}: not one {kind.__name__} per seat ({count})")
-    return tuple(map(float, values)) if kind is float else tuple(values)
+    if kind is not float:
+        return tuple(values)
+    numbers = tuple(map(float, values))
+    if not all(map(math.isfinite, numbers)):  # NaN or Infinity: JSON has neither
+        raise ValueError(f"{key}: {list(numbers)} is not finite")
+    return numbers
 
 
 FORMULA_STARTS = ("=", "+", "-", "@")

@@ -331,3 +331,14 @@ def test_no_8_bit_escape_bidi_override_or_invisible_mark_reaches_the_fault_summa
     output = written(console)
     assert "RuntimeError: okgnirts" in output
     assert not any(mark in output for mark in "\x9b\x9d\x9c\u202e\u200b")
+
+
+def test_the_json_and_csv_of_a_score_that_is_not_a_number_say_null() -> None:
+    """Red team round 9: a record's NaN score made arena leaderboard --format json write NaN,
+    which is not JSON (jq and every strict reader refused the whole table)."""
+    match = faulty("r001-t000001-s001", "RuntimeError: boom")
+    match = replace(match, statuses=("ok", "ok"), scores=(float("nan"), float("inf")))
+    standings = rate([match])
+    rows = json.loads(to_json(standings), parse_constant=lambda name: pytest.fail(name))
+    assert {row["mean_score"] for row in rows} == {None}
+    assert "nan" not in to_csv(standings).lower() and "inf" not in to_csv(standings).lower()

@@ -117,6 +117,7 @@ def test_what_a_bot_printed_reaches_the_outputs_file_without_terminal_codes(
 
 def _line(**changes: object) -> str:
     record = results(1)[0].to_json()
+    record["id"] = "r009-t000009-s009"  # an id of its own: no line is skipped as a repeat
     record.update(changes)
     return json.dumps(record)
 
@@ -149,6 +150,9 @@ HOSTILE_LINES = {
     "an id with markup": _line(id="[/]"),
     "a seed that is true": _line(seed=True),
     "times for one seat": _line(think_seconds=[0.1]),
+    "a score NaN": _line(scores=[float("nan"), 1.0]),
+    "a score Infinity": _line(scores=[float("inf"), 1.0]),
+    "seconds Infinity": _line(seconds=float("inf")),
 }
 
 
@@ -164,6 +168,7 @@ def test_a_hostile_line_is_skipped_with_a_warning(tmp_path: Path, name: str) -> 
     loaded = read_results(path)
     assert loaded.results == good
     assert len(loaded.warnings) == 1 and "line 2" in loaded.warnings[0]
+    assert "repeated" not in loaded.warnings[0]
     assert "\x1b" not in loaded.warnings[0] and "\u202e" not in loaded.warnings[0]
 
 
@@ -180,3 +185,11 @@ def test_a_line_too_long_is_skipped_unread_with_a_warning(
     loaded = read_results(path)
     assert loaded.results == good
     assert loaded.warnings == ["matches.jsonl line 2: longer than 4,096 characters; skipped"]
+
+
+def test_the_hostile_lines_differ_from_a_good_line_by_their_fault_alone(tmp_path: Path) -> None:
+    path = tmp_path / "matches.jsonl"
+    path.write_text(_line() + "\n")
+    loaded = read_results(path)
+    assert [result.id for result in loaded.results] == ["r009-t000009-s009"]
+    assert loaded.warnings == []
