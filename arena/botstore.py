@@ -30,6 +30,7 @@ from typing import Any
 
 from packaging.version import InvalidVersion, Version
 
+from arena.classes import name_problem
 from arena.errors import ArenaError, unknown_name
 from arena.plugins import BotInfo, Entry, Problem, Registry
 
@@ -98,6 +99,8 @@ def read_entries(store: Path) -> list[StoredBot]:
         try:
             entry = json.loads(path.read_text(encoding="utf-8"))
             for bot in entry["bots"]:
+                if name_problem(bot["name"]) is not None:  # an entry edited since: not a bot
+                    continue
                 games, params = bot.get("games"), bot.get("params")
                 bots.append(StoredBot(
                     name=str(bot["name"]), version=str(entry["version"]),
@@ -108,8 +111,8 @@ def read_entries(store: Path) -> list[StoredBot]:
                     doc=str(bot.get("doc", ""))[:DOC_CHARS], submitted=str(entry["submitted"]),
                     folder=path.parent,
                 ))
-        except (OSError, ValueError, KeyError, TypeError):
-            continue
+        except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
+            continue  # RecursionError: nested past what json decodes (arena bots raised it)
     bots.sort(key=lambda bot: (bot.name, sort_key(bot.version)))
     return bots
 

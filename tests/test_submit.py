@@ -1167,3 +1167,24 @@ def test_a_listed_bot_naming_too_many_games_is_refused(tmp_path: Path) -> None:
     wheel = craft_wheel(tmp_path / "wheel", name, {f"{name}/plugin.py": plugin})
     line = refused(str(wheel), "--no-index", store=tmp_path / "store")
     assert "names 65 games; a listed bot may name 64 at most" in line
+
+
+def test_an_edited_or_broken_store_entry_is_skipped(tmp_path: Path) -> None:
+    """Red team round 9: an entry.json nested 100,000 deep raised RecursionError in every
+    command that reads the store (arena bots, run, check); a name edited into it was taken
+    as it was (terminal codes, a name no config can spell)."""
+    import json
+
+    from arena.botstore import read_entries
+
+    def entry(folder: str, name: str) -> None:
+        (tmp_path / folder).mkdir(parents=True)
+        (tmp_path / folder / "entry.json").write_text(json.dumps({
+            "package": "p", "version": "1.0", "submitted": "now",
+            "bots": [{"name": name, "module": "m"}]}))
+
+    entry("good/1.0", "fine")
+    entry("edited/1.0", "\x1b]0;pwned\x07fine")
+    (tmp_path / "nested" / "1.0").mkdir(parents=True)
+    (tmp_path / "nested" / "1.0" / "entry.json").write_text("[" * 100_000 + "]" * 100_000)
+    assert [bot.name for bot in read_entries(tmp_path)] == ["fine"]
