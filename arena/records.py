@@ -67,6 +67,10 @@ _TYPES: dict[type, frozenset[type]] = {
 check to a few microseconds a line."""
 
 
+_SEQUENCES = (list, tuple)
+"""What a list of a record may be: a list, as JSON reads it, or a tuple, as
+:meth:`MatchResult.to_json` leaves it."""
+
 _ERROR_TYPES = frozenset({str, type(None)})
 
 
@@ -86,7 +90,7 @@ def _field(record: dict[str, Any], key: str, kind: type[Any]) -> Any:
 
 def _per_seat(record: dict[str, Any], key: str, count: int, kind: type[Any]) -> tuple[Any, ...]:
     values = record[key]
-    if type(values) is not list or len(values) != count or not _of(values, kind):
+    if type(values) not in _SEQUENCES or len(values) != count or not _of(values, kind):
         raise TypeError(f"{key}: not one {kind.__name__} per seat ({count})")
     if kind is not float:
         return tuple(values)
@@ -113,9 +117,9 @@ _CHECKED_LABELS: set[str] = set()
 """Labels found good already (a run's few labels are on every line of its file)."""
 
 
-def _labels(seats: object) -> tuple[str, ...]:
+def _labels(seats: Any) -> tuple[str, ...]:
     """A record's seats: labels as a config allows them (:func:`is_label`), each once."""
-    if type(seats) is not list or not 1 <= len(seats) <= MAX_SEATS:
+    if type(seats) not in _SEQUENCES or not 1 <= len(seats) <= MAX_SEATS:
         raise TypeError(f"seats: not a list of 1 to {MAX_SEATS} labels")
     for label in seats:
         if type(label) is str and label in _CHECKED_LABELS:
@@ -251,11 +255,11 @@ class MatchResult:
         if any(not 0 <= place < count for place in ranking):
             raise ValueError(f"ranking {list(ranking)}: places go from 0 to {count - 1}")
         errors = record["errors"]
-        if type(errors) is not list or len(errors) != count \
+        if type(errors) not in _SEQUENCES or len(errors) != count \
                 or not set(map(type, errors)) <= _ERROR_TYPES:
             raise TypeError(f"errors: not one text or null per seat ({count})")
         history = record["history"]
-        if type(history) is not list or not _of(history, int):
+        if type(history) not in _SEQUENCES or not _of(history, int):
             raise TypeError("history: not a list of integers")
         match_id = _field(record, "id", str)
         if not MATCH_ID.fullmatch(match_id):
