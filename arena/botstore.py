@@ -30,6 +30,7 @@ from typing import Any
 
 from packaging.version import InvalidVersion, Version
 
+from arena.classes import name_problem
 from arena.errors import ArenaError, unknown_name
 from arena.plugins import BotInfo, Entry, Problem, Registry
 
@@ -98,6 +99,8 @@ def read_entries(store: Path) -> list[StoredBot]:
         try:
             entry = json.loads(path.read_text(encoding="utf-8"))
             for bot in entry["bots"]:
+                if name_problem(bot["name"]) is not None:  # an entry edited since: not a bot
+                    continue
                 games, params = bot.get("games"), bot.get("params")
                 bots.append(StoredBot(
                     name=str(bot["name"]), version=str(entry["version"]),
@@ -108,8 +111,8 @@ def read_entries(store: Path) -> list[StoredBot]:
                     doc=str(bot.get("doc", ""))[:DOC_CHARS], submitted=str(entry["submitted"]),
                     folder=path.parent,
                 ))
-        except (OSError, ValueError, KeyError, TypeError):
-            continue
+        except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
+            continue  # RecursionError: nested past what json decodes (arena bots raised it)
     bots.sort(key=lambda bot: (bot.name, sort_key(bot.version)))
     return bots
 
@@ -170,13 +173,47 @@ def _shipped_name(environment: str) -> str:
     return f"{SHIPPED_PREFIX}{text}_{digest}"
 
 
+def file_digest(path: Path) -> str:
+    """The SHA-256 of the file at ``path``, in hex."""
+    with path.open("rb") as handle:
+        return hashlib.file_digest(handle, "sha256").hexdigest()
+
+
+def admitted_wheel(version_folder: Path) -> Path | None:
+    """The wheel a stored version was admitted with, as its ``entry.json`` names it, checked
+    against the digest kept there; None for an entry that keeps none (admitted before the
+    digest was kept). A wheel that differs is refused: built on a cluster's nodes, it would
+    play there, unchecked, while the store's own environment plays here."""
+    try:
+        entry = json.loads((version_folder / ENTRY).read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return None
+    name = entry.get("wheel") if isinstance(entry, dict) else None
+    digest = entry.get("wheel_sha256") if isinstance(entry, dict) else None
+    if not isinstance(name, str) or not isinstance(digest, str):
+        return None
+    wheel = version_folder / name
+    try:
+        same = Path(name).name == name and file_digest(wheel) == digest
+    except OSError:
+        same = False
+    if not same:
+        raise ArenaError(f"{wheel}: not the wheel this bot was admitted with (its digest is "
+                         f"not the one in {version_folder / ENTRY}): the store was changed "
+                         f"since; submit the package again")
+    return wheel
+
+
 def shipping_folder(environment: str, staging: Path) -> Path:
     """A folder under ``staging`` holding the wheel of the stored bot whose environment is
-    ``environment``, for a run to ship to its nodes (Ray's ``py_modules``)."""
+    ``environment``, for a run to ship to its nodes (Ray's ``py_modules``): the wheel it was
+    admitted with (:func:`admitted_wheel`, checked every time)."""
+    version_folder = Path(environment).parent
+    admitted = admitted_wheel(version_folder)
     target = staging / _shipped_name(environment)
     if not target.exists():
         target.mkdir(parents=True)
-        for wheel in Path(environment).parent.glob("*.whl"):
+        for wheel in [admitted] if admitted else version_folder.glob("*.whl"):
             shutil.copy2(wheel, target / wheel.name)
     return target
 

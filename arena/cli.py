@@ -95,7 +95,9 @@ def games() -> None:
     table.add_column("plugin", overflow="fold")
     for name, entry in sorted(found.games.items()):
         cls: Any = entry.cls
-        table.add_row(name, cls.title, f"{cls.min_players}-{cls.max_players}", entry.plugin)
+        # _cells(): a game's title is its plugin's words, markup and terminal codes and all.
+        table.add_row(*_cells(name, str(cls.title), f"{cls.min_players}-{cls.max_players}",
+                              entry.plugin))
     console = _console()
     console.print(table)
     _problems(console, found)
@@ -136,7 +138,7 @@ def bots(store: Path | None) -> None:
     stored = read_entries(folder)
     if stored:
         shelf = Table("bot", "versions", "games", "submitted", "check",
-                      title=f"Stored bots ({folder})")
+                      title=Text(f"Stored bots ({plain(str(folder))})"))
         for name in sorted({bot.name for bot in stored}):
             versions = [bot for bot in stored if bot.name == name]
             newest = versions[-1]
@@ -224,7 +226,9 @@ def check_command(bot: str, games: tuple[str, ...], params: str | None, sandbox:
     found = registry_for(limits)
     games_to_check(bot, found, list(games) or None)  # a game it does not play: one line
     console = _console()
-    console.print(f"Checking bot [bold]{bot}[/] (plugin {found.bot_info(bot).plugin})")
+    # escape(): a plugin's name is its package's metadata ("x[/]" raised rich's MarkupError).
+    console.print(f"Checking bot [bold]{escape(bot)}[/] "
+                  f"(plugin {escape(plain(found.bot_info(bot).plugin))})")
     check_params(bot, found, limits, parsed, list(games) or None)
     for protection in protections(sandbox):
         console.print(f"  protection: {protection}", soft_wrap=True)  # a log: one line
@@ -257,7 +261,7 @@ def check_command(bot: str, games: tuple[str, ...], params: str | None, sandbox:
                     tail = "\n".join(plain(seat.output).strip().splitlines()[-10:])
                     console.print(f"  its output ends:\n{tail}", markup=False, highlight=False)
         for failure in report.failures:
-            console.print(f"[red]engine failure[/]: {failure}")
+            console.print(f"[red]engine failure[/]: {escape(plain(str(failure)))}")
     if not all(report.ok for report in reports):
         sys.exit(1)
     console.print(f"[green]{bot}: all checks passed[/]")
@@ -335,7 +339,8 @@ def run(
             draw_probability=runner.game_draw_probability(found, config.game),
         )
     for warning in [*plan.warnings, *_shadowed(config, found), *_guessable_seed(config, found)]:
-        console.print(f"[yellow]warning:[/] {warning}", soft_wrap=True)
+        # escape(), plain(): a warning may quote a results file (a match id, a label).
+        console.print(f"[yellow]warning:[/] {escape(plain(warning))}", soft_wrap=True)
     labels = [bot.label for bot in config.bots]
     title = f"{config.name}: {config.game}"
     if not plan.pending:
@@ -477,7 +482,7 @@ def _footer(
             f"{failures[0].id}:",
             soft_wrap=True,
         )
-        console.print(f"  {failures[0].reason}", markup=False, highlight=False)
+        console.print(f"  {plain(failures[0].reason)}", markup=False, highlight=False)
     # soft_wrap: a path to copy stays whole on one line, however narrow the terminal.
     console.print(f"Results: {directory / MATCHES}", soft_wrap=True)
 

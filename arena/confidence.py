@@ -163,7 +163,9 @@ def _interval(low: float, high: float) -> str:
 
 def pairs_table(pairs: Sequence[Pair], title: str | None = None) -> Table:
     """The head-to-head records as a rich table, one row per pair of bots that met."""
-    table = Table(title=title, box=box.SIMPLE_HEAD, collapse_padding=True, pad_edge=False,
+    # Text: the title names the run from its config.json (rich would read "[/]" as markup).
+    table = Table(title=None if title is None else Text(plain(title)), box=box.SIMPLE_HEAD,
+                  collapse_padding=True, pad_edge=False,
                   caption="ahead %: matches the bot finished ahead of the other (a tie counts "
                           "half), with its 95% interval")
     table.add_column("bot", overflow="fold")

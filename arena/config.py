@@ -18,7 +18,7 @@ from typing import Any
 from arena.errors import ArenaError, unknown_name
 from arena.game import InvalidOptions
 from arena.plugins import Registry, nothing_loaded, require_registry
-from arena.records import Limits, MatchSpec, SeatSpec
+from arena.records import FORMULA_STARTS, Limits, MatchSpec, SeatSpec, is_label
 from arena.schedule import MAX_TABLES, SEATINGS, count_matches, round_robin
 from arena.seats.sandbox import SANDBOX_MODES, use_bubblewrap
 
@@ -281,10 +281,11 @@ def refusal(name: str, params: dict[str, Any], problem: str) -> str:
 
 def _label(label: str, where: str) -> str:
     """A label is shown in tables and typed by users: visible, printable, one line."""
-    if not label.strip() or not label.isprintable() or label != label.strip():
+    if not is_label(label):
         raise ArenaError(
-            f"{where}: label = {label!r}: use visible, printable text "
-            f"(no control characters or escape codes, no leading or trailing spaces)"
+            f"{where}: label = {label!a}: use visible, printable text "
+            f"(no control characters or escape codes, no leading or trailing spaces, "
+            f"not beginning with {' '.join(FORMULA_STARTS)}: a spreadsheet reads a formula)"
         )
     return label
 

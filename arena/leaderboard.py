@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -156,8 +157,12 @@ def leaderboard_table(
     columns = _fitting(standings, width)
     if any(separated(p) is False for p in above_next(standings)):
         caption = LEGEND if caption is None else f"{caption}; {LEGEND}"
+    # Text, plain(): the title is the run's name from its config.json, which may come from
+    # anyone (its "[/]" raised rich's MarkupError; its escape codes set the terminal's title).
     table = Table(
-        title=title, caption=caption, box=box.SIMPLE_HEAD, collapse_padding=True, pad_edge=False
+        title=None if title is None else Text(plain(title)),
+        caption=None if caption is None else Text(plain(caption)), box=box.SIMPLE_HEAD,
+        collapse_padding=True, pad_edge=False,
     )
     for column in columns:
         if column.numeric:
@@ -171,12 +176,18 @@ def leaderboard_table(
     return table
 
 
+def _finite(value: object) -> object:
+    return None if isinstance(value, float) and not math.isfinite(value) else value
+
+
 def _records(standings: Sequence[Standing]) -> list[dict[str, object]]:
     records = []
     for place, (row, sure) in enumerate(zip(standings, above_next(standings), strict=True), 1):
         record: dict[str, object] = {"place": place, **asdict(row)}
         record["above_next"], record["separated"] = sure, separated(sure)
-        records.append({field: record[field] for field in FIELDS})
+        # null for a number that is not one: "NaN" and "Infinity" are not JSON (jq refused
+        # the output of a run whose record said NaN for a score).
+        records.append({field: _finite(record[field]) for field in FIELDS})
     return records
 
 

@@ -15,10 +15,13 @@ order, from the same numbers (scores are kept as 64-bit floats).
 from __future__ import annotations
 
 import bisect
+import contextlib
 import hashlib
 import itertools
 import json
+import os
 import struct
+import tempfile
 import time
 from collections import deque
 from collections.abc import Collection, Iterable, Iterator
@@ -26,11 +29,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from arena.ratings import DRAW_PROBABILITY, Ratings, Standing
-from arena.records import MatchResult
+from arena.records import STATUSES, MatchResult
 from arena.store import scan_results
-
-STATUSES = ("ok", "error", "timeout", "illegal", "crash")
-"""The statuses a seat can end with (others, from a hand-edited file, are numbered after)."""
 
 
 class Ledger:
@@ -224,6 +224,8 @@ def _from_checkpoint(
     ledger: Ledger, ids: list[str], draw_probability: float, path: Path
 ) -> tuple[Ratings, int]:
     fresh = Ratings(draw_probability, ledger.labels)
+    if not path.is_file():  # none yet, or not a file (a FIFO would be waited on for ever)
+        return fresh, 0
     try:
         saved = json.loads(path.read_text(encoding="utf-8"))
         through, count = str(saved["through"]), int(saved["count"])
@@ -233,7 +235,8 @@ def _from_checkpoint(
                 or saved["digest"] != _digest(ledger, ids[:count])):
             return fresh, 0
         return Ratings.restore(draw_probability, saved["ratings"]), count
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, OverflowError,
+            RecursionError):  # a checkpoint that is not one: rate again
         return fresh, 0
 
 
@@ -246,9 +249,19 @@ def _save_checkpoint(
         "statuses": ledger.statuses, "ratings": ratings.state(),
     }
     try:
-        temporary = path.with_suffix(".tmp")
-        temporary.write_text(json.dumps(checkpoint), encoding="utf-8")
-        temporary.replace(path)
+        # A temporary file of its own (mkstemp: made new, never through a link): a results
+        # folder may come from anyone, and its ratings-checkpoint.tmp made a link to another
+        # file had arena leaderboard write over that file.
+        descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}-", dir=path.parent)
+        try:
+            os.fchmod(descriptor, 0o644)  # as a plain write would leave it (mkstemp: 0o600)
+            with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
+                handle.write(json.dumps(checkpoint))
+            os.replace(temporary, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+            raise
     except OSError:
         pass  # a folder we may read but not write: the next reader rates again
 

@@ -28,6 +28,7 @@ from arena.classes import (
 )
 from arena.errors import ArenaError, unknown_name
 from arena.game import Game
+from arena.records import plain
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,11 +159,12 @@ def misgrouped(name: str) -> str | None:
 
 
 def plugin_name(entry_point: EntryPoint) -> str:
-    """``dist-name version:entry-point-name``, or just the entry point's name."""
+    """``dist-name version:entry-point-name``, or just the entry point's name; as plain text
+    (a package's metadata is its author's: its entry point's name may hold terminal codes)."""
     dist = entry_point.dist
     if dist is None:
-        return entry_point.name
-    return f"{dist.name} {dist.version}:{entry_point.name}"
+        return plain(entry_point.name)
+    return plain(f"{dist.name} {dist.version}:{entry_point.name}")
 
 
 def _registrar(

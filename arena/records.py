@@ -6,15 +6,21 @@ Ray workers and turn into one JSON line each in ``matches.jsonl``.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 _TERMINAL_CODES = re.compile(
-    r"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)?|.)"  # CSI, OSC, two-byte
-    r"|[\x00-\x08\x0b-\x1f\x7f]"
+    r"(\x1b\[|\x9b)[0-?]*[ -/]*[@-~]"  # CSI (its 8-bit form too)
+    r"|(\x1b\]|\x9d)[^\x07\x1b\x9c]*(\x07|\x1b\\|\x9c)?"  # OSC
+    r"|\x1b."  # two-byte
+    r"|[\x00-\x08\x0b-\x1f\x7f-\x9f]"  # C0 and C1 controls (\x9b: CSI, \x9d: OSC)
+    r"|[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]"  # bidi and zero-width
 )
-"""ANSI escape sequences (colours, cursor moves, titles) and other control characters."""
+"""ANSI escape sequences (colours, cursor moves, titles) and other control characters: the C1
+controls too (a terminal may read U+009B as an escape's CSI), and the invisible marks that
+reorder or hide text (U+202E shows what follows it backwards)."""
 
 _SURROGATES = re.compile("[\ud800-\udfff]")
 """Halves of a UTF-16 pair, alone: no character, and UTF-8 cannot encode them."""
@@ -39,6 +45,92 @@ def scrubbed(value: Any) -> Any:
     if isinstance(value, dict):
         return {scrubbed(key): scrubbed(item) for key, item in value.items()}
     return value
+
+
+STATUSES = ("ok", "error", "timeout", "illegal", "crash")
+"""The statuses the referee gives a seat."""
+
+_STATUS_SET = frozenset(STATUSES)
+
+MATCH_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,199}")
+"""What a recorded match's id may be (``r001-t000001-s001``, ``play-0001``, ``check-...``): it
+is shown in warnings and typed in ``arena replay``."""
+
+MAX_SEATS = 255
+"""The most seats a recorded match may have (the ledger keeps their count in a byte)."""
+
+
+_TYPES: dict[type, frozenset[type]] = {
+    str: frozenset({str}), int: frozenset({int}), float: frozenset({int, float})}
+"""The JSON types a field of each kind may have (a bool is not a number here). Checked with
+``type``, not ``isinstance``: a million-line file is read in about 20 s, and this keeps the
+check to a few microseconds a line."""
+
+
+_SEQUENCES = (list, tuple)
+"""What a list of a record may be: a list, as JSON reads it, or a tuple, as
+:meth:`MatchResult.to_json` leaves it."""
+
+_ERROR_TYPES = frozenset({str, type(None)})
+
+
+def _of(values: Any, kind: type) -> bool:
+    """Whether every item of ``values`` has one of ``kind``'s JSON types."""
+    return set(map(type, values)) <= _TYPES[kind]
+
+
+def _field(record: dict[str, Any], key: str, kind: type[Any]) -> Any:
+    value = record[key]
+    if type(value) not in _TYPES[kind]:
+        raise TypeError(f"{key}: {type(value).__name__}, not {kind.__name__}")
+    if kind is float and not math.isfinite(value):
+        raise ValueError(f"{key}: {value} is not finite")
+    return float(value) if kind is float else value
+
+
+def _per_seat(record: dict[str, Any], key: str, count: int, kind: type[Any]) -> tuple[Any, ...]:
+    values = record[key]
+    if type(values) not in _SEQUENCES or len(values) != count or not _of(values, kind):
+        raise TypeError(f"{key}: not one {kind.__name__} per seat ({count})")
+    if kind is not float:
+        return tuple(values)
+    numbers = tuple(map(float, values))
+    if not all(map(math.isfinite, numbers)):  # NaN or Infinity: JSON has neither
+        raise ValueError(f"{key}: {list(numbers)} is not finite")
+    return numbers
+
+
+FORMULA_STARTS = ("=", "+", "-", "@")
+"""What a label may not begin with: a spreadsheet opening ``arena leaderboard --format csv``
+reads such a cell as a formula (``=HYPERLINK(...)`` is a link to click)."""
+
+
+def is_label(label: object) -> bool:
+    """Whether ``label`` may be a bot's label: visible, printable, one line (no control
+    characters, terminal codes, bidi overrides or zero-width characters), no spaces around
+    it, and not read as a formula in a spreadsheet."""
+    return (isinstance(label, str) and bool(label.strip()) and label.isprintable()
+            and label == label.strip() and not label.startswith(FORMULA_STARTS))
+
+
+_CHECKED_LABELS: set[str] = set()
+"""Labels found good already (a run's few labels are on every line of its file)."""
+
+
+def _labels(seats: Any) -> tuple[str, ...]:
+    """A record's seats: labels as a config allows them (:func:`is_label`), each once."""
+    if type(seats) not in _SEQUENCES or not 1 <= len(seats) <= MAX_SEATS:
+        raise TypeError(f"seats: not a list of 1 to {MAX_SEATS} labels")
+    for label in seats:
+        if type(label) is str and label in _CHECKED_LABELS:
+            continue
+        if not is_label(label):
+            raise ValueError(f"seats: {ascii(label)[:80]} is not a label")
+        if len(_CHECKED_LABELS) < 10_000:
+            _CHECKED_LABELS.add(label)
+    if len(set(seats)) != len(seats):
+        raise ValueError("seats: a label plays two seats")
+    return tuple(seats)
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,22 +237,47 @@ class MatchResult:
         return record
 
     @classmethod
-    def from_json(cls, record: dict[str, Any]) -> MatchResult:
-        """The inverse of :meth:`to_json`; raises ``KeyError``/``TypeError`` on a bad record."""
+    def from_json(cls, record: object) -> MatchResult:
+        """The inverse of :meth:`to_json`; raises ``KeyError``/``TypeError``/``ValueError``
+        on a bad record. Checked field by field, as the referee writes them: a results folder
+        may come from anyone, and what it holds goes on to the ratings (a label or a place
+        of another type, a place past the seats, Infinity for a seed each raised in the
+        middle of ``arena leaderboard``, ``arena replay`` or ``arena run --resume``)."""
+        if not isinstance(record, dict):
+            raise TypeError(f"a {type(record).__name__}, not an object")
+        seats = _labels(record["seats"])
+        count = len(seats)
+        statuses = _per_seat(record, "statuses", count, str)
+        if not _STATUS_SET.issuperset(statuses):
+            unknown = sorted(set(statuses) - _STATUS_SET)
+            raise ValueError(f"status {unknown[0]!r} is none of {', '.join(STATUSES)}")
+        ranking = _per_seat(record, "ranking", count, int)
+        if any(not 0 <= place < count for place in ranking):
+            raise ValueError(f"ranking {list(ranking)}: places go from 0 to {count - 1}")
+        errors = record["errors"]
+        if type(errors) not in _SEQUENCES or len(errors) != count \
+                or not set(map(type, errors)) <= _ERROR_TYPES:
+            raise TypeError(f"errors: not one text or null per seat ({count})")
+        history = record["history"]
+        if type(history) not in _SEQUENCES or not _of(history, int):
+            raise TypeError("history: not a list of integers")
+        match_id = _field(record, "id", str)
+        if not MATCH_ID.fullmatch(match_id):
+            raise ValueError(f"id {ascii(match_id)[:80]} is not a match id")
         return cls(
-            id=str(record["id"]),
-            game=str(record["game"]),
-            seed=int(record["seed"]),
-            seats=tuple(record["seats"]),
-            scores=tuple(float(s) for s in record["scores"]),
-            ranking=tuple(int(r) for r in record["ranking"]),
-            statuses=tuple(record["statuses"]),
-            actions=int(record["actions"]),
-            seconds=float(record["seconds"]),
-            think_seconds=tuple(float(s) for s in record["think_seconds"]),
-            max_move_seconds=tuple(float(s) for s in record["max_move_seconds"]),
-            errors=tuple(record["errors"]),
-            history=tuple(int(a) for a in record["history"]),
+            id=match_id,
+            game=_field(record, "game", str),
+            seed=_field(record, "seed", int),
+            seats=seats,
+            scores=_per_seat(record, "scores", count, float),
+            ranking=ranking,
+            statuses=statuses,
+            actions=_field(record, "actions", int),
+            seconds=_field(record, "seconds", float),
+            think_seconds=_per_seat(record, "think_seconds", count, float),
+            max_move_seconds=_per_seat(record, "max_move_seconds", count, float),
+            errors=tuple(errors),
+            history=tuple(history),
         )
 
     @property

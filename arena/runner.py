@@ -34,10 +34,10 @@ from arena.errors import ArenaError
 from arena.ledger import Recorded
 from arena.plugins import Registry
 from arena.ratings import DRAW_PROBABILITY
-from arena.records import MatchResult, MatchSpec
-from arena.schedule import in_plan
+from arena.records import MatchResult, MatchSpec, is_label
+from arena.schedule import derive_seed, planned_seating
 from arena.seats.sandbox import module_location
-from arena.store import CONFIG, MATCHES, RunStore
+from arena.store import CONFIG, MATCHES, RunStore, bounded_lines
 
 RATINGS = "ratings"
 """The key of ``config.json`` that holds the rating settings."""
@@ -135,11 +135,22 @@ def plan(
             f"config (see {directory / 'config.json'}) or choose another folder with --out"
         )
     warnings: list[str] = []
-    planned = in_plan(len(config.bots), config.players, config.rounds, config.seating)
+    where = planned_seating(len(config.bots), config.players, config.rounds, config.seating)
     done = Recorded(bot.label for bot in config.bots)
     for result in store.scan_done(warnings):
-        if planned(result.id):
-            done.add(result)
+        found = where(result.id)
+        if found is None:
+            continue
+        round_, table, order = found
+        if (result.game != config.game
+                or result.seats != tuple(config.bots[entry].label for entry in order)
+                or result.seed != derive_seed(config.seed, "chance", round_, table)):
+            # Played again, its line would come after this one, which every reader keeps.
+            raise ArenaError(
+                f"{store.matches_path}: match {result.id} is not this run's (its game, seats "
+                f"or chance seed differ from the plan's): the folder holds another run's "
+                f"matches; resume it with its own config, or choose another folder with --out")
+        done.add(result)
     pending = Pending(config, done.ledger)
     saved_probability = _probability(_ratings(saved).get("draw_probability"))
     chosen = saved_probability or draw_probability or DRAW_PROBABILITY
@@ -379,10 +390,11 @@ def _recorded_game(directory: Path) -> str:
     """The game of the run's first recorded match ("" if there is none to read): without its
     config a run still rates with the draw probability of its game, where it is installed."""
     try:
-        with (directory / MATCHES).open(encoding="utf-8") as lines:
-            first = next((line for line in lines if line.strip()), "")
+        with (directory / MATCHES).open(encoding="utf-8") as handle:
+            first = next((line for line, whole in bounded_lines(handle)
+                          if whole and line.strip()), "")
         record = json.loads(first)
-    except (OSError, UnicodeDecodeError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return ""
     game = record.get("game") if isinstance(record, dict) else None
     return game if isinstance(game, str) else ""
@@ -392,7 +404,10 @@ def _labels(saved: Mapping[str, Any] | None, path: Path, warnings: list[str]) ->
     if saved is None:
         return ()
     try:
-        return tuple(str(bot["label"]) for bot in saved["bots"])
+        labels = tuple(bot["label"] for bot in saved["bots"])
+        if not all(is_label(label) for label in labels):
+            raise TypeError("a label that is not one")
+        return labels
     except (KeyError, TypeError):
         warnings.append(f"{path}: its bots cannot be read")
         return ()

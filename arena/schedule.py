@@ -102,6 +102,53 @@ def in_plan(pool: int, players: int, rounds: int, seating: str) -> Callable[[str
     return test
 
 
+def planned_seating(
+    pool: int, players: int, rounds: int, seating: str
+) -> Callable[[str], tuple[int, int, tuple[int, ...]] | None]:
+    """For a match id of :func:`round_robin`'s plan, its round, table and entries in seat
+    order (None for an id not in the plan), worked out from the id alone: what a resumed run
+    checks a recorded match against."""
+    planned = in_plan(pool, players, rounds, seating)
+
+    def where(given: str) -> tuple[int, int, tuple[int, ...]] | None:
+        if not planned(given):
+            return None
+        found = _MATCH_ID.fullmatch(given)
+        assert found is not None
+        round_, table, seat_order = (int(part) - 1 for part in found.groups())
+        entries = _nth_combination(pool, players, table)
+        if seating == "rotations":
+            return round_, table, entries[seat_order:] + entries[:seat_order]
+        return round_, table, _nth_permutation(entries, seat_order)
+
+    return where
+
+
+def _nth_combination(pool: int, players: int, index: int) -> tuple[int, ...]:
+    """The ``index``-th of ``itertools.combinations(range(pool), players)``."""
+    chosen: list[int] = []
+    start = 0
+    for left in range(players, 0, -1):
+        for candidate in range(start, pool):
+            count = math.comb(pool - candidate - 1, left - 1)
+            if index < count:
+                chosen.append(candidate)
+                start = candidate + 1
+                break
+            index -= count
+    return tuple(chosen)
+
+
+def _nth_permutation(items: Sequence[int], index: int) -> tuple[int, ...]:
+    """The ``index``-th of ``itertools.permutations(items)``."""
+    left = list(items)
+    order: list[int] = []
+    for size in range(len(left), 0, -1):
+        place, index = divmod(index, math.factorial(size - 1))
+        order.append(left.pop(place))
+    return tuple(order)
+
+
 def round_robin(
     *,
     game: str,

@@ -9,8 +9,10 @@ off before appending.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import stat
 import textwrap
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -51,8 +53,12 @@ def scan_results(path: Path, warnings: list[str]) -> Iterator[MatchResult]:
     """The readable matches of a ``matches.jsonl`` one at a time (a million-match file is
     never held whole), the first of each id; bad lines are added to ``warnings``."""
     seen: set[str] = set()
-    with path.open(encoding="utf-8", errors="replace") as lines:
-        for number, line in enumerate(lines, start=1):
+    with path.open(encoding="utf-8", errors="replace") as handle:
+        for number, (line, whole) in enumerate(bounded_lines(handle, MAX_LINE_CHARS), start=1):
+            if not whole:
+                warnings.append(f"{path.name} line {number}: longer than "
+                                f"{MAX_LINE_CHARS:,} characters; skipped")
+                continue
             if not line.strip():
                 continue
             result = _parse(line, number, path, warnings)
@@ -67,22 +73,68 @@ def scan_results(path: Path, warnings: list[str]) -> Iterator[MatchResult]:
             yield result
 
 
+MAX_LINE_CHARS = 64 * 1024 * 1024
+"""The longest line of ``matches.jsonl`` read: a match of a million actions takes a few MB; a
+line of gigabytes (a hostile or broken file) would be held whole, and then decoded."""
+
+
+def bounded_lines(handle: IO[str], limit: int = MAX_LINE_CHARS) -> Iterator[tuple[str, bool]]:
+    """The lines of ``handle``, each with whether it is whole: a line longer than ``limit``
+    characters is given as its first ``limit`` (False), the rest of it read and dropped."""
+    while line := handle.readline(limit):
+        if len(line) < limit or line.endswith("\n"):
+            yield line, True
+            continue
+        while (rest := handle.readline(limit)) and not rest.endswith("\n"):
+            pass
+        yield line, False
+
+
 def _parse(line: str, number: int, path: Path, warnings: list[str]) -> MatchResult | None:
     try:
         return MatchResult.from_json(json.loads(line))
     except json.JSONDecodeError:
         torn = "" if line.endswith("\n") else " (truncated: the run was probably interrupted)"
         warnings.append(f"{path.name} line {number}: not valid JSON{torn}; skipped")
-    except (KeyError, TypeError, ValueError) as exc:
-        warnings.append(f"{path.name} line {number}: not a match record ({exc!r}); skipped")
+    except RecursionError:
+        warnings.append(f"{path.name} line {number}: nested too deep; skipped")
+    except (KeyError, TypeError, ValueError, OverflowError) as exc:
+        # plain(): the message may quote the line (a label with its terminal codes).
+        warnings.append(f"{path.name} line {number}: not a match record "
+                        f"({plain(repr(exc))[:200]}); skipped")
     return None
+
+
+def own_file(path: Path, mode: str) -> IO[Any]:
+    """``path`` opened to write (``"a"``, ``"w"``: text; ``"rb+"``), never through a symbolic
+    link: a results folder may come from anyone, and its ``matches.jsonl`` or checkpoint made
+    a link to ``~/.bashrc`` had the arena append to it, cut it or write it over."""
+    flags = {"a": os.O_WRONLY | os.O_CREAT | os.O_APPEND,
+             "w": os.O_WRONLY | os.O_CREAT | os.O_TRUNC, "rb+": os.O_RDWR}[mode]
+    try:
+        # O_NONBLOCK: a FIFO in its place is refused (ENXIO), not waited on for ever.
+        descriptor = os.open(path, flags | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK, 0o644)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise ArenaError(f"{path} is a symbolic link: the arena writes no results through "
+                             "one (remove it, or use another folder)") from None
+        if exc.errno == errno.ENXIO:
+            raise ArenaError(f"{path} is not a file") from None
+        raise
+    if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+        os.close(descriptor)
+        raise ArenaError(f"{path} is not a file")
+    os.set_blocking(descriptor, True)
+    if mode == "rb+":
+        return os.fdopen(descriptor, mode)
+    return os.fdopen(descriptor, mode, encoding="utf-8")
 
 
 def cut_torn_tail(path: Path) -> bool:
     """Remove a last line that lacks its newline (a write cut short). True if cut."""
     if not path.exists() or path.stat().st_size == 0:
         return False
-    with path.open("rb+") as handle:
+    with own_file(path, "rb+") as handle:
         handle.seek(-1, os.SEEK_END)
         if handle.read(1) == b"\n":
             return False
@@ -145,10 +197,17 @@ class RunStore:
         path = self.directory / CONFIG
         if not path.exists():
             return None
+        if not path.is_file():  # a FIFO would be waited on for ever
+            raise ArenaError(f"{path}: not a file")
         try:
-            data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as exc:
-            raise ArenaError(f"{path}: unreadable saved config ({exc})") from None
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise ArenaError(f"{path}: unreadable saved config ({plain(str(exc))})") from None
+        except RecursionError:
+            raise ArenaError(f"{path}: unreadable saved config (nested too deep)") from None
+        if not isinstance(data, dict):
+            raise ArenaError(f"{path}: not a saved config (a {type(data).__name__}, "
+                             "not an object)")
         return data
 
     def has_results(self) -> bool:
@@ -157,20 +216,23 @@ class RunStore:
     def start(self, config: dict[str, Any]) -> None:
         """Create the folder and write the resolved config (a fresh run)."""
         self.directory.mkdir(parents=True, exist_ok=True)
-        (self.directory / CONFIG).write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
+        with own_file(self.directory / CONFIG, "w") as handle:
+            handle.write(json.dumps(config, indent=2) + "\n")
 
     def scan_done(self, warnings: list[str]) -> Iterator[MatchResult]:
         """The matches already recorded, one at a time, after cutting a torn tail (said
         first in ``warnings``, with what is wrong with other lines)."""
         if not self.matches_path.exists():
             return
+        if not self.matches_path.is_file():  # a FIFO would be waited on for ever
+            raise ArenaError(f"{self.matches_path} is not a file")
         if cut_torn_tail(self.matches_path):
             warnings.append(f"{MATCHES}: dropped a truncated last line; that match is replayed")
         yield from scan_results(self.matches_path, warnings)
 
     def __enter__(self) -> RunStore:
         self.directory.mkdir(parents=True, exist_ok=True)
-        self._matches = self.matches_path.open("a", encoding="utf-8")
+        self._matches = own_file(self.matches_path, "a")
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -202,6 +264,9 @@ class RunStore:
         if not any(output.strip() for output in result.outputs):
             return
         folder = self.directory / OUTPUTS
+        if folder.is_symlink():
+            raise ArenaError(f"{folder} is a symbolic link: the arena writes no results "
+                             "through one (remove it, or use another folder)")
         folder.mkdir(exist_ok=True)
         # Each printed line is indented: a bot cannot print a header of another seat's. And
         # without its terminal codes: shown with cat, a cursor move and a line erased let one
@@ -211,7 +276,8 @@ class RunStore:
                  for seat, (label, status, output)
                  in enumerate(zip(result.seats, result.statuses, result.outputs, strict=True))
                  if output.strip()]
-        (folder / f"{result.id}.txt").write_text("\n".join(parts), encoding="utf-8")
+        with own_file(folder / f"{result.id}.txt", "w") as handle:
+            handle.write("\n".join(parts))
 
     def _kept(self, label: str, output: str) -> str:
         """``output``, or a line saying why not: ``label`` printed its share of the run."""
@@ -225,7 +291,7 @@ class RunStore:
     def append_failure(self, match_id: str, reason: str) -> None:
         """Record a match that could not be played; ``--resume`` tries it again."""
         if self._failures is None:
-            self._failures = self.failures_path.open("a", encoding="utf-8")
+            self._failures = own_file(self.failures_path, "a")
         self._failures.write(json.dumps({"id": match_id, "reason": plain(reason)}) + "\n")
         self._failures.flush()
 
@@ -233,13 +299,13 @@ class RunStore:
 def read_failures(directory: Path) -> list[dict[str, Any]]:
     """The failure records of a run (latest per match id), tolerating bad lines."""
     path = directory / FAILURES
-    if not path.exists():
+    if not path.is_file():
         return []
     latest: dict[str, dict[str, Any]] = {}
     for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
         try:
             record = json.loads(line)
             latest[str(record["id"])] = record
-        except (json.JSONDecodeError, KeyError, TypeError):
+        except (json.JSONDecodeError, KeyError, TypeError, RecursionError):
             continue
     return list(latest.values())

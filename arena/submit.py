@@ -42,7 +42,15 @@ from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name, canonicalize_version
 
 import arena
-from arena.botstore import DOC_CHARS, ENTRY, STAGING, add_to, read_entries, sort_key
+from arena.botstore import (
+    DOC_CHARS,
+    ENTRY,
+    STAGING,
+    add_to,
+    file_digest,
+    read_entries,
+    sort_key,
+)
 from arena.check import GameReport, check
 from arena.classes import name_problem
 from arena.errors import ArenaError
@@ -236,7 +244,8 @@ def _admit(
                          f"not admitted: {_first_fault(submission)} (report: {kept}/report.json)")
     (folder / "report.json").write_text(json.dumps(report, indent=2) + "\n")
     entry = {"package": submission.package, "version": submission.version,
-             "wheel": wheel.name, "bots": submission.bots, "check": "passed",
+             "wheel": wheel.name, "wheel_sha256": file_digest(folder / wheel.name),
+             "bots": submission.bots, "check": "passed",
              "submitted": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")}
     (folder / ENTRY).write_text(json.dumps(entry, indent=2) + "\n")
 

@@ -5,9 +5,11 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 RUN_CHECK = """
 import sys
+from pathlib import Path
 from arena.cli import main
 try:
     code = main(sys.argv[1:], standalone_mode=False) or 0
@@ -154,3 +156,30 @@ def test_a_check_seeds_its_bots_as_a_tournament_would_and_says_how_to_repeat_it(
     done = check("zoo-chatty", "--game", "tiny-race", "--seed", "5")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "seed: 5 (--seed 5 plays these matches again)" in done.stdout
+
+
+def test_a_plugin_named_with_markup_and_terminal_codes_is_shown_as_plain_text(
+    tmp_path: Path,
+) -> None:
+    """Red team round 9: a package's entry point named "x[/]" and a title-setting escape:
+    arena check raised rich's MarkupError on its first line (the plugin's name), and its
+    terminal codes reached the terminal wherever that name was printed."""
+    info = tmp_path / "arena_hostile_name-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: arena-hostile-name\n"
+                                   "Version: 0.1\n")
+    (info / "entry_points.txt").write_text(
+        "[arena]\nx[/]\x1b]0;PWNED\x07\x1b[2J = arena_hostile_name\n")
+    (tmp_path / "arena_hostile_name.py").write_text(
+        "import arena\nfrom arena.bot import Bot\n\n\n"
+        "class Named(Bot):\n    name = 'hostile-name'\n\n"
+        "    def act(self, observation, legal_actions):\n        return legal_actions[0]\n\n\n"
+        "@arena.hookimpl\ndef arena_register_bots(register):\n    register(Named)\n")
+    env = {**os.environ, "COLUMNS": "160",
+           "PYTHONPATH": os.pathsep.join([str(tmp_path), os.environ["PYTHONPATH"]])}
+    done = subprocess.run([sys.executable, "-c", RUN_CHECK, "check", "hostile-name", "--game",
+                           "tiny-race"], capture_output=True, text=True, env=env, timeout=120,
+                          check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "(plugin arena-hostile-name 0.1:x[/])" in done.stdout
+    assert "\x1b" not in done.stdout + done.stderr and "PWNED" not in done.stdout

@@ -133,7 +133,8 @@ def test_time_limits_must_be_finite_and_positive(tmp_path: Path, limit: str) -> 
     assert f"[limits] {key} = " in message and "must be a finite number of seconds" in message
 
 
-@pytest.mark.parametrize("label", ["", "   ", "\\u001b[31mred\\u001b[0m", "two\\nlines", " padded"])
+@pytest.mark.parametrize("label", ["", "   ", "\\u001b[31mred\\u001b[0m", "two\\nlines", " padded",
+                                   "rand\\u202eom", "=HYPERLINK(1)", "@SUM(1)", "+1", "-x"])
 def test_a_label_is_visible_printable_text(tmp_path: Path, label: str) -> None:
     message = error(tmp_path, GOOD.replace('label = "random-2"', f'label = "{label}"'))
     assert "[[bots]] entry 2: label = " in message and "printable text" in message

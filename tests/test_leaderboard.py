@@ -316,3 +316,29 @@ def test_a_table_with_its_own_caption_keeps_it_and_adds_the_legend(
 ) -> None:
     text = " ".join(text_of(leaderboard_table(standings, caption="provisional: x")).split())
     assert "provisional: x; P(>next): probability" in text
+
+
+def test_no_8_bit_escape_bidi_override_or_invisible_mark_reaches_the_fault_summary() -> None:
+    """Red team round 9: plain() kept U+009B (CSI of a terminal that reads C1 controls) and
+    U+009D (OSC), U+202E (what follows shows backwards) and zero-width characters, in a bot's
+    exception message as anywhere else."""
+    match = faulty("r001-t000001-s001",
+                   "RuntimeError: \x9b2J\x9d52;c;cHduZWQ=\x9cok\u202e\u200bgnirts")
+    console = recording_console(terminal=False)
+    summary = fault_summary([match])
+    assert summary is not None
+    console.print(summary)
+    output = written(console)
+    assert "RuntimeError: okgnirts" in output
+    assert not any(mark in output for mark in "\x9b\x9d\x9c\u202e\u200b")
+
+
+def test_the_json_and_csv_of_a_score_that_is_not_a_number_say_null() -> None:
+    """Red team round 9: a record's NaN score made arena leaderboard --format json write NaN,
+    which is not JSON (jq and every strict reader refused the whole table)."""
+    match = faulty("r001-t000001-s001", "RuntimeError: boom")
+    match = replace(match, statuses=("ok", "ok"), scores=(float("nan"), float("inf")))
+    standings = rate([match])
+    rows = json.loads(to_json(standings), parse_constant=lambda name: pytest.fail(name))
+    assert {row["mean_score"] for row in rows} == {None}
+    assert "nan" not in to_csv(standings).lower() and "inf" not in to_csv(standings).lower()

@@ -4,12 +4,18 @@ from __future__ import annotations
 
 import errno
 import json
+import os
+import subprocess
+import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
 
 from arena.cli import main
+from arena.errors import ArenaError
+from arena.records import MatchResult
 from arena.store import RunStore
 
 CONFIG = """
@@ -270,3 +276,87 @@ def test_resuming_a_run_saved_without_rating_settings_saves_them(
     assert json.loads((out / "config.json").read_text())["ratings"] == {"draw_probability": 0.03}
     again = runner.plan(loaded, out, resume=True, draw_probability=0.5)
     assert not again.fresh and again.draw_probability == 0.03  # one run is rated one way
+
+
+def test_resume_refuses_a_folder_holding_another_runs_matches(tmp_path: Path) -> None:
+    """Red team round 9: a resumed run took any planned match id on trust, so a line of
+    another run (other seats, another seed) was rated as this run's match, and its id never
+    played again (or played again after it, and every reader keeps the first line)."""
+
+    from arena.config import load
+    from arena.plugins import registry
+    from arena.records import MatchResult
+    from arena.runner import plan
+    from arena.store import record
+
+    path = tmp_path / "run.toml"
+    path.write_text('[tournament]\nname = "t"\ngame = "tiny-race"\nplayers = 2\nseed = 5\n'
+                    '[[bots]]\nname = "random"\n[[bots]]\nname = "random"\nlabel = "b"\n'
+                    '[[bots]]\nname = "random"\nlabel = "c"\n')
+    config = load(path, registry())
+    specs = list(config.matches())
+    out = tmp_path / "out"
+    out.mkdir()
+
+    def recorded(spec_index: int, **changes: object) -> str:
+        spec = specs[spec_index]
+        result = MatchResult(spec.id, spec.game, spec.seed, tuple(s.label for s in spec.seats),
+                             (1.0, 0.0), (0, 1), ("ok", "ok"), 3, 0.1, (0.0, 0.0), (0.0, 0.0),
+                             (None, None), (0, 0, 0))
+        return json.dumps(record(replace(result, **changes))) + "\n"
+
+    (out / "matches.jsonl").write_text(recorded(0) + recorded(3))
+    assert len(plan(config, out, resume=True).done) == 2
+    assert [s.label for s in specs[1].seats] == ["b", "random"]
+    for changes in ({"seats": ("random", "b")}, {"seats": ("c", "random")},
+                    {"seed": specs[0].seed + 1}, {"game": "dinosaurs"}):
+        (out / "matches.jsonl").write_text(recorded(0) + recorded(1, **changes))
+        with pytest.raises(ArenaError, match=f"match {specs[1].id} is not this run's"):
+            plan(config, out, resume=True)
+
+
+def test_no_results_are_written_through_a_link_a_results_folder_holds(tmp_path: Path) -> None:
+    """Red team round 9: a results folder whose ratings-checkpoint.tmp was a link to another
+    file had arena leaderboard write the checkpoint over that file; one whose matches.jsonl
+    was a link had arena run --resume cut that file at its last newline and append to it."""
+    victim = tmp_path / "precious"
+    victim.write_text("precious\nno newline at the end")
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / "matches.jsonl").write_text(SAMPLE.read_text())
+    (out / "ratings-checkpoint.tmp").symlink_to(victim)
+    assert arena("leaderboard", str(out)).exit_code == 0
+    assert victim.read_text() == "precious\nno newline at the end"
+    assert (out / "ratings-checkpoint.json").is_file()
+
+    (out / "matches.jsonl").unlink()
+    (out / "matches.jsonl").symlink_to(victim)
+    store = RunStore(out)
+    with pytest.raises(ArenaError, match="is a symbolic link"):
+        list(store.scan_done([]))
+    with pytest.raises(ArenaError, match="is a symbolic link"), store:
+        pass
+    (out / "matches.jsonl").unlink()
+    (out / "outputs").symlink_to(tmp_path)
+    with store, pytest.raises(ArenaError, match="is a symbolic link"):
+        store.append(replace(_a_result(), outputs=("printed", "")))
+    assert victim.read_text() == "precious\nno newline at the end"
+
+
+def _a_result() -> MatchResult:
+    from arena.store import read_results
+
+    return read_results(SAMPLE).results[0]
+
+
+@pytest.mark.parametrize("name", ["ratings-checkpoint.json", "config.json", "failures.jsonl"])
+def test_a_fifo_in_a_results_folder_is_not_waited_on(tmp_path: Path, name: str) -> None:
+    """Red team round 9: a FIFO named ratings-checkpoint.json or config.json had arena
+    leaderboard wait for a writer for ever."""
+    (tmp_path / "matches.jsonl").write_text(SAMPLE.read_text())
+    os.mkfifo(tmp_path / name)
+    runner = "import sys; from arena.cli import main; sys.exit(main())"
+    done = subprocess.run([sys.executable, "-c", runner, "leaderboard", str(tmp_path)],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "random-2" in done.stdout

@@ -113,3 +113,83 @@ def test_what_a_bot_printed_reaches_the_outputs_file_without_terminal_codes(
     text = (tmp_path / "outputs" / f"{result.id}.txt").read_text()
     assert "\x1b" not in text and "\x07" not in text and "\r" not in text
     assert "  === seat 1: someone-else (ok) ===\n  done\n" in text
+
+
+def _line(**changes: object) -> str:
+    record = results(1)[0].to_json()
+    record["id"] = "r009-t000009-s009"  # an id of its own: no line is skipped as a repeat
+    record.update(changes)
+    return json.dumps(record)
+
+
+HOSTILE_LINES = {
+    "nested": "[" * 100_000 + "]" * 100_000,
+    "nested in an object": '{"id": ' + "[" * 100_000 + "]" * 100_000 + "}",
+    "a list": "[1, 2, 3]",
+    "a string": '"r001-t000000-s001"',
+    "seed Infinity": _line(seed=float("inf")),
+    "an action Infinity": _line(history=[0, float("inf")]),
+    "a score past a float": _line(scores=[10**400, 1]),
+    "a place below 0": _line(ranking=[-1, 0]),
+    "a place past the seats": _line(ranking=[70_000, 0]),
+    "one place for two seats": _line(ranking=[0]),
+    "seats as a string": _line(seats="ab"),
+    "a label that is an object": _line(seats=[{"a": 1}, "random"]),
+    "a label that is a number": _line(seats=[1, "random"]),
+    "a label with terminal codes": _line(seats=["\x1b]0;pwned\x07evil", "random"]),
+    "a label written backwards": _line(seats=["rand\u202eom", "random"]),
+    "a label as a formula": _line(seats=['=HYPERLINK("http://x")', "random"]),
+    "one label for two seats": _line(seats=["random", "random"]),
+    "300 seats": _line(seats=[f"b{i}" for i in range(300)], scores=[0.0] * 300,
+                       ranking=[0] * 300, statuses=["ok"] * 300),
+    "a status not the referee's": _line(statuses=["won", "ok"]),
+    "a status that is a list": _line(statuses=[["ok"], "ok"]),
+    "an error that is an object": _line(errors=[{"a": 1}, None]),
+    "an id that is a number": _line(id=5),
+    "an id with terminal codes": _line(id="r001-\x1b[2J"),
+    "an id with markup": _line(id="[/]"),
+    "a seed that is true": _line(seed=True),
+    "times for one seat": _line(think_seconds=[0.1]),
+    "a score NaN": _line(scores=[float("nan"), 1.0]),
+    "a score Infinity": _line(scores=[float("inf"), 1.0]),
+    "seconds Infinity": _line(seconds=float("inf")),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE_LINES))
+def test_a_hostile_line_is_skipped_with_a_warning(tmp_path: Path, name: str) -> None:
+    """Red team round 9: each of these raised in the middle of arena leaderboard, arena
+    replay or arena run --resume (RecursionError, OverflowError, struct.error, TypeError),
+    or reached the ratings and the terminal as it was."""
+    good = results(2)
+    path = tmp_path / "matches.jsonl"
+    path.write_text("\n".join([json.dumps(good[0].to_json()), HOSTILE_LINES[name],
+                               json.dumps(good[1].to_json())]) + "\n")
+    loaded = read_results(path)
+    assert loaded.results == good
+    assert len(loaded.warnings) == 1 and "line 2" in loaded.warnings[0]
+    assert "repeated" not in loaded.warnings[0]
+    assert "\x1b" not in loaded.warnings[0] and "\u202e" not in loaded.warnings[0]
+
+
+def test_a_line_too_long_is_skipped_unread_with_a_warning(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Red team round 9: a line is read whole before it is decoded, and a line of gigabytes
+    (no newline in a hostile or broken file) was held whole by every reader."""
+    monkeypatch.setattr(store_module, "MAX_LINE_CHARS", 4096)
+    good = results(2)
+    path = tmp_path / "matches.jsonl"
+    path.write_text("\n".join([json.dumps(good[0].to_json()), "[" + "0," * 10_000 + "0]",
+                               json.dumps(good[1].to_json())]) + "\n")
+    loaded = read_results(path)
+    assert loaded.results == good
+    assert loaded.warnings == ["matches.jsonl line 2: longer than 4,096 characters; skipped"]
+
+
+def test_the_hostile_lines_differ_from_a_good_line_by_their_fault_alone(tmp_path: Path) -> None:
+    path = tmp_path / "matches.jsonl"
+    path.write_text(_line() + "\n")
+    loaded = read_results(path)
+    assert [result.id for result in loaded.results] == ["r009-t000009-s009"]
+    assert loaded.warnings == []

@@ -388,6 +388,41 @@ def test_a_stored_bot_is_shipped_to_a_cluster_as_its_own_wheel_alone(
     assert "IMPOSTOR" not in result.outputs[0]
 
 
+def test_a_stored_wheel_changed_since_it_was_admitted_is_neither_shipped_nor_built(
+    stocked: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """Red team round 9: a stored version's wheel swapped after it was admitted went unseen: a
+    run played the store's environment here and shipped the new wheel to its cluster's nodes,
+    which built and played it there, never checked; a node sharing the store built whichever
+    wheel of the folder sorted first. entry.json keeps the admitted wheel's digest."""
+    import json
+    import shutil
+
+    from arena.botstore import ENTRY, shipping_folder
+    from arena.errors import ArenaError
+    from arena.seats import SeatFault
+    from arena.seats.process import _environment
+
+    victim_store, _ = stocked
+    victim = victim_store / "arena_bot_old_timer" / "0.1.0"
+    entry = json.loads((victim / ENTRY).read_text())
+    assert len(entry["wheel_sha256"]) == 64
+    version = tmp_path / "store" / "arena_bot_old_timer" / "0.1.0"
+    shutil.copytree(victim, version, ignore=shutil.ignore_patterns("env"))
+    environment = str(version / "env")
+    shipped = shipping_folder(environment, tmp_path / "ship")
+    assert [wheel.name for wheel in shipped.iterdir()] == [entry["wheel"]]
+    (version / "a-0.1-py3-none-any.whl").write_bytes(b"sorts first")
+    assert [w.name for w in shipping_folder(environment, tmp_path / "again").iterdir()] == [
+        entry["wheel"]]
+
+    (version / entry["wheel"]).write_bytes(b"swapped")
+    with pytest.raises(ArenaError, match="not the wheel this bot was admitted with"):
+        shipping_folder(environment, tmp_path / "ship-2")
+    with pytest.raises(SeatFault, match="not the wheel this bot was admitted with"):
+        _environment(environment)
+
+
 def test_a_node_builds_a_stored_bot_from_no_wheel_but_its_own(tmp_path: Path) -> None:
     """Whatever lies in a shipped folder, a node takes only a wheel of the package and
     version whose environment it builds."""
@@ -1132,3 +1167,24 @@ def test_a_listed_bot_naming_too_many_games_is_refused(tmp_path: Path) -> None:
     wheel = craft_wheel(tmp_path / "wheel", name, {f"{name}/plugin.py": plugin})
     line = refused(str(wheel), "--no-index", store=tmp_path / "store")
     assert "names 65 games; a listed bot may name 64 at most" in line
+
+
+def test_an_edited_or_broken_store_entry_is_skipped(tmp_path: Path) -> None:
+    """Red team round 9: an entry.json nested 100,000 deep raised RecursionError in every
+    command that reads the store (arena bots, run, check); a name edited into it was taken
+    as it was (terminal codes, a name no config can spell)."""
+    import json
+
+    from arena.botstore import read_entries
+
+    def entry(folder: str, name: str) -> None:
+        (tmp_path / folder).mkdir(parents=True)
+        (tmp_path / folder / "entry.json").write_text(json.dumps({
+            "package": "p", "version": "1.0", "submitted": "now",
+            "bots": [{"name": name, "module": "m"}]}))
+
+    entry("good/1.0", "fine")
+    entry("edited/1.0", "\x1b]0;pwned\x07fine")
+    (tmp_path / "nested" / "1.0").mkdir(parents=True)
+    (tmp_path / "nested" / "1.0" / "entry.json").write_text("[" * 100_000 + "]" * 100_000)
+    assert [bot.name for bot in read_entries(tmp_path)] == ["fine"]

@@ -906,9 +906,14 @@ def _environment(environment: str) -> Path | None:
     path = Path(environment)
     if (path / "bin" / "python").exists():
         return path
-    from arena.botstore import node_environment, shipped_wheel
+    from arena.botstore import admitted_wheel, node_environment, shipped_wheel
+    from arena.errors import ArenaError
 
-    wheels = sorted(path.parent.glob("*.whl"))
+    try:
+        admitted = admitted_wheel(path.parent)
+    except ArenaError as exc:
+        raise BotCrashed(str(exc)) from None
+    wheels = [admitted] if admitted else sorted(path.parent.glob("*.whl"))
     if not wheels:  # not the store's folder: a wheel the run shipped, built into a node cache
         shipped = shipped_wheel(environment, sys.path)
         if shipped is None:
@@ -918,7 +923,6 @@ def _environment(environment: str) -> Path | None:
         if (path / "bin" / "python").exists():
             return path
         path.parent.mkdir(parents=True, exist_ok=True)
-    from arena.errors import ArenaError
     from arena.submit import make_environment
 
     staging = path.parent / f".env-{os.getpid()}-building"
