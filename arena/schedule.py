@@ -109,6 +109,7 @@ def planned_seating(
     order (None for an id not in the plan), worked out from the id alone: what a resumed run
     checks a recorded match against."""
     planned = in_plan(pool, players, rounds, seating)
+    last: dict[int, tuple[int, ...]] = {}  # the last table's entries: its seatings come together
 
     def where(given: str) -> tuple[int, int, tuple[int, ...]] | None:
         if not planned(given):
@@ -116,7 +117,10 @@ def planned_seating(
         found = _MATCH_ID.fullmatch(given)
         assert found is not None
         round_, table, seat_order = (int(part) - 1 for part in found.groups())
-        entries = _nth_combination(pool, players, table)
+        entries = last.get(table)
+        if entries is None:
+            last.clear()
+            entries = last[table] = _nth_combination(pool, players, table)
         if seating == "rotations":
             return round_, table, entries[seat_order:] + entries[:seat_order]
         return round_, table, _nth_permutation(entries, seat_order)

@@ -6,7 +6,7 @@ import itertools
 from collections import Counter
 
 from arena.records import Limits, SeatSpec
-from arena.schedule import count_matches, round_robin
+from arena.schedule import count_matches, derive_seed, planned_seating, round_robin
 
 ENTRIES = tuple(SeatSpec(label=name, bot="random") for name in "abcd")
 
@@ -67,3 +67,30 @@ def test_a_bot_keeps_its_seed_across_the_seatings_of_a_table() -> None:
         for seat, seed in zip(match.seats, match.bot_seeds, strict=True):
             seeds.setdefault((table, seat.label), set()).add(seed)
     assert all(len(s) == 1 for s in seeds.values())
+
+
+def test_a_match_ids_round_table_and_seating_are_worked_out_from_the_id_alone() -> None:
+    """What ``arena run --resume`` checks a recorded match against: for every id of the plan,
+    the round, the table (its chance seed) and the entries in seat order, as the plan has them;
+    an id outside the plan is None."""
+    labels = [entry.label for entry in ENTRIES]
+    for seating in ("permutations", "rotations"):
+        for players in (2, 3, 4):
+            where = planned_seating(len(ENTRIES), players, 2, seating)
+            by_table: dict[tuple[int, int], int] = {}
+            for spec in plan(seating, rounds=2, players=players):
+                found = where(spec.id)
+                assert found is not None, spec.id
+                round_, table, order = found
+                assert tuple(labels[entry] for entry in order) == tuple(
+                    seat.label for seat in spec.seats)
+                assert spec.seed == derive_seed(1, "chance", round_, table)
+                assert by_table.setdefault((round_, table), spec.seed) == spec.seed
+            assert where("r003-t000001-s001") is None and where("r001-t000001") is None
+
+
+def test_the_nth_table_of_a_large_pool_is_the_nth_combination() -> None:
+    where = planned_seating(12, 4, 1, "rotations")
+    for index, table in enumerate(itertools.combinations(range(12), 4)):
+        found = where(f"r001-t{index + 1:06d}-s001")
+        assert found is not None and found[2] == table
