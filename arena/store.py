@@ -138,10 +138,21 @@ def cut_torn_tail(path: Path) -> bool:
         handle.seek(-1, os.SEEK_END)
         if handle.read(1) == b"\n":
             return False
-        handle.seek(0)
-        data = handle.read()
-        handle.truncate(data.rfind(b"\n") + 1)
+        end = handle.seek(0, os.SEEK_END)
+        while end > 0:  # back from the end a chunk at a time: the file may hold millions
+            start = max(0, end - TAIL_CHUNK)
+            handle.seek(start)
+            newline = handle.read(end - start).rfind(b"\n")
+            if newline >= 0:
+                handle.truncate(start + newline + 1)
+                return True
+            end = start
+        handle.truncate(0)
     return True
+
+
+TAIL_CHUNK = 1 << 20
+"""Bytes :func:`cut_torn_tail` reads at a time, from the end, looking for the last newline."""
 
 
 _ENCODE = json.JSONEncoder(separators=(",", ":")).encode

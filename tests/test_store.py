@@ -63,6 +63,19 @@ def test_resuming_cuts_a_torn_tail_before_appending(tmp_path: Path) -> None:
     assert not cut_torn_tail(path)
 
 
+@pytest.mark.parametrize("torn", [5, 3000, 0])
+def test_a_torn_tail_longer_than_a_chunk_is_cut_at_the_last_newline(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, torn: int) -> None:
+    """The file is read back from its end a chunk at a time (a million-match file is not read
+    whole): a torn line spanning chunks, and a file that is one torn line."""
+    monkeypatch.setattr(store_module, "TAIL_CHUNK", 64)
+    path = tmp_path / "matches.jsonl"
+    kept = "".join(f"{{\"line\": {number}}}\n" for number in range(50)) if torn else ""
+    path.write_text(kept + "x" * (torn or 200))
+    assert cut_torn_tail(path)
+    assert path.read_text() == kept
+
+
 def test_no_terminal_escape_code_reaches_failures_jsonl(tmp_path: Path) -> None:
     with RunStore(tmp_path) as store:
         store.append_failure("r001-t000001-s001", "\x1b[36mray::play_batch()\x1b[39m died\x07")
