@@ -12,6 +12,7 @@ import ctypes
 import json
 import os
 import re
+import select
 import socket
 import sys
 import threading
@@ -470,20 +471,38 @@ mounts a tmpfs of 1 GiB in it (memory outside its scratch folders' bounds), and 
         """Starts ``children`` processes (``forkhog``: each holding 150 MiB, under the
         address-space limit of each), says how many were alive together, ends them."""
         started: list[int] = []
+        ready_r, ready_w = os.pipe()  # a child writes a byte once it holds its memory
         for _ in range(children):
             try:
                 pid = os.fork()
             except OSError:
                 break
             if pid == 0:
-                if self.mode == "forkhog":
-                    hoard = bytearray(150 << 20)
-                    hoard[::4096] = b"x" * len(hoard[::4096])  # touch every page
-                time.sleep(30)
-                os._exit(0)
+                try:  # a child never returns into the host's code
+                    os.close(ready_r)
+                    if self.mode == "forkhog":
+                        hoard = bytearray(150 << 20)
+                        hoard[::4096] = b"x" * len(hoard[::4096])  # touch every page
+                    os.write(ready_w, bytes([len(started)]))
+                    time.sleep(30)
+                finally:
+                    os._exit(0)
             started.append(pid)
-        time.sleep(1.5)
-        alive = [pid for pid in started if os.waitpid(pid, os.WNOHANG) == (0, 0)]
+        os.close(ready_w)
+        # Wait until every child holds its memory or is gone (however loaded the machine),
+        # then count those alive together.
+        ready: set[int] = set()
+        dead: set[int] = set()
+        deadline = time.monotonic() + 8.0
+        while len(ready | dead) < len(started) and time.monotonic() < deadline:
+            if select.select([ready_r], [], [], 0.05)[0]:
+                ready |= {started[index] for index in os.read(ready_r, 64)}
+            dead |= {pid for pid in started
+                     if pid not in dead and os.waitpid(pid, os.WNOHANG) != (0, 0)}
+        os.close(ready_r)
+        time.sleep(0.2)  # the group's limit has acted on the last one to fill
+        alive = [pid for pid in started
+                 if pid not in dead and os.waitpid(pid, os.WNOHANG) == (0, 0)]
         for pid in started:
             with contextlib.suppress(OSError):
                 os.kill(pid, 9)
