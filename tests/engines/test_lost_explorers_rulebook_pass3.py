@@ -1,0 +1,398 @@
+"""Lost Explorers: a third rulebook pass, written from the rulebook and the README only.
+
+Two parts. First, an independent model of a turn (:class:`TurnModel`), written from
+``rules/lost-explorers.txt`` and the rulings ``engines/lost_explorers/RULINGS.md`` documents,
+reading and predicting nothing but the public observation: which actions are legal, and what
+each action (a decision or a chance outcome) changes on the table. It follows a few hundred
+seeded matches move by move and must agree with the engine at every step. Second, scenario
+tests for the rules the earlier passes left untested or tested only in part, each quoting the
+sentence it checks, their positions set up the two ways the README documents.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import Any
+
+from test_lost_explorers_blackbox import go
+from test_lost_explorers_rulebook_pass import END_PHASE_1, END_TURN, GAME, VEHICLES
+
+from arena.game import CHANCE, TERMINAL, State, competition_ranking
+
+FIRST_ROUND_MEMBERS = (1, 2, 3, 3)  # "only 1 ..., only 2 ... The third and fourth ... all 3"
+CLUES_TO_WIN = 4
+BONUS_SLOT = 4
+TURN_CAP = 400  # RULINGS.md, ruling 23
+
+
+# --- The independent model -------------------------------------------------------------------
+
+
+class TurnModel:
+    """The table as the observation shows it, moved on by the rules as the rulebook states
+    them (and the rulings where it is silent). Built from one observation at a decision."""
+
+    def __init__(self, observation: dict[str, Any]) -> None:
+        self.t = copy.deepcopy({key: observation[key] for key in (
+            "phase", "current_player", "turn", "first_player", "num_players", "locations",
+            "stacks", "equipment_areas", "discard", "tracks", "box", "completing",
+            "sent_this_turn", "end")})
+        self.t["players"] = [{
+            "vehicles": dict(p["vehicles"]), "missions": [m["id"] for m in p["missions"]],
+            "members_in_front": p["members_in_front"], "members_total": p["members_total"],
+            "leaders": list(p["leaders"]), "clues": p["clues"]}
+            for p in observation["players"]]
+        if self.t["completing"] is not None:
+            self.t["completing"] = self.t["completing"]["id"]
+        self.t["stacks"] = [list(stack["visible"]) for stack in self.t["stacks"]]
+        self.clues_due = 0
+        self.catch_up: list[str] = []  # the kinds in the discard area when one is due
+        self.revealing: str | None = None  # the vehicle of a token taken mission side up
+
+    # -- what the table shows, for comparison with the engine's observation
+
+    @staticmethod
+    def view(observation: dict[str, Any]) -> dict[str, Any]:
+        """The fields the model predicts, out of an observation."""
+        completing = observation["completing"]
+        return {
+            "phase": observation["phase"], "current_player": observation["current_player"],
+            "turn": observation["turn"], "sent_this_turn": observation["sent_this_turn"],
+            "members": [place["member"] for place in observation["locations"]],
+            "stacks": [stack["visible"] for stack in observation["stacks"]],
+            "counts": [stack["count"] for stack in observation["stacks"]],
+            "equipment_areas": observation["equipment_areas"],
+            "discard": observation["discard"],
+            "completing": completing["id"] if completing else None,
+            "end": (observation["end"]["by"], observation["end"]["winner"])
+            if observation["end"] else None,
+            "players": [{
+                "vehicles": p["vehicles"], "missions": sorted(m["id"] for m in p["missions"]),
+                "members_in_front": p["members_in_front"], "members_total": p["members_total"],
+                "leaders": p["leaders"], "clues": p["clues"],
+                "tokens": sum(p["vehicles"].values()) + len(p["missions"]),
+                "members_on_locations": p["members_on_locations"]}
+                for p in observation["players"]],
+        }
+
+    def expected(self) -> dict[str, Any]:
+        t = self.t
+        members = [place["member"] for place in t["locations"]]
+        return {
+            "phase": t["phase"],
+            "current_player": (TERMINAL if t["phase"] == "over" else CHANCE
+                               if t["phase"] in ("reveal-mission", "draw-clue")
+                               else t["current_player"]),
+            "turn": t["turn"], "sent_this_turn": t["sent_this_turn"], "members": members,
+            "stacks": t["stacks"], "counts": [len(stack) for stack in t["stacks"]],
+            "equipment_areas": t["equipment_areas"], "discard": t["discard"],
+            "completing": t["completing"], "end": t["end"],
+            "players": [{
+                "vehicles": p["vehicles"], "missions": sorted(p["missions"]),
+                "members_in_front": p["members_in_front"], "members_total": p["members_total"],
+                "leaders": p["leaders"], "clues": p["clues"],
+                "tokens": sum(p["vehicles"].values()) + len(p["missions"]),
+                "members_on_locations": [i for i, s in enumerate(members) if s == seat]}
+                for seat, p in enumerate(t["players"])],
+        }
+
+    # -- small facts
+
+    def mover(self) -> dict[str, Any]:
+        player: dict[str, Any] = self.t["players"][self.t["current_player"]]
+        return player
+
+    def mission(self, mission: int) -> dict[str, Any]:
+        entry: dict[str, Any] = self.t["box"]["missions"][mission]
+        return entry
+
+    def can_send(self) -> int:
+        """"The first player to play can only use only 1 Expedition Member, the second player
+        only 2 ... The third and fourth players can use all 3" (ruling 9: members sent)."""
+        t, front = self.t, self.mover()["members_in_front"]
+        if t["turn"] >= t["num_players"]:
+            return int(front)
+        order = (t["current_player"] - t["first_player"]) % t["num_players"]
+        return min(int(front), FIRST_ROUND_MEMBERS[order] - int(t["sent_this_turn"]))
+
+    def fulfilled(self, mission: int) -> bool:
+        """"You must have an Expedition Member on EACH of the Locations depicted by the
+        Mission token ... Locations with a Validated Location marker ... are automatically
+        validated." """
+        places, seat = self.t["locations"], self.t["current_player"]
+        return all(places[p]["validated"] or places[p]["member"] == seat
+                   for p in self.mission(mission)["locations"])
+
+    # -- legal actions
+
+    def legal(self) -> list[int]:
+        t = self.t
+        phase, seat, me = t["phase"], t["current_player"], self.mover()
+        if phase == "phase-1":
+            return self._phase_one()
+        if phase == "phase-2":
+            return sorted([77 + m for m in me["missions"] if self.fulfilled(m)] + [END_TURN])
+        if phase == "retrieve-member":
+            return sorted(p for p in self.mission(t["completing"])["locations"]
+                          if t["locations"][p]["member"] == seat)
+        if phase == "catch-up-token":
+            return [158 + v for v, name in enumerate(VEHICLES) if t["discard"][name]]
+        raise AssertionError(phase)
+
+    def _phase_one(self) -> list[int]:
+        t, seat, me = self.t, self.t["current_player"], self.mover()
+        legal = []
+        if not t["sent_this_turn"]:  # "When this phase starts, you can choose to retrieve"
+            legal += [place["id"] for place in t["locations"] if place["member"] == seat]
+        limit = self.can_send()
+        for area in (0, 1):  # "to an empty Equipment area", "the 1st, 2nd, 3rd or 4th token"
+            if not t["equipment_areas"][area]:
+                for sent in range(1, min(limit, len(t["stacks"][area]), 4) + 1):
+                    legal += [12 + 8 * area + 2 * (sent - 1), 13 + 8 * area + 2 * (sent - 1)]
+        for place in t["locations"]:  # "ALL the Vehicles (2 or 3) shown by the routes"
+            route = place["route"]
+            if (limit > 0 and not place["validated"] and place["member"] != seat
+                    and all(me["vehicles"][v] >= route.count(v) for v in route)):
+                legal += [go(place["id"], VEHICLES.index(v)) for v in set(route)]
+        return sorted([*legal, END_PHASE_1])
+
+    # -- moves
+
+    def apply(self, action: int) -> None:
+        t = self.t
+        phase = t["phase"]
+        if phase == "reveal-mission":
+            self._revealed(action - 186)
+        elif phase == "draw-clue":
+            self._clue()
+        elif phase == "phase-1":
+            self._phase_one_move(action)
+        elif phase == "phase-2":
+            self._phase_two_move(action)
+        elif phase == "retrieve-member":
+            self._complete(t["completing"], action)
+        elif phase == "catch-up-token":
+            self._take(VEHICLES[action - 158])
+            self._discard_mission()
+        else:
+            raise AssertionError(phase)
+
+    def _phase_one_move(self, action: int) -> None:
+        t, seat, me = self.t, self.t["current_player"], self.mover()
+        if action < 12:
+            t["locations"][action]["member"] = None
+            me["members_in_front"] += 1
+        elif action < 28:
+            area, rest = divmod(action - 12, 8)
+            sent, side = rest // 2 + 1, rest % 2
+            me["members_in_front"] -= sent
+            t["equipment_areas"][area] = sent
+            t["sent_this_turn"] += sent
+            vehicle = t["stacks"][area].pop(sent - 1)
+            if side == 0:
+                me["vehicles"][vehicle] += 1
+            else:
+                self.revealing, t["phase"] = vehicle, "reveal-mission"
+        elif action < END_PHASE_1:
+            place, vehicle = divmod(action - 28, 4)
+            name = VEHICLES[vehicle]
+            me["members_in_front"] -= 1
+            t["sent_this_turn"] += 1
+            me["vehicles"][name] -= 1
+            owner = t["locations"][place]["member"]
+            if owner is not None:  # "give the player their Expedition Member back and your
+                other = t["players"][owner]  # Vehicle token meant for discarding"
+                other["members_in_front"] += 1
+                other["vehicles"][name] += 1
+            else:
+                t["discard"][name] += 1
+            t["locations"][place]["member"] = seat
+        else:
+            t["phase"] = "phase-2"
+
+    def _revealed(self, mission: int) -> None:
+        """A token taken mission side up shows its mission: one of its own vehicle."""
+        assert self.mission(mission)["vehicle"] == self.revealing
+        self.mover()["missions"].append(mission)
+        self.revealing, self.t["phase"] = None, "phase-1"
+
+    def _phase_two_move(self, action: int) -> None:
+        t = self.t
+        if action == END_TURN:
+            self._end_turn()
+            return
+        mission = action - 77
+        t["completing"] = mission
+        needed = [p for p in self.mission(mission)["locations"]
+                  if not t["locations"][p]["validated"]]
+        if len(needed) >= 2:  # "You can choose which Expedition Member you retrieve"
+            t["phase"] = "retrieve-member"
+        else:
+            self._complete(mission, needed[0] if needed else None)
+
+    def _complete(self, mission: int, place: int | None) -> None:
+        t, me = self.t, self.mover()
+        if place is not None:  # "Retrieve one of your Expedition Members"
+            t["locations"][place]["member"] = None
+            me["members_in_front"] += 1
+        entry = self.mission(mission)
+        track = entry["track"]
+        needed = sum(not t["locations"][p]["validated"] for p in entry["locations"])
+        before = me["leaders"][track]
+        after = min(before + needed, t["tracks"][track]["length"])
+        me["leaders"][track] = after
+        self.clues_due = sum(before < slot <= after for slot in t["tracks"][track]["glasses"])
+        kinds = [v for v in VEHICLES if t["discard"][v]]
+        # "If you move forward an Expedition Leader whose position was equal or lower to your
+        # other Expedition Leader's, take a token of your choice ... from the discard area."
+        due = before < after and before <= me["leaders"][1 - track]
+        self.catch_up = kinds if due else []
+        if self.clues_due:  # ruling 25: the tiles as the Leader gets to the glass
+            t["phase"] = "draw-clue"
+        else:
+            self._after_clues()
+
+    def _clue(self) -> None:
+        """"If one of your Expedition Leaders gets to a slot with a magnifying glass, take a
+        Clue tile." The 4th clue wins the game at once."""
+        t, me = self.t, self.mover()
+        me["clues"] += 1
+        self.clues_due -= 1
+        if me["clues"] >= CLUES_TO_WIN:
+            t["phase"], t["end"] = "over", ("clues", t["current_player"])
+        elif not self.clues_due:
+            self._after_clues()
+
+    def _after_clues(self) -> None:
+        if len(self.catch_up) > 1:
+            self.t["phase"] = "catch-up-token"
+            return
+        if self.catch_up:
+            self._take(self.catch_up[0])
+        self._discard_mission()
+
+    def _take(self, vehicle: str) -> None:
+        self.t["discard"][vehicle] -= 1
+        self.mover()["vehicles"][vehicle] += 1
+        self.catch_up = []
+
+    def _discard_mission(self) -> None:
+        """"Discard the Mission token in the discard area", then "BONUS: If both your
+        Expedition Leaders reach the 4th slot ..., take the 4th Expedition Member"."""
+        t, me = self.t, self.mover()
+        mission = t["completing"]
+        me["missions"].remove(mission)
+        t["discard"][self.mission(mission)["vehicle"]] += 1
+        t["completing"] = None
+        if me["members_total"] == 3 and min(me["leaders"]) >= BONUS_SLOT:
+            me["members_total"] += 1
+            me["members_in_front"] += 1
+        t["phase"] = "phase-2"
+
+    def _end_turn(self) -> None:
+        """"Finally, retrieve the Expedition Members on Equipment areas"; the game ends after
+        the turn that emptied both stacks (ruling 22), else the next seat clockwise plays."""
+        t, me = self.t, self.mover()
+        me["members_in_front"] += sum(t["equipment_areas"])
+        t["equipment_areas"], t["sent_this_turn"] = [0, 0], 0
+        if not any(t["stacks"]):
+            t["phase"], t["end"] = "over", ("stacks", None)
+        elif t["turn"] + 1 >= TURN_CAP:
+            t["phase"], t["end"] = "over", ("turn-limit", None)
+        else:
+            t["turn"] += 1
+            t["current_player"] = (t["current_player"] + 1) % t["num_players"]
+            t["phase"] = "phase-1"
+
+    def ranking(self) -> list[int]:
+        """"You have gathered the 4 clues? ... win"; else "each player's least-advanced
+        Expedition Leader ... If tied, ... fewer tokens" (ruling 24 for the places below)."""
+        t = self.t
+        keys: list[tuple[int, ...]] = []
+        for seat, p in enumerate(t["players"]):
+            stack_keys = (min(p["leaders"]),
+                          -(sum(p["vehicles"].values()) + len(p["missions"])))
+            if t["end"][0] == "clues":
+                keys.append((int(seat == t["end"][1]), p["clues"], *stack_keys))
+            else:
+                keys.append(stack_keys)
+        return competition_ranking(keys)
+
+
+def _policy(state: State, rng: random.Random) -> int:
+    """Random play leaning to missions: it completes what it can, sends members to the
+    locations its missions name, takes the tokens those need, and otherwise moves at random,
+    so that matches reach the clues, the catch-up tokens, the bonus member and both ends."""
+    legal = state.legal_actions()
+    completions = [a for a in legal if 77 <= a < END_TURN]
+    if completions and rng.random() < 0.95:
+        return rng.choice(completions)
+    observation = state.observation(state.current_player())
+    mine = observation["players"][observation["seat"]]["missions"]
+    wanted = {place for mission in mine for place in mission["locations"]}
+    useful = [a for a in legal if 28 <= a < END_PHASE_1 and (a - 28) // 4 in wanted]
+    if useful and rng.random() < 0.9:
+        return rng.choice(useful)
+    needed = {v for place in wanted for v in observation["locations"][place]["route"]}
+    stacks = observation["stacks"]
+    tokens = [a for a in legal if 12 <= a < 28 and (
+        ((a - 12) % 2 == 1 and len(mine) < 2)
+        or ((a - 12) % 2 == 0 and stacks[(a - 12) // 8]["visible"][(a - 12) % 8 // 2] in needed))]
+    if tokens and rng.random() < 0.8:
+        return rng.choice(tokens)
+    return rng.choice(legal)
+
+
+def _chance(state: State, rng: random.Random) -> int:
+    ids, weights = zip(*state.chance_outcomes(), strict=True)
+    outcome: int = rng.choices(ids, weights)[0]
+    return outcome
+
+
+def _play_checked(players: int, seed: int, tally: dict[str, int]) -> None:
+    rng = random.Random(seed)
+    state = GAME.new_initial_state(players)
+    while state.observation(0)["phase"] != "phase-1":  # setup, checked by other tests
+        player = state.current_player()
+        state.apply_action(_chance(state, rng) if player == CHANCE else _policy(state, rng))
+    model = TurnModel(state.observation(0))
+    while not state.is_terminal():
+        if state.current_player() == CHANCE:
+            action = _chance(state, rng)
+            if model.t["phase"] == "reveal-mission":  # any mission of the token's kind unseen
+                vehicle = model.revealing
+                unseen = [m for m, entry in enumerate(model.t["box"]["missions"])
+                          if m < 64 and entry["vehicle"] == vehicle
+                          and m not in state.observation(0)["completed_missions"]
+                          and all(m not in p["missions"] for p in model.t["players"])]
+                assert sorted(a - 186 for a, _ in state.chance_outcomes()) == unseen
+        else:
+            assert state.legal_actions() == model.legal(), (seed, model.t["phase"])
+            action = _policy(state, rng)
+            tally[model.t["phase"]] += 1
+        model.apply(action)
+        state.apply_action(action)
+        views = [state.observation(seat) for seat in range(players)]
+        assert TurnModel.view(views[0]) == model.expected(), (seed, action)
+        for seat, view in enumerate(views):  # the same table for all but one's own clue tiles
+            assert {**view, "seat": 0, "my_clues": []} == {**views[0], "seat": 0,
+                                                          "my_clues": []}
+            assert len(view["my_clues"]) == view["players"][seat]["clues"]
+    tally["by " + model.t["end"][0]] += 1
+    assert state.ranking() == model.ranking(), seed
+
+
+def test_an_independent_model_of_the_rules_agrees_with_the_engine_move_by_move() -> None:
+    """The rulebook's turn, written again from its sentences (see :class:`TurnModel`), and the
+    engine agree on every legal action and every change to the table over 200 seeded matches
+    of 2, 3 and 4 players, and on the final ranking. The tally shows the matches did reach
+    what the model predicts: the catch-up choice, the member choice, both ends."""
+    tally: dict[str, int] = {key: 0 for key in ("phase-1", "phase-2", "retrieve-member",
+                                                "catch-up-token", "by clues", "by stacks",
+                                                "by turn-limit")}
+    for seed in range(200):
+        _play_checked(2 + seed % 3, seed, tally)
+    assert min(tally.values()) > 0 or tally["by turn-limit"] == 0, tally
+    assert tally["catch-up-token"] > 100 and tally["retrieve-member"] > 100, tally
+    assert tally["by clues"] > 10 and tally["by stacks"] > 10, tally
