@@ -15,8 +15,17 @@ import copy
 import random
 from typing import Any
 
-from test_lost_explorers_blackbox import go
-from test_lost_explorers_rulebook_pass import END_PHASE_1, END_TURN, GAME, VEHICLES
+import pytest
+from test_lost_explorers_blackbox import equip, go
+from test_lost_explorers_rulebook_pass import (
+    END_PHASE_1,
+    END_TURN,
+    GAME,
+    VEHICLES,
+    new_game,
+    play,
+    seat_edit,
+)
 
 from arena.game import CHANCE, TERMINAL, State, competition_ranking
 
@@ -396,3 +405,114 @@ def test_an_independent_model_of_the_rules_agrees_with_the_engine_move_by_move()
     assert min(tally.values()) > 0 or tally["by turn-limit"] == 0, tally
     assert tally["catch-up-token"] > 100 and tally["retrieve-member"] > 100, tally
     assert tally["by clues"] > 10 and tally["by stacks"] > 10, tally
+
+
+# --- Setting up a position: edits that no table can show ---------------------------------------
+
+
+def _first_turn_observation(players: int = 2) -> dict[str, Any]:
+    """Seat 0, the first player, at the start of its first turn (turn 0)."""
+    observation: dict[str, Any] = new_game(players).observation(0)
+    return observation
+
+
+def four_clues_and_the_game_goes_on(o: dict[str, Any]) -> None:
+    """"You have gathered the 4 clues? Well done! ... win the game": a seat with 4 clues has
+    won, so no game goes on with one."""
+    o["turn"] = 4
+    seat_edit(o, 0, clues=[1, 2, 3, 4])
+
+
+def more_car_tokens_than_car_missions_left(o: dict[str, Any]) -> None:
+    """Sixteen car tokens, each with its own mission: with all 16 car missions revealed (held
+    by seat 1) no car token can be left in the stacks."""
+    o["turn"] = 4
+    cars = [m for m, entry in enumerate(o["box"]["missions"])
+            if m < o["box"]["starting_from"] and entry["vehicle"] == "car"]
+    seat_edit(o, 1, missions=cars)
+
+
+def first_round_turn_of_another_seat(o: dict[str, Any]) -> None:
+    """Turn 1 is the second player's ("Each turn is played clockwise, one player at a time"),
+    not the first player's again."""
+    o["turn"] = 1
+
+
+def negative_turn(o: dict[str, Any]) -> None:
+    o["turn"] = -1
+
+
+def members_on_an_area_not_sent(o: dict[str, Any]) -> None:
+    """Two members on an Equipment area were sent this turn; none counted as sent would let
+    the player retrieve members from the map after sending ("When this phase starts")."""
+    o["turn"] = 4
+    o["equipment_areas"] = [2, 0]
+    o["players"][0]["members_in_front"] = 1
+
+
+def more_sent_than_the_first_turn_allows(o: dict[str, Any]) -> None:
+    """"The first player to play can only use only 1 Expedition Member"."""
+    o["sent_this_turn"] = 2
+    o["equipment_areas"] = [2, 0]
+    o["players"][0]["members_in_front"] = 1
+
+
+def fourth_member_before_slot_four(o: dict[str, Any]) -> None:
+    """"BONUS: If both your Expedition Leaders reach the 4th slot of each track, you can take
+    the 4th Expedition Member": Leaders never move back, so the 4th member is there only with
+    both Leaders on slot 4 or beyond."""
+    o["turn"] = 4
+    seat_edit(o, 0, total=4, front=4, leaders=[4, 3])
+
+
+@pytest.mark.parametrize("edit", [four_clues_and_the_game_goes_on,
+                                  more_car_tokens_than_car_missions_left,
+                                  first_round_turn_of_another_seat, negative_turn,
+                                  members_on_an_area_not_sent,
+                                  more_sent_than_the_first_turn_allows,
+                                  fourth_member_before_slot_four])
+def test_an_edit_no_table_can_show_is_refused(edit: Any) -> None:
+    """README, "Setting up a position": "An edit that no table can show is refused with a
+    ValueError naming the field". Each of these was rebuilt into a state that played on
+    wrongly: a seat with 4 clues that had not won (and won only at a 5th); a car token taken
+    mission side up with no car mission left to show, a chance node with no outcome; the first
+    player given a second first turn with its limit of 1 (and the second player then none);
+    a turn before the first; members on an Equipment area not counted as sent, so that
+    retrieving from the map was offered after sending; more members sent than the first turn
+    allows; the 4th member with a Leader still behind slot 4."""
+    observation = _first_turn_observation()
+    edit(observation)
+    with pytest.raises(ValueError, match="state_from_observation"):
+        GAME.state_from_observation(observation, random.Random(0))
+
+
+def test_the_edits_a_table_can_show_are_still_accepted() -> None:
+    """The checks above refuse only the impossible: 3 clues, 15 car missions revealed with one
+    car token left in the stacks, the second player on move at turn 1, one member sent to an
+    Equipment area at the first player's first turn, the 4th member with both Leaders on
+    slot 4, all rebuild and play."""
+    observation = _first_turn_observation()
+    observation["turn"] = 4
+    cars = [m for m, entry in enumerate(observation["box"]["missions"])
+            if m < 64 and entry["vehicle"] == "car"]
+    stacks = observation["stacks"]
+    for stack in stacks:  # keep one car token, the 1st of stack 0
+        stack["visible"] = [v for v in stack["visible"] if v != "car"]
+    stacks[0]["visible"].insert(0, "car")
+    for stack in stacks:
+        stack["count"] = len(stack["visible"])
+    seat_edit(observation, 1, missions=cars[:15])
+    seat_edit(observation, 0, clues=[1, 2, 3], total=4, front=4, leaders=[4, 4])
+    state = GAME.state_from_observation(observation, random.Random(0))
+    play(state, equip(0, 1, 1))  # the car token, mission side up: the last car mission
+    assert state.chance_outcomes() == [(186 + cars[15], 1.0)]
+
+    second = _first_turn_observation()
+    second["turn"], second["current_player"] = 1, 1
+    assert GAME.state_from_observation(second, random.Random(0)).observation(1)["can_send"] == 2
+
+    sent = _first_turn_observation()
+    sent["sent_this_turn"], sent["equipment_areas"] = 1, [1, 0]
+    sent["players"][0]["members_in_front"] = 2
+    state = GAME.state_from_observation(sent, random.Random(0))
+    assert state.legal_actions() == [END_PHASE_1]
