@@ -16,14 +16,22 @@ import random
 from typing import Any
 
 import pytest
-from test_lost_explorers_blackbox import equip, go
+from test_lost_explorers_blackbox import catch_up, clue_tile, complete, equip, force, go, retrieve
 from test_lost_explorers_rulebook_pass import (
+    AIRSHIP,
+    CAR,
+    CHURCH,
     END_PHASE_1,
     END_TURN,
+    FUJI,
     GAME,
+    TRAIN,
     VEHICLES,
+    WALL,
+    me,
     new_game,
     play,
+    position,
     seat_edit,
 )
 
@@ -516,3 +524,95 @@ def test_the_edits_a_table_can_show_are_still_accepted() -> None:
     sent["players"][0]["members_in_front"] = 2
     state = GAME.state_from_observation(sent, random.Random(0))
     assert state.legal_actions() == [END_PHASE_1]
+
+
+# --- Scenarios the earlier passes left out ---------------------------------------------------
+
+# Shipped missions used below (box.missions): 0 train Orthodox Church + Great Wall (green),
+# 1 train Orthodox Church + Mount Fuji (orange). Mount Fuji is one of the four marker
+# locations; the helpers place the markers on Sphinx, Chichén Itzá, Taj Mahal, Mount Fuji,
+# as many as the player count takes, so Mount Fuji is validated with 2 players only.
+GREEN, ORANGE = 0, 1
+
+
+def test_a_marker_put_back_in_the_box_leaves_its_location_open_and_worth_a_member() -> None:
+    """"Pick 2, 3 or 4 Validated Location markers at random for respectively 4, 3 or 2
+    players ... Put unused markers back in the box." and "Missions involving Locations with a
+    Validated Place marker are easier to complete, but are worth one fewer point." With 4
+    players Mount Fuji's marker stays in the box: a member may go there, mission 1 (Orthodox
+    Church + Mount Fuji) needs a member on both and moves its Leader 2 slots. With 2 players
+    the marker is on Mount Fuji: no member may go there, the Church alone completes the
+    mission, and the Leader moves 1 slot."""
+    def four(o: dict[str, Any]) -> None:
+        seat_edit(o, 0, vehicles={"train": 1, "airship": 1}, missions=[1], on=[CHURCH])
+
+    state = position(four, players=4)
+    assert state.observation(0)["locations"][FUJI]["validated"] is False
+    assert complete(1) not in state.legal_actions()  # Mount Fuji needs a member too
+    play(state, go(FUJI, AIRSHIP), END_PHASE_1, complete(1))
+    assert state.legal_actions() == [retrieve(CHURCH), retrieve(FUJI)]
+    play(state, retrieve(FUJI))
+    assert me(state)["leaders"] == [1, 3] and me(state)["missions"] == []
+
+    def two(o: dict[str, Any]) -> None:
+        seat_edit(o, 0, vehicles={"train": 1, "airship": 1}, missions=[1], on=[CHURCH])
+
+    state = position(two, players=2)
+    assert state.observation(0)["locations"][FUJI]["validated"] is True
+    assert not any(28 + 4 * FUJI <= a < 32 + 4 * FUJI for a in state.legal_actions())
+    play(state, END_PHASE_1, complete(1))  # the Church's member comes back at once
+    assert me(state)["leaders"] == [1, 2] and me(state)["members_on_locations"] == []
+
+
+def test_one_mission_brings_a_clue_a_catch_up_token_and_the_fourth_member_in_turn() -> None:
+    """Three effects of one completed mission at once, in the rulebook's order (ruling 25):
+    the green Leader goes from slot 3 to 5, "If one of your Expedition Leaders gets to a slot
+    with a magnifying glass, take a Clue tile" (slot 5); it was "equal or lower to your other
+    Expedition Leader's" (4), so "take a token of your choice ... from the discard area"
+    (a train or a car); "Discard the Mission token"; and with both Leaders on slot 4 or beyond,
+    "BONUS: ... take the 4th Expedition Member". Each is in the table in turn, and all three
+    are there at the end."""
+    def edit(o: dict[str, Any]) -> None:
+        seat_edit(o, 0, missions=[0], on=[CHURCH, WALL], leaders=[3, 4])
+        o["discard"] = {"train": 1, "car": 1}
+
+    state = position(edit)
+    play(state, END_PHASE_1, complete(0), retrieve(CHURCH))
+    view = state.observation(0)
+    assert view["phase"] == "draw-clue" and view["players"][0]["leaders"] == [5, 4]
+    assert view["players"][0]["members_total"] == 3  # the bonus waits for the discard
+    force(state, clue_tile(6))
+    view = state.observation(0)
+    assert view["phase"] == "catch-up-token" and view["my_clues"] == [7]
+    assert state.legal_actions() == [catch_up(TRAIN), catch_up(CAR)]
+    assert view["players"][0]["missions"] != [] and view["players"][0]["members_total"] == 3
+    play(state, catch_up(CAR))
+    player = me(state)
+    assert player["vehicles"]["car"] == 1 + 1 and player["missions"] == []
+    assert player["members_total"] == 4 and player["members_in_front"] == 1 + 1 + 1
+    assert state.observation(0)["discard"] == {"train": 2, "car": 0, "boat": 0, "airship": 0}
+    assert state.observation(0)["phase"] == "phase-2"
+
+
+def test_empty_stacks_end_a_three_player_game_after_the_turn_that_emptied_them() -> None:
+    """"When the 2 stacks are empty, the end of the game is triggered" and "Each turn is
+    played clockwise ... until ... both token piles are empty" (ruling 22), with 3 players:
+    the first seat takes the last token; its turn is played out (it completes a mission
+    after), and the two seats after it play no more. The rearmost Leaders decide: seat 0's
+    rearmost is on slot 2 once its mission moves the green one to 3, the others' on 1."""
+    def edit(o: dict[str, Any]) -> None:
+        for stack, kind in zip(o["stacks"], ("car", None), strict=True):
+            stack["visible"] = [kind] if kind else []
+            stack["count"] = len(stack["visible"])
+        seat_edit(o, 0, missions=[0], on=[CHURCH, WALL], leaders=[1, 2])
+
+    state = position(edit, players=3)
+    play(state, equip(0, 1))
+    assert not state.is_terminal() and state.observation(0)["stacks"][0]["count"] == 0
+    play(state, END_PHASE_1, complete(0), retrieve(WALL))
+    assert me(state)["leaders"] == [3, 2]
+    play(state, END_TURN)
+    assert state.is_terminal()
+    assert state.observation(1)["end"]["by"] == "stacks"
+    assert state.observation(2)["turn"] == 6  # no turn for seats 1 and 2 after it
+    assert state.ranking() == [0, 1, 1]
