@@ -688,3 +688,40 @@ def test_empty_stacks_end_a_three_player_game_after_the_turn_that_emptied_them()
     assert state.observation(1)["end"]["by"] == "stacks"
     assert state.observation(2)["turn"] == 6  # no turn for seats 1 and 2 after it
     assert state.ranking() == [0, 1, 1]
+
+
+def test_completing_names_the_mission_until_its_token_is_discarded() -> None:
+    """README, ``completing``: the mission being completed, with its locations, is in view
+    from the moment it is chosen until its token is discarded: at the member's choice, while
+    its clue tile is drawn, and at the end when that tile was the 4th clue ("You have
+    gathered the 4 clues? Well done! ... win the game": the rest of the mission never comes,
+    ruling 25). The README said `{id, vehicle, track}` while a member or a catch-up token is
+    chosen "else null"; the engine showed it also at the draw and at the end, with
+    `locations`."""
+    def edit(o: dict[str, Any]) -> None:
+        seat_edit(o, 0, missions=[0], on=[CHURCH, WALL], leaders=[3, 4], clues=[1, 2, 3])
+
+    state = position(edit)
+    play(state, END_PHASE_1, complete(0))
+    shown = {"id": 0, "vehicle": "train", "locations": [CHURCH, WALL], "track": GREEN}
+    assert state.observation(1)["completing"] == shown  # the member to bring back
+    play(state, retrieve(CHURCH))
+    assert state.observation(1)["phase"] == "draw-clue"
+    assert state.observation(1)["completing"] == shown
+    force(state, clue_tile(6))
+    view = state.observation(1)
+    assert view["end"]["by"] == "clues" and view["end"]["winner"] == 0
+    assert view["completing"] == shown and [m["id"] for m in view["players"][0]["missions"]] == [0]
+
+
+def test_completing_is_null_once_the_mission_token_is_discarded() -> None:
+    """"Discard the Mission token in the discard area": after it, `completing` is null again,
+    and the token is in the discard area, vehicle side up."""
+    def edit(o: dict[str, Any]) -> None:
+        seat_edit(o, 0, missions=[0], on=[CHURCH, WALL], leaders=[1, 1])
+
+    state = position(edit)
+    play(state, END_PHASE_1, complete(0), retrieve(WALL))
+    view = state.observation(1)
+    assert view["phase"] == "phase-2" and view["completing"] is None
+    assert view["discard"]["train"] == 1 and view["completed_missions"] == [0]
