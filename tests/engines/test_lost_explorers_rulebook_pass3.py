@@ -54,7 +54,7 @@ class TurnModel:
         self.t = copy.deepcopy({key: observation[key] for key in (
             "phase", "current_player", "turn", "first_player", "num_players", "locations",
             "stacks", "equipment_areas", "discard", "tracks", "box", "completing",
-            "sent_this_turn", "end")})
+            "sent_this_turn", "end", "completed_missions")})
         self.t["players"] = [{
             "vehicles": dict(p["vehicles"]), "missions": [m["id"] for m in p["missions"]],
             "members_in_front": p["members_in_front"], "members_total": p["members_total"],
@@ -76,6 +76,9 @@ class TurnModel:
         return {
             "phase": observation["phase"], "current_player": observation["current_player"],
             "turn": observation["turn"], "sent_this_turn": observation["sent_this_turn"],
+            "can_send": observation["can_send"],
+            "clue_tiles_left": observation["clue_tiles_left"],
+            "completed_missions": observation["completed_missions"],
             "members": [place["member"] for place in observation["locations"]],
             "stacks": [stack["visible"] for stack in observation["stacks"]],
             "counts": [stack["count"] for stack in observation["stacks"]],
@@ -102,6 +105,9 @@ class TurnModel:
                                if t["phase"] in ("reveal-mission", "draw-clue")
                                else t["current_player"]),
             "turn": t["turn"], "sent_this_turn": t["sent_this_turn"], "members": members,
+            "can_send": self.can_send() if t["phase"] == "phase-1" else 0,
+            "clue_tiles_left": 13 - sum(p["clues"] for p in t["players"]),
+            "completed_missions": sorted(t["completed_missions"]),
             "stacks": t["stacks"], "counts": [len(stack) for stack in t["stacks"]],
             "equipment_areas": t["equipment_areas"], "discard": t["discard"],
             "completing": t["completing"], "end": t["end"],
@@ -301,6 +307,7 @@ class TurnModel:
         mission = t["completing"]
         me["missions"].remove(mission)
         t["discard"][self.mission(mission)["vehicle"]] += 1
+        t["completed_missions"].append(mission)
         t["completing"] = None
         if me["members_total"] == 3 and min(me["leaders"]) >= BONUS_SLOT:
             me["members_total"] += 1
