@@ -1,12 +1,14 @@
-"""Lost Explorers: a third rulebook pass, written from the rulebook and the README only.
+"""Lost Explorers: a third rulebook pass, written from the rulebook, the README and RULINGS.md.
 
-Two parts. First, an independent model of a turn (:class:`TurnModel`), written from
+Three parts. First, an independent model of a turn (:class:`TurnModel`), written from
 ``rules/lost-explorers.txt`` and the rulings ``engines/lost_explorers/RULINGS.md`` documents,
 reading and predicting nothing but the public observation: which actions are legal, and what
-each action (a decision or a chance outcome) changes on the table. It follows a few hundred
-seeded matches move by move and must agree with the engine at every step. Second, scenario
-tests for the rules the earlier passes left untested or tested only in part, each quoting the
-sentence it checks, their positions set up the two ways the README documents.
+each action (a decision or a chance outcome) changes on the table. It follows 120 seeded
+matches, setup included, move by move and must agree with the engine at every step. Second,
+edits of an observation that no table can show, which the README's position interface let
+through, now refused. Last, scenario tests for the rules the earlier passes left untested or
+tested only in part, each quoting the sentence it checks, their positions set up the two
+ways the README documents.
 """
 
 from __future__ import annotations
