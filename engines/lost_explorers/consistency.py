@@ -15,8 +15,14 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engines.lost_explorers.components import CLUE_TILES, MISSIONS, VEHICLES, Components
-from engines.lost_explorers.table import MARKERS_IN_PLAY
+from engines.lost_explorers.components import (
+    CLUE_TILES,
+    CLUES_TO_WIN,
+    MISSIONS,
+    VEHICLES,
+    Components,
+)
+from engines.lost_explorers.table import BONUS_SLOT, FIRST_ROUND_MEMBERS, MARKERS_IN_PLAY
 
 MEMBERS, MEMBERS_WITH_BONUS = 3, 4
 DECISIONS = ("flip-starting-token", "phase-1", "phase-2", "retrieve-member", "catch-up-token")
@@ -38,10 +44,12 @@ def check(observation: Mapping[str, Any], components: Components) -> None:
     for key in ("seat", "current_player", "first_player"):
         if not 0 <= observation[key] < n:
             raise _fail(f"{key} {observation[key]!r} is not a seat of {n}")
+    _turn(observation, n)
     _locations(observation, components, n)
     for seat, player in enumerate(players):
         _player(observation, components, seat, player)
     _missions(observation, players)
+    _stacks(observation, components, players)
     _clues(observation, components, players)
     completing = observation["completing"]
     if (completing is not None) != (observation["phase"] in ("retrieve-member",
@@ -88,6 +96,27 @@ def _decision(observation: Mapping[str, Any], components: Components) -> None:
         raise _fail(f"phase {phase!r} with no token in the discard area to take")
 
 
+def _turn(observation: Mapping[str, Any], n: int) -> None:
+    """The turn and the members sent in it: turns go clockwise from the first player, so
+    in the first round (turns 0 to n - 1) turn ``t`` is seat ``first_player + t``'s; members
+    on the Equipment areas were sent this turn; the first turns' limits hold."""
+    turn, seat, first = observation["turn"], observation["current_player"], observation[
+        "first_player"]
+    if not isinstance(turn, int) or turn < 0:
+        raise _fail(f"turn {turn!r}: turns count from 0")
+    first_round = turn < n and observation["phase"] != "flip-starting-token"
+    if first_round and (first + turn) % n != seat:
+        raise _fail(f"turn {turn} of the first round is seat {(first + turn) % n}'s (the first "
+                    f"player, seat {first}, plays turn 0), not seat {seat}'s")
+    sent, on_areas = observation["sent_this_turn"], sum(observation["equipment_areas"])
+    if not isinstance(sent, int) or sent < on_areas:
+        raise _fail(f"sent_this_turn {sent!r} is fewer than the {on_areas} members on the "
+                    "Equipment areas, sent this turn")
+    if first_round and sent > FIRST_ROUND_MEMBERS[turn]:
+        raise _fail(f"sent_this_turn {sent} at turn {turn}: the first round allows "
+                    f"{FIRST_ROUND_MEMBERS[turn]}")
+
+
 def _locations(observation: Mapping[str, Any], components: Components, n: int) -> None:
     validated = [place["id"] for place in observation["locations"] if place["validated"]]
     if not set(validated) <= set(components.markers) or len(validated) != MARKERS_IN_PLAY[n]:
@@ -119,9 +148,13 @@ def _player(observation: Mapping[str, Any], components: Components, seat: int,
         if not 1 <= slot <= components.track_length[track]:
             raise _fail(f"seat {seat}: leader on slot {slot} of track {track} "
                         f"(slots 1..{components.track_length[track]})")
+    if total == MEMBERS_WITH_BONUS and min(player["leaders"]) < BONUS_SLOT:
+        raise _fail(f"seat {seat}: members_total 4 with leaders {player['leaders']!r}: the 4th "
+                    f"member comes with both Leaders on slot {BONUS_SLOT} or beyond")
     _vehicle_counts(f"seat {seat}: vehicles", player["vehicles"])
-    if player["clues"] < 0:
-        raise _fail(f"seat {seat}: clues {player['clues']!r}")
+    if not 0 <= player["clues"] < CLUES_TO_WIN:
+        raise _fail(f"seat {seat}: clues {player['clues']!r} (0 to {CLUES_TO_WIN - 1}: "
+                    f"{CLUES_TO_WIN} win the game at once)")
 
 
 def _missions(observation: Mapping[str, Any], players: Sequence[Mapping[str, Any]]) -> None:
@@ -132,6 +165,24 @@ def _missions(observation: Mapping[str, Any], players: Sequence[Mapping[str, Any
         raise _fail(f"missions {twice} are held or completed twice")
     if any(not 0 <= m < MISSIONS for m in every):
         raise _fail(f"a mission id outside 0..{MISSIONS - 1}")
+
+
+def _stacks(observation: Mapping[str, Any], components: Components,
+            players: Sequence[Mapping[str, Any]]) -> None:
+    """Each stack token has a mission of its own vehicle on its back: a vehicle whose stack
+    missions are all held or completed has no token left in the stacks (one taken mission
+    side up would have no mission to show). Fewer unseen missions than tokens, though no
+    table shows it either, is let through: a scenario hands a player a mission without
+    taking a token out of the stacks, and only a token taken mission side up after the
+    unseen missions of its vehicle are used up would find none (README, "Setting up a
+    position")."""
+    seen = {mission["id"] for player in players for mission in player["missions"]}
+    seen.update(observation["completed_missions"])
+    for vehicle, name in enumerate(VEHICLES):
+        left = sum(stack["visible"].count(name) for stack in observation["stacks"])
+        if left and all(m in seen for m in components.stack_missions(vehicle)):
+            raise _fail(f"stacks: {left} {name} tokens left but every {name} mission is held "
+                        "or completed: none is left for their backs")
 
 
 def _clues(observation: Mapping[str, Any], components: Components,
