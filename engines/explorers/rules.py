@@ -247,6 +247,7 @@ class Rules(Table):
         kind = self.cards.kind[card]
         if kind == DINOSAUR:
             self.hunt_slot, self.hunt_rolls, self.hunt_ammunition = slot, 0, 0
+            self.last_roll = 0  # no throw of this hunt yet: not the last hunt's
             self.phase = HUNT_ROLL
             return
         self.row[slot] = -1
