@@ -155,6 +155,63 @@ def test_a_new_hunt_shows_no_throw_before_its_first() -> None:
     assert (hunt["rolls"], hunt["last_roll"]) == (1, 5)
 
 
+# --- what the table shows between adventures -------------------------------------------------
+
+
+TURN_FLAGS = ("actions_left", "extra_action_bought", "discard_locked", "steal_locked",
+              "next_discard_locked", "next_steal_locked", "turn_passes")
+
+
+@pytest.mark.parametrize("last_move", ["discard", "steal"])
+def test_no_turn_shows_between_adventures(last_move: str) -> None:
+    """"Shuffle all the cards together and start a new adventure from the very beginning":
+    while the new adventure is set up (its chance nodes, where the README says a finished
+    adventure is read) no turn is under way, so the table shows none, as at the start of the
+    match: no action due, none bought, no lock-out passed on. It used to show the last
+    turn's: a bought action and the lock-out of the discard (or steal) that came last."""
+    fresh = table_of(game().new_initial_state(2, {"advanced": True}))
+    state = start(2, row=(IGUA_7, IGUA_8), advanced=True,
+                  trails={0: ("iguanodon", "plesiosaurus"), 1: ("pterodactylus", "iguanodon")})
+    state = rebuild(state, lambda table: keep_in_deck(table, []))
+    state.apply_action(BUY_ACTION)
+    if last_move == "steal":
+        state.apply_action(STEAL_FIRST + SPECIES.index("iguanodon"))
+        state.apply_action(ASK_FIRST + 1)
+        chance(state, "die 6")  # seat 1 has no dinosaur: nothing
+        assert table_of(state)["next_steal_locked"]
+    state.apply_action(DISCARD[0])  # the deck is empty: the adventure ends
+    between = table_of(state)
+    assert (between["phase"], between["adventure"]) == ("setup-discard", 2)
+    assert {key: between[key] for key in TURN_FLAGS} == {key: fresh[key] for key in TURN_FLAGS}
+    assert not any(between[key] for key in TURN_FLAGS)
+    for name in (MEGA_10, PLES_9, MEGA_9):
+        chance(state, f"setup discard {name}")
+    chance(state, f"reveal {IGUA_7}")
+    chance(state, f"reveal {IGUA_8}")
+    first = table_of(state)
+    assert (first["current_player"], first["actions_left"]) == (1, 1)
+    assert not first["discard_locked"] and not first["steal_locked"]
+
+
+def test_no_turn_shows_once_the_match_is_over() -> None:
+    """"The first player to have two trophies is the absolute winner of the game": the match
+    is over and no turn is under way, whatever the last one held."""
+    state = start(2)
+
+    def position(table: dict[str, Any]) -> None:
+        keep_in_deck(table, [])
+        give(table, 0, PTERO_4)
+        table["players"][0]["trophies"] = 1
+
+    state = rebuild(state, position)
+    state.apply_action(BUY_ACTION)
+    state.apply_action(DISCARD[0])  # the adventure ends; seat 0 takes a second trophy
+    assert state.is_terminal()
+    over = table_of(state)
+    assert over["phase"] == "over"
+    assert not any(over[key] for key in TURN_FLAGS)
+
+
 # --- order of resolution at the end of an adventure --------------------------------------------
 
 
@@ -352,7 +409,7 @@ class Shadow:
         self.actions_left = 0
         self.bought = self.discarded = self.stole = self.passes = False
         self.locks = (False, False)
-        self.emptied_with_empty_deck = False
+        self.trail_kept: list[list[str]] = []
 
     # ------------------------------------------------------------- one turn
 
@@ -382,6 +439,7 @@ class Shadow:
                 assert left["abandoned"] or left["exploration_tokens"] < 3 or self.bought, \
                     "an explorer who may still buy the extra action is asked first"
             if self.seat < 0:  # the adventure's first turn
+                self.check_new_adventure(table)
                 seat, locks = self.first, (False, False)
             else:
                 seat, locks = self._next_seat(table), (self.discarded, self.stole)
@@ -523,6 +581,26 @@ class Shadow:
         self.adventures += 1
         self.first = (self.first - 1) % self.players
         self.seat, self.turn_number, self.actions_left = -1, 0, 0
+        self.trail_kept = [sorted(p["trail_tokens"]) for p in before["players"]]
+
+    def check_new_adventure(self, table: Observation) -> None:
+        """"Now, each player takes up to 6 exploration tokens and puts back all the used
+        ammunition tokens at the center of the table. Shuffle all the cards together and
+        start a new adventure from the very beginning"; trail tokens "are kept from
+        adventure to adventure" (two each at the start of the game)."""
+        n = self.players
+        assert table["adventure"] == self.adventures + 1
+        assert len(table["discards"]) == {2: 3, 3: 2, 4: 1}[n]
+        assert table["deck_count"] == len(table["cards"]["name"]) - len(table["discards"]) - 2
+        assert table["center_ammunition"] == {2: 6, 3: 7, 4: 8}[n]
+        for p in table["players"]:
+            assert (p["exploration_tokens"], p["ammunition"], p["dinosaurs"], p["advantages"],
+                    p["abandoned"], p["throw_bonus"]) == (6, 0, [], [], False, 0)
+        trails = [sorted(p["trail_tokens"]) for p in table["players"]]
+        if not self.adventures:
+            assert all(len(held) == (2 if self.advanced else 0) for held in trails)
+        else:
+            assert trails == self.trail_kept
 
 
 def play(state: State, shadow: Shadow, choose: Callable[[list[int]], int],
