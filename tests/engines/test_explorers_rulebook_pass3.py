@@ -135,6 +135,50 @@ def keep_in_deck(table: dict[str, Any], names: Iterable[str]) -> None:
     table["deck"] = [card for card in table["deck"] if card in keep]
 
 
+# --- components ------------------------------------------------------------------------------
+
+
+def test_the_cards_are_fourteen_dinosaurs_of_four_species_and_the_four_advantages() -> None:
+    """"14 dinosaur cards. 4 advantage cards." The species are the four of the trail tokens
+    (GAME-DATA.md: 5/4/3/2 cards, as the shipped file has them), the advantages are the four
+    the rulebook names, and its example card, "this Iguanodon bernissartensis", is an
+    iguanodon; every card is described in the observation for every seat."""
+    cards = table_of(start(2))["cards"]
+    kinds = cards["kind"]
+    assert len(kinds) == 18 and kinds.count("dinosaur") == 14
+    assert sorted(kind for kind in kinds if kind != "dinosaur") == [
+        "allies", "ammunition-box", "haven-of-peace", "hound"]
+    species = [cards["species"][card] for card in range(18) if kinds[card] == "dinosaur"]
+    assert [species.count(name) for name in SPECIES] == [5, 4, 3, 2]
+    example = cards["name"].index(IGUA_6)
+    assert cards["species"][example] == "iguanodon"
+    for card in range(18):
+        if kinds[card] == "dinosaur":  # "damage ... after a successful hunt" <= after a failed
+            assert 0 <= cards["damage_success"][card] <= cards["damage_failure"][card]
+            assert 2 <= cards["difficulty"][card] <= 12
+
+
+def test_four_players_tying_twice_take_eight_of_the_five_trophy_tokens() -> None:
+    """"5 trophy tokens" and "(if the tie persists, all the tied players win a trophy
+    token)": four explorers tied in two adventures take eight trophies (ruling 3: the
+    supply is not limited), and all four, reaching two together, win."""
+    state = start(4)
+
+    def position(table: dict[str, Any]) -> None:
+        keep_in_deck(table, [])
+        for p in table["players"]:
+            p["trophies"] = 1
+        table["adventure"], table["history"] = 2, [[0, 0, 0, 0]]
+        table["trophy_history"] = [[0, 1, 2, 3]]
+
+    state = rebuild(state, position)
+    state.apply_action(DISCARD[0])  # 0 points and 6 tokens each: a tie that persists
+    assert state.is_terminal()
+    assert table_of(state)["trophy_history"] == [[0, 1, 2, 3], [0, 1, 2, 3]]
+    assert state.scores() == [2.0, 2.0, 2.0, 2.0]
+    assert state.ranking() == [0, 0, 0, 0]
+
+
 # --- the hunt as the observation shows it ----------------------------------------------------
 
 
@@ -560,6 +604,21 @@ class Shadow:
             assert after["players"][me]["exploration_tokens"] == max(
                 0, tokens - cards["damage_failure"][card])
 
+    def check_hound(self, before: Observation, card: int, after: Observation) -> None:
+        """"Hound: ... reveal the next card of the deck. If it's a dinosaur, you can capture
+        it ... If it's an advantage, you will NOT benefit from its effect, but it will
+        subtract one point at the end of the adventure." """
+        ended = len(after["history"]) > len(before["history"])
+        was, now = before["players"][self.seat], after["players"][self.seat]
+        if before["cards"]["kind"][card] == "dinosaur":
+            assert not ended and after["phase"] == "hound-capture"
+            assert after["hound_card"] == card
+        elif not ended:
+            assert now["advantages"] == [*was["advantages"], card]
+            for key in ("exploration_tokens", "ammunition", "throw_bonus"):
+                assert now[key] == was[key], f"the Hound's {key}: no benefit from the effect"
+            assert after["center_ammunition"] == before["center_ammunition"]
+
     # ------------------------------------------------------------- adventures
 
     def chance(self, before: Observation, action: int) -> None:
@@ -621,6 +680,8 @@ def play(state: State, shadow: Shadow, choose: Callable[[list[int]], int],
             after = state.observation(0)
             if table["phase"] == "hunt-roll":
                 shadow.check_throw(table, action - ROLL_BASE, after)
+            elif table["phase"] == "hound-reveal":
+                shadow.check_hound(table, action - DRAW_FIRST, after)
         else:
             table = state.observation(state.current_player())
             shadow.check_decision(table)
