@@ -179,6 +179,20 @@ def test_four_players_tying_twice_take_eight_of_the_five_trophy_tokens() -> None
     assert state.ranking() == [0, 0, 0, 0]
 
 
+def test_the_observation_tensor_tells_which_trail_tokens_a_seat_holds() -> None:
+    """"These tokens have to be faced up in front of the players": which species each
+    trail token is, is public and decides the bonus ("If you have a plesiosaurus trail
+    token, each plesiosaurus you captured will give you +2 points") and which steal ids are
+    legal. The observation tensor (README: "each seat's ... trail tokens") held only how
+    many tokens a seat had, so two tables differing in their species gave one vector."""
+    tensors = []
+    for pair in (("iguanodon", "plesiosaurus"), ("pterodactylus", "megalosaurus")):
+        state = start(2, advanced=True, trails={0: pair, 1: ("iguanodon", "pterodactylus")})
+        tensors.append(state.observation_tensor(0))
+    assert len(tensors[0]) == len(tensors[1]) == 191
+    assert tensors[0] != tensors[1]
+
+
 # --- the hunt as the observation shows it ----------------------------------------------------
 
 
