@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any, NoReturn
 
 from engines.explorers.cards import DINOSAUR, SPECIES, TRAIL_TOKENS, CardSet
-from engines.explorers.table import AMMUNITION, EXPLORATION_TOKENS
+from engines.explorers.table import AMMUNITION, EXPLORATION_TOKENS, MAX_TURNS_PER_ADVENTURE
 
 
 def check(observation: Mapping[str, Any], cards: CardSet) -> None:
@@ -24,6 +24,7 @@ def check(observation: Mapping[str, Any], cards: CardSet) -> None:
     _check_hunt(observation, cards, row)
     _check_tokens(observation)
     _check_trail_tokens(observation)
+    _check_counters(observation)
 
 
 def _fail(problem: str) -> NoReturn:
@@ -135,3 +136,15 @@ def _check_trail_tokens(observation: Mapping[str, Any]) -> None:
     unknown = set(held) - set(SPECIES)
     if unknown:
         _fail(f"unknown trail tokens {sorted(unknown)}")
+
+
+def _check_counters(observation: Mapping[str, Any]) -> None:
+    """A seat is on move only within a turn of an adventure: ``turn`` counts the turns
+    begun in this adventure, this one included, so it is 1 or more (a 0 would make the next
+    refill of the row start the adventure's turns over), and at most the safety cap."""
+    turn, adventure = observation["turn"], observation["adventure"]
+    if not isinstance(turn, int) or not 1 <= turn <= MAX_TURNS_PER_ADVENTURE:
+        _fail(f"turn is {turn!r}: a seat is on move in turn 1..{MAX_TURNS_PER_ADVENTURE} of "
+              "an adventure")
+    if not isinstance(adventure, int) or adventure < 1:
+        _fail(f"adventure is {adventure!r}: adventures are counted from 1")
