@@ -141,10 +141,23 @@ def _check_trail_tokens(observation: Mapping[str, Any]) -> None:
 def _check_counters(observation: Mapping[str, Any]) -> None:
     """A seat is on move only within a turn of an adventure: ``turn`` counts the turns
     begun in this adventure, this one included, so it is 1 or more (a 0 would make the next
-    refill of the row start the adventure's turns over), and at most the safety cap."""
+    refill of the row start the adventure's turns over), and at most the safety cap. The
+    seat on move is still in the adventure, and has an action to take in phase ``turn`` (with
+    none, the next action would leave -1 and the turn would never pass)."""
     turn, adventure = observation["turn"], observation["adventure"]
     if not isinstance(turn, int) or not 1 <= turn <= MAX_TURNS_PER_ADVENTURE:
         _fail(f"turn is {turn!r}: a seat is on move in turn 1..{MAX_TURNS_PER_ADVENTURE} of "
               "an adventure")
     if not isinstance(adventure, int) or adventure < 1:
         _fail(f"adventure is {adventure!r}: adventures are counted from 1")
+    seats = range(observation["num_players"])
+    mover, first = observation["current_player"], observation["first_player"]
+    if mover not in seats or observation["players"][mover]["abandoned"]:
+        _fail(f"current_player is {mover!r}: the seat on move is one still in the adventure")
+    if first not in seats:
+        _fail(f"first_player is {first!r}, not a seat")
+    actions = observation["actions_left"]
+    least = 1 if observation["phase"] == "turn" else 0
+    if not isinstance(actions, int) or not least <= actions <= 3:
+        _fail(f"actions_left is {actions!r}: {least}..3 in phase {observation['phase']!r} "
+              "(the turn's action, a bought one, the Allies' one)")

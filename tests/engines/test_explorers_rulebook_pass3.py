@@ -196,18 +196,22 @@ def test_the_observation_tensor_tells_which_trail_tokens_a_seat_holds() -> None:
 # --- setting up a position ---------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("field", "value"), [("turn", 0), ("turn", 201), ("adventure", 0)])
+@pytest.mark.parametrize(("field", "value"), [
+    ("turn", 0), ("turn", 201), ("adventure", 0), ("actions_left", 0), ("actions_left", 4),
+    ("first_player", 3), ("current_player", 1)])
 def test_a_position_outside_any_turn_is_refused_by_name(field: str, value: int) -> None:
     """README, *Setting up a position*: "a position no game can hold is refused with a
     ``ValueError`` naming the field at fault". A seat is on move only within a turn of an
     adventure ("In their turn, each player can take one of the following actions"), so
-    ``turn`` is 1 or more. A ``turn`` of 0 used to be taken as given, and the next refill
-    of the row then started the adventure's turns over: here seat 2 discarded and, after
-    the refill, seat 1 (the first player) was on move, seat 2's turn-end and the discard
-    lock-out it passes on lost."""
+    ``turn`` is 1 or more, the seat on move is one still in the adventure ("He will be
+    ignored for the rest of the adventure": seat 1 abandoned here) and phase ``turn`` has an
+    action to take. These used to be taken as given: with ``turn`` 0 the next refill of the
+    row started the adventure's turns over (here seat 2 discarded and, after the refill,
+    seat 1, the first player, was on move, seat 2's turn-end and the discard lock-out it
+    passes on lost); with ``actions_left`` 0 in phase ``turn`` each action left -1, -2, ...
+    and the turn never passed."""
     state = start(3, first=1)
-    state.apply_action(BASE_CAMP)
-    state.apply_action(END_TURN)
+    state.apply_action(ABANDON)
     assert (state.current_player(), table_of(state)["turn"]) == (2, 2)
     with pytest.raises(ValueError, match=field):
         rebuild(state, lambda table: table.update({field: value}))
