@@ -22,6 +22,7 @@ def check(observation: Mapping[str, Any], cards: CardSet) -> None:
     row = row_ids(observation, cards)
     _check_cards(observation, cards)
     _check_hunt(observation, cards, row)
+    _check_row(observation, row)
     _check_tokens(observation)
     _check_trail_tokens(observation)
     _check_counters(observation)
@@ -106,6 +107,22 @@ def _check_hunt(observation: Mapping[str, Any], cards: CardSet, row: list[int]) 
     if hound is not None and cards.kind[hound] != DINOSAUR:
         _fail(f"hound_card holds {cards.names[hound]!r}: the Hound's taker decides only "
               "about a dinosaur")
+
+
+ONE_SLOT_EMPTY = ("exhausted", "ammunition-box", "hound-capture")
+"""The decisions taken while a card that left the row is not yet replaced: the exhausted
+explorer's choice after a capture, the Ammunition Box's and the Hound's."""
+
+
+def _check_row(observation: Mapping[str, Any], row: list[int]) -> None:
+    """"At the right side of the deck, there has to be ALWAYS two cards faced up": a slot is
+    empty only while the decision its card brought is taken, and never both."""
+    empty = row.count(-1)
+    if empty and (empty > 1 or observation["phase"] not in ONE_SLOT_EMPTY):
+        _fail(f"row is {['null' if card < 0 else card for card in row]} in phase "
+              f"{observation['phase']!r}: the row holds two cards, one slot only empty in "
+              f"phases {list(ONE_SLOT_EMPTY)} (an empty deck is set by moving its cards to "
+              "discards)")
 
 
 def _check_tokens(observation: Mapping[str, Any]) -> None:

@@ -223,6 +223,40 @@ def test_a_position_outside_any_turn_is_refused_by_name(field: str, value: int) 
     assert (same.current_player(), table_of(same)["discard_locked"]) == (0, True)
 
 
+@pytest.mark.parametrize(("phase", "empty_slots", "refused"), [
+    ("turn", [0], True), ("turn-end", [1], True), ("hunt-reroll", [0], True),
+    ("hound-capture", [0, 1], True), ("hound-capture", [0], False)])
+def test_an_empty_row_slot_only_while_its_cards_decision_is_taken(
+        phase: str, empty_slots: list[int], refused: bool) -> None:
+    """"At the right side of the deck, there has to be ALWAYS two cards faced up. That
+    means that, after taking or discarding a card, you have to replace it": a slot is empty
+    only while the decision the card that left it brought is taken (the Hound's here), never
+    in a turn. A row with an empty slot in phase ``turn`` used to be taken as given, and
+    taking that slot then took "card -1" as if it were the Hound: -1 was put among the
+    player's advantages and the Hound's reveal followed."""
+    state = start(2, row=(IGUA_7, IGUA_8))
+
+    def position(table: dict[str, Any]) -> None:
+        give(table, 0, HOUND)
+        for slot in empty_slots:
+            table["discards"].append(table["row"][slot]["id"])
+            table["row"][slot] = None
+        table["phase"], table["actions_left"] = phase, 0 if phase != "turn" else 1
+        if phase == "hound-capture":
+            table["hound_card"] = table["cards"]["name"].index(PTERO_5)
+            table["deck"].remove(table["hound_card"])
+        if phase == "hunt-reroll":
+            table["hunt"] = {"slot": 1, "rolls": 1, "ammunition_used": 0, "last_roll": 2}
+
+    if refused:
+        with pytest.raises(ValueError, match="row"):
+            rebuild(state, position)
+        return
+    state = rebuild(state, position)
+    state.apply_action(HOUND_LET_GO)  # "it replaces the Hound in the row" (ruling 23)
+    assert [entry["name"] for entry in table_of(state)["row"]] == [PTERO_5, IGUA_8]
+
+
 # --- the hunt as the observation shows it ----------------------------------------------------
 
 
