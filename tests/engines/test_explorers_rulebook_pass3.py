@@ -257,6 +257,73 @@ def test_an_empty_row_slot_only_while_its_cards_decision_is_taken(
     assert [entry["name"] for entry in table_of(state)["row"]] == [PTERO_5, IGUA_8]
 
 
+def _hunting(table: dict[str, Any], **hunt: int) -> None:
+    table["phase"], table["actions_left"] = "hunt-reroll", 0
+    table["hunt"] = {"slot": 0, "rolls": 1, "ammunition_used": 0, "last_roll": 2, **hunt}
+
+
+def _asking(table: dict[str, Any], victim: int, roll: int) -> None:
+    give(table, 1, MEGA_10)  # 6 printed points
+    table["players"][0]["trail_tokens"] = ["iguanodon"]
+    table.update(phase="steal-pick", steal_victim=victim, steal_roll=roll, actions_left=0,
+                 next_steal_locked=True)
+
+
+BAD_DECISIONS: dict[str, tuple[str, Callable[[dict[str, Any]], None]]] = {
+    "a hunt in a turn": ("hunt", lambda t: t.update(
+        hunt={"slot": 0, "rolls": 1, "ammunition_used": 0, "last_roll": 2})),
+    "a re-roll with the centre empty": ("ammunition", lambda t: (
+        _hunting(t), t.update(center_ammunition=0), t["players"][1].update(ammunition=6))),
+    "a third ammunition token": ("ammunition", lambda t: (
+        _hunting(t, ammunition_used=2), t.update(center_ammunition=4),
+        t["players"][0].update(ammunition=2))),
+    "the Hound's dinosaur in a turn": ("hound_card", lambda t: (
+        take_out(t, t["cards"]["name"].index(PTERO_5)),
+        t.update(hound_card=t["cards"]["name"].index(PTERO_5)))),
+    "exhausted with tokens": ("exploration_tokens", lambda t: t.update(
+        phase="exhausted", actions_left=0)),
+    "turn-end with 2 tokens": ("turn-end", lambda t: (
+        t.update(phase="turn-end", actions_left=0),
+        t["players"][0].update(exploration_tokens=2))),
+    "turn-end after buying": ("turn-end", lambda t: t.update(
+        phase="turn-end", actions_left=0, extra_action_bought=True)),
+    "steal-pick, nothing low enough": ("steal_roll", lambda t: _asking(t, 1, 5)),
+    "steal-pick from oneself": ("steal_victim", lambda t: _asking(t, 0, 6)),
+    "steal_victim outside a steal": ("steal_victim", lambda t: t.update(steal_victim=1)),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_DECISIONS))
+def test_a_decision_the_rules_cannot_ask_is_refused_by_name(case: str) -> None:
+    """A position is refused unless the rules could ask its decision: a re-roll "taking an
+    ammunition token from the center" needs one there ("you won't be able to take an
+    ammunition token if there's not one left") and "up to two ... per dinosaur"; the
+    exhausted have "no exploration tokens left"; the extra action at ``turn-end`` needs "at
+    least, 3 exploration tokens" and "only ... one extra action per turn"; a steal takes "a
+    dinosaur with that value (or less)" of "the chosen player", another explorer. These were
+    taken as given: a ``steal-pick`` with nothing low enough was a decision with no legal
+    action (and the match not over), a ``turn-end`` with 2 tokens bought an action that
+    left the explorer playing on with 0 tokens."""
+    field, change = BAD_DECISIONS[case]
+    state = start(2, row=(IGUA_7, IGUA_8), advanced=True,
+                  trails={0: ("iguanodon", "pterodactylus"), 1: ("iguanodon", "pterodactylus")})
+    with pytest.raises(ValueError, match=field):
+        rebuild(state, change)
+
+
+def test_the_decisions_a_rule_test_sets_up_are_accepted() -> None:
+    """The same positions made right are accepted and play on as the rules say."""
+    state = start(2, row=(IGUA_7, IGUA_8), advanced=True,
+                  trails={0: ("iguanodon", "pterodactylus"), 1: ("iguanodon", "pterodactylus")})
+    steal = rebuild(state, lambda t: _asking(t, 1, 6))
+    assert steal.legal_actions() == [STEAL_PICK_FIRST + cid(steal, MEGA_10)]
+    reroll = rebuild(state, _hunting)
+    assert reroll.legal_actions() == [REROLL, STOP_HUNT]
+    reroll.apply_action(REROLL)
+    chance(reroll, "roll 7")  # Iguanodon atherfieldensis, difficulty 7: captured
+    assert cid(reroll, IGUA_7) in table_of(reroll)["players"][0]["dinosaurs"]
+
+
 # --- the hunt as the observation shows it ----------------------------------------------------
 
 
