@@ -787,6 +787,22 @@ class Shadow:
         self.seat, self.turn_number, self.actions_left = -1, 0, 0
         self.trail_kept = [sorted(p["trail_tokens"]) for p in before["players"]]
 
+    def check_trophy(self, before: Observation, after: Observation) -> None:
+        """"The player with the most points takes a trophy token. In case of a tie, only
+        the player with more exploration tokens takes the trophy (if the tie persists, all
+        the tied players win a trophy token)"; "The first player to have two trophies is the
+        absolute winner of the game"."""
+        points, winners = after["history"][-1], after["trophy_history"][-1]
+        best = [seat for seat, value in enumerate(points) if value == max(points)]
+        assert winners and set(winners) <= set(best), "the trophy goes to the most points"
+        if len(best) == 1:
+            assert winners == best
+        for p in after["players"]:
+            won = p["seat"] in winners
+            assert p["trophies"] == before["players"][p["seat"]]["trophies"] + won
+        over = any(p["trophies"] >= 2 for p in after["players"])
+        assert (after["phase"] == "over") == over, "the match ends at two trophies"
+
     def check_new_adventure(self, table: Observation) -> None:
         """"Now, each player takes up to 6 exploration tokens and puts back all the used
         ammunition tokens at the center of the table. Shuffle all the cards together and
@@ -840,6 +856,11 @@ def play(state: State, shadow: Shadow, choose: Callable[[list[int]], int],
             shadow.check_effect(table, action, after)
         if len(after["history"]) > len(table["history"]):
             shadow.adventure_over(table, action)
+            shadow.check_trophy(table, after)
+    trophies = [p["trophies"] for p in state.observation(0)["players"]]
+    assert state.scores() == [float(count) for count in trophies]
+    # "the absolute winner": every explorer with two trophies first, the others below.
+    assert [place == 0 for place in state.ranking()] == [count >= 2 for count in trophies]
     return checked
 
 
