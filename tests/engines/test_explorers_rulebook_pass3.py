@@ -338,6 +338,7 @@ def test_a_new_hunt_shows_no_throw_before_its_first() -> None:
     state.apply_action(TAKE[1])
     hunt = table_of(state)["hunt"]
     assert (hunt["card"], hunt["rolls"], hunt["last_roll"]) == (cid(state, IGUA_8), 0, None)
+    assert "(last" not in state.render()  # nor does the terminal view
     chance(state, "roll 5")
     hunt = state.observation(1)["hunt"]
     assert (hunt["rolls"], hunt["last_roll"]) == (1, 5)
