@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any, NoReturn
 
 from engines.explorers.cards import DINOSAUR, SPECIES, TRAIL_TOKENS, CardSet
-from engines.explorers.table import AMMUNITION, EXPLORATION_TOKENS
+from engines.explorers.table import AMMUNITION, EXPLORATION_TOKENS, MAX_TURNS_PER_ADVENTURE
 
 
 def check(observation: Mapping[str, Any], cards: CardSet) -> None:
@@ -22,8 +22,11 @@ def check(observation: Mapping[str, Any], cards: CardSet) -> None:
     row = row_ids(observation, cards)
     _check_cards(observation, cards)
     _check_hunt(observation, cards, row)
+    _check_row(observation, row)
     _check_tokens(observation)
     _check_trail_tokens(observation)
+    _check_counters(observation)
+    _check_phase(observation, cards)
 
 
 def _fail(problem: str) -> NoReturn:
@@ -107,6 +110,23 @@ def _check_hunt(observation: Mapping[str, Any], cards: CardSet, row: list[int]) 
               "about a dinosaur")
 
 
+ONE_SLOT_EMPTY = ("exhausted", "ammunition-box", "hound-capture", "reveal", "hound-reveal")
+"""The decisions taken while a card that left the row is not yet replaced: the exhausted
+explorer's choice after a capture, the Ammunition Box's and the Hound's (and the draws that
+replace it, for a position set up at a chance node)."""
+
+
+def _check_row(observation: Mapping[str, Any], row: list[int]) -> None:
+    """"At the right side of the deck, there has to be ALWAYS two cards faced up": a slot is
+    empty only while the decision its card brought is taken, and never both."""
+    empty = row.count(-1)
+    if empty and (empty > 1 or observation["phase"] not in ONE_SLOT_EMPTY):
+        _fail(f"row is {['null' if card < 0 else card for card in row]} in phase "
+              f"{observation['phase']!r}: the row holds two cards, one slot only empty in "
+              f"phases {list(ONE_SLOT_EMPTY)} (an empty deck is set by moving its cards to "
+              "discards)")
+
+
 def _check_tokens(observation: Mapping[str, Any]) -> None:
     players = observation["players"]
     for p in players:
@@ -135,3 +155,80 @@ def _check_trail_tokens(observation: Mapping[str, Any]) -> None:
     unknown = set(held) - set(SPECIES)
     if unknown:
         _fail(f"unknown trail tokens {sorted(unknown)}")
+
+
+def _check_counters(observation: Mapping[str, Any]) -> None:
+    """A seat is on move only within a turn of an adventure: ``turn`` counts the turns
+    begun in this adventure, this one included, so it is 1 or more (a 0 would make the next
+    refill of the row start the adventure's turns over), and at most the safety cap. The
+    seat on move is still in the adventure, and has an action to take in phase ``turn`` (with
+    none, the next action would leave -1 and the turn would never pass)."""
+    turn, adventure = observation["turn"], observation["adventure"]
+    if not isinstance(turn, int) or not 1 <= turn <= MAX_TURNS_PER_ADVENTURE:
+        _fail(f"turn is {turn!r}: a seat is on move in turn 1..{MAX_TURNS_PER_ADVENTURE} of "
+              "an adventure")
+    if not isinstance(adventure, int) or adventure < 1:
+        _fail(f"adventure is {adventure!r}: adventures are counted from 1")
+    seats = range(observation["num_players"])
+    mover, first = observation["current_player"], observation["first_player"]
+    if mover not in seats or observation["players"][mover]["abandoned"]:
+        _fail(f"current_player is {mover!r}: the seat on move is one still in the adventure")
+    if first not in seats:
+        _fail(f"first_player is {first!r}, not a seat")
+    actions = observation["actions_left"]
+    least = 1 if observation["phase"] == "turn" else 0
+    if not isinstance(actions, int) or not least <= actions <= 3:
+        _fail(f"actions_left is {actions!r}: {least}..3 in phase {observation['phase']!r} "
+              "(the turn's action, a bought one, the Allies' one)")
+
+
+def _check_phase(observation: Mapping[str, Any], cards: CardSet) -> None:
+    """What each decision needs to be one the rules can ask: a hunt in progress only while
+    hunting (and a token to take and one of the two to spare for a re-roll), the Hound's
+    dinosaur only while its taker decides, someone to ask and something to take in a steal,
+    no tokens for the exhausted, the extra action still to buy at ``turn-end``."""
+    phase, mover = observation["phase"], observation["current_player"]
+    me, hunt = observation["players"][mover], observation["hunt"]
+    hunting = phase in ("hunt-reroll", "hunt-roll")
+    if (hunt is not None) != hunting:
+        _fail(f"hunt is {hunt!r} in phase {phase!r}: a hunt is under way in phases "
+              "'hunt-reroll' and 'hunt-roll' only")
+    if phase == "hunt-reroll" and not (observation["center_ammunition"] >= 1
+                                       and 0 <= hunt["ammunition_used"] <= 1):
+        _fail(f"hunt.ammunition_used is {hunt['ammunition_used']!r} with "
+              f"{observation['center_ammunition']} in the centre: a re-roll needs a token "
+              "there and at most one used in this hunt")
+    if (observation["hound_card"] is not None) != (phase == "hound-capture"):
+        _fail(f"hound_card is {observation['hound_card']!r} in phase {phase!r}: the Hound's "
+              "dinosaur waits in phase 'hound-capture' only")
+    if phase == "exhausted" and me["exploration_tokens"]:
+        _fail(f"players[{mover}].exploration_tokens is {me['exploration_tokens']} in phase "
+              "'exhausted' (no exploration tokens left)")
+    if phase == "turn-end" and (me["exploration_tokens"] < 3
+                                or observation["extra_action_bought"]):
+        _fail("phase 'turn-end' asks only an explorer who may still buy the extra action "
+              "(3 exploration tokens or more, none bought this turn)")
+    _check_steal(observation, cards, phase, mover)
+
+
+def _check_steal(observation: Mapping[str, Any], cards: CardSet, phase: str,
+                 mover: int) -> None:
+    players, victim = observation["players"], observation["steal_victim"]
+    if phase in ("steal-victim", "steal-pick") and not observation["advanced"]:
+        _fail(f"phase {phase!r} in the basic game")
+    if phase == "steal-victim" and all(
+            p["abandoned"] for p in players if p["seat"] != mover):
+        _fail("phase 'steal-victim' with no other explorer still in the adventure to ask")
+    asking = phase in ("steal-pick", "steal-die")
+    if (victim is not None) != asking:
+        _fail(f"steal_victim is {victim!r} in phase {phase!r}: a player is asked in phases "
+              "'steal-die' and 'steal-pick' only")
+    if not asking:
+        return
+    if victim not in range(len(players)) or victim == mover or players[victim]["abandoned"]:
+        _fail(f"steal_victim is {victim!r}: another explorer still in the adventure")
+    roll = observation["steal_roll"]
+    if phase == "steal-pick" and not (roll in range(1, 7) and any(
+            cards.points[card] <= roll for card in players[victim]["dinosaurs"])):
+        _fail(f"steal_roll is {roll!r}: in phase 'steal-pick' a die 1..6 and a dinosaur of "
+              f"players[{victim}] with that value or less")

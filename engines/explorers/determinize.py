@@ -95,7 +95,7 @@ def _turn(state: ExplorersState, observation: Mapping[str, Any]) -> None:
     hunt = observation["hunt"]
     if hunt is not None:
         state.hunt_slot, state.hunt_rolls = hunt["slot"], hunt["rolls"]
-        state.hunt_ammunition, state.last_roll = hunt["ammunition_used"], hunt["last_roll"]
+        state.hunt_ammunition, state.last_roll = hunt["ammunition_used"], hunt["last_roll"] or 0
     victim = observation["steal_victim"]
     state.steal_victim = victim if victim is not None else -1
     roll = observation["steal_roll"]

@@ -86,7 +86,7 @@ def _hunt(state: Table) -> dict[str, Any] | None:
         return None
     return {"card": state.row[state.hunt_slot], "slot": state.hunt_slot,
             "rolls": state.hunt_rolls, "ammunition_used": state.hunt_ammunition,
-            "last_roll": state.last_roll,
+            "last_roll": state.last_roll if state.hunt_rolls else None,
             "bonus": state.throw_bonus(state.player)}
 
 

@@ -39,8 +39,9 @@ def _explorer(state: Table, seat: int, points: int) -> list[str]:
 def _status(state: Table) -> str:
     text = f"phase {phases.NAMES[state.phase]}"
     if state.hunt_slot >= 0:
-        text += (f"; hunting row[{state.hunt_slot}], {state.hunt_rolls} rolls "
-                 f"(last {state.last_roll}), {state.hunt_ammunition} ammunition used")
+        last = f" (last {state.last_roll})" if state.hunt_rolls else ""
+        text += (f"; hunting row[{state.hunt_slot}], {state.hunt_rolls} rolls{last}, "
+                 f"{state.hunt_ammunition} ammunition used")
     if state.revealed >= 0:
         text += f"; the Hound revealed {card_text(state.cards, state.revealed)}"
     if state.steal_victim >= 0:

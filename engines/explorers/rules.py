@@ -142,6 +142,7 @@ class Rules(Table):
         self.phase = SETUP_DISCARD
 
     def _end_adventure(self) -> None:
+        self._clear_turn()
         points = self.points_now()
         self.history.append(points)
         self.final_tokens = self.exploration_tokens[:]
@@ -156,6 +157,12 @@ class Rules(Table):
         self._start_adventure()
 
     # --------------------------------------------------------------- turns
+
+    def _clear_turn(self) -> None:
+        """No turn is under way (between adventures, once the match is over): nothing of
+        the last turn (a bought action, a lock-out it passes on) shows in the observation."""
+        self.actions_left, self.extra_bought, self.passing = 0, False, False
+        self.discarded = self.stole = self.discard_locked = self.steal_locked = False
 
     def _start_turn(self, seat: int, discard_locked: bool, steal_locked: bool) -> None:
         self.player = seat
@@ -247,6 +254,7 @@ class Rules(Table):
         kind = self.cards.kind[card]
         if kind == DINOSAUR:
             self.hunt_slot, self.hunt_rolls, self.hunt_ammunition = slot, 0, 0
+            self.last_roll = 0  # no throw of this hunt yet: not the last hunt's
             self.phase = HUNT_ROLL
             return
         self.row[slot] = -1

@@ -108,7 +108,7 @@ class Table:
         self.trail_tokens = [[] for _ in range(n)]
         self.trail_pool = list(TRAIL_TOKENS)
         self.dealt, self.setup_left = 0, 0
-        self.actions_left, self.extra_bought, self.passing = 1, False, False
+        self.actions_left, self.extra_bought, self.passing = 0, False, False
         self.discarded = self.stole = False
         self.discard_locked = self.steal_locked = False
         self.revealed = -1

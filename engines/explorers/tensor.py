@@ -12,13 +12,14 @@ The layout, in order (``n`` players, ``C`` cards in the card table, 18 in the sh
   locked, next steal locked, advanced game (12);
 - the hunt: under way (0/1), rolls, ammunition used, last roll, throw bonus (5); the steal
   victim, one-hot relative (n); the steal roll (0 when none); a hound card revealed (0/1);
-- per relative seat: exploration tokens, ammunition, trophies, trail tokens, throw bonus,
-  abandoned (0/1), points this adventure, points of past adventures (8 each);
+- per relative seat: exploration tokens, ammunition, trophies, the trail tokens held of
+  each species (pterodactylus, iguanodon, plesiosaurus, megalosaurus: 0..2 each), throw
+  bonus, abandoned (0/1), points this adventure, points of past adventures (11 each);
 - per card id: in the row, in the deck, discarded, hunted now, revealed by the hound, then
   held by each relative seat (5 + n each).
 
-Length: 16 + (n + 2) + n + 12 + 5 + n + 2 + 8n + C(5 + n); with 18 cards 127 + 29n:
-185 for two players, 214 for three, 243 for four.
+Length: 16 + (n + 2) + n + 12 + 5 + n + 2 + 11n + C(5 + n); with 18 cards 127 + 32n:
+191 for two players, 223 for three, 255 for four.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engines.explorers import phases
+from engines.explorers.cards import SPECIES
 
 FLAGS = ("turn_passes", "extra_action_bought", "discard_locked", "steal_locked",
          "next_discard_locked", "next_steal_locked", "advanced")
@@ -61,7 +63,8 @@ def encode(observation: Mapping[str, Any]) -> list[float]:
     for offset in range(n):
         player = players[(seat + offset) % n]
         vector += [float(player["exploration_tokens"]), float(player["ammunition"]),
-                   float(player["trophies"]), float(len(player["trail_tokens"])),
+                   float(player["trophies"]),
+                   *(float(player["trail_tokens"].count(species)) for species in SPECIES),
                    float(player["throw_bonus"]), float(bool(player["abandoned"])),
                    float(player["points"]), float(player["total_points"])]
     return vector + _cards(observation, players, relative)

@@ -1448,9 +1448,9 @@ def test_broken_card_file_is_refused(tmp_path: Any) -> None:
         game().new_initial_state(2, {"cards": _card_file(tmp_path, difficulty=13)})
 
 
-@pytest.mark.parametrize(("players", "length"), [(2, 185), (3, 214), (4, 243)])
+@pytest.mark.parametrize(("players", "length"), [(2, 191), (3, 223), (4, 255)])
 def test_observation_tensor_length_is_as_documented(players: int, length: int) -> None:
-    """README: "185 for two players, 214 for three, 243 for four"."""
+    """README: "191 for two players, 223 for three, 255 for four"."""
     state = start(players)
     assert len(state.observation_tensor(0)) == length
 

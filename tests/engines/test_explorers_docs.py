@@ -65,14 +65,15 @@ def test_the_readme_action_table_covers_every_id_once() -> None:
 
 def test_every_rule_of_the_coverage_table_names_existing_tests() -> None:
     """RULES-COVERAGE-explorers.md: rules 1 to 86, each with at least one test, and every
-    test it names is defined in the file it names."""
+    test it names is defined in the file it names (``rulebook_pass3: test_x`` is
+    ``test_explorers_rulebook_pass3.py``)."""
     sources = {path.name[len("test_explorers_"):-3]: path.read_text("utf-8")
                for path in HERE.glob("test_explorers_*.py")}
     rows = re.findall(r"^\| (\d+) \| .+? \| (.+) \| [a-z*]+ \|$", COVERAGE, re.M)
     assert [int(number) for number, _ in rows] == list(range(1, 87))
     for number, cell in rows:
-        named = re.findall(r"([a-z]+): ((?:\*?\*?test_\w+(?:\[[^]]*\])?\*?\*?(?:, )?)+)",
-                           cell)
+        named = re.findall(
+            r"([a-z][a-z0-9_]*): ((?:\*?\*?test_\w+(?:\[[^]]*\])?\*?\*?(?:, )?)+)", cell)
         assert named, f"rule {number} names no test"
         for module, tests in named:
             for test in re.findall(r"test_\w+", tests):
