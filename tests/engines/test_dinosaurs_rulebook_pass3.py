@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -180,3 +181,44 @@ def test_a_coin_is_never_left_lying_in_the_temple(game: Game) -> None:
         o["coins"] = [[o["board"]["lairs"][0], 1]]
         o["temple_coins"] -= 1
     _refused(game, in_lair, "lair")
+
+
+# --- Volcano Erupts! on a board of your own ---------------------------------------------------
+
+SHIPPED_BOARD = Path(__file__).resolve().parents[2] / "engines" / "dinosaurs" / "board.toml"
+
+
+def _slope_beside(tmp_path: Path, valley: str, slope: str) -> str:
+    """The shipped board with valley space ``valley`` drawn next to slope space ``slope`` (as a
+    hex grid would draw them): a board the README's ``board`` option accepts."""
+    text = SHIPPED_BOARD.read_text()
+    for here, there in ((valley, slope), (slope, valley)):
+        head = f'{{ id = "{here}", '
+        start = text.index(head)
+        close = text.index("] }", start)
+        text = text[:close] + f', "{there}"' + text[close:]
+    path = tmp_path / "board.toml"
+    path.write_text(text)
+    return str(path)
+
+
+def test_valley_lava_spreads_from_g_not_from_the_slope_beside_it(game: Game,
+                                                                 tmp_path: Path) -> None:
+    """'In the valley, the lava pieces must connect to adjacent lava pieces. The first piece to
+    touch the valley is (G)' and 'The lava must always remain a coherent structure.' On a board
+    where a valley space also touches slope piece B, lava in the valley still spreads from G:
+    that space is not offered (it was, and the flow it made was one the engine's own position
+    check refused, so a search bot rebuilding the state failed)."""
+    board = _slope_beside(tmp_path, "a9", "a10")
+
+    def at_g(o: Obs) -> None:
+        o["lava"] = [*o["board"]["volcano_slope"], o["board"]["lava_start"]]
+        o["lava_placed"] = 7
+    state = at_draw(game, at_g, options={"board": board})
+    state.apply_action(CARD["volcano"])
+    names = state.observation(0)["board"]["names"]
+    offered = {names[s] for s in state.legal_actions()}
+    assert "a9" not in offered and offered == {"c9", "d8", "d10", "e9", "e10"}
+    for _ in range(3):
+        state.apply_action(state.legal_actions()[0])
+    game.state_from_observation(view(state), random.Random(0))  # the flow is whole
