@@ -222,3 +222,279 @@ def test_valley_lava_spreads_from_g_not_from_the_slope_beside_it(game: Game,
     for _ in range(3):
         state.apply_action(state.legal_actions()[0])
     game.state_from_observation(view(state), random.Random(0))  # the flow is whole
+
+
+# --- an independent checker: the choices a card or a turn offers ------------------------------
+#
+# Written from the rulebook and RULINGS.md only. The earlier passes check every *space* a piece
+# may step to (test_dinosaurs_blackbox); this one checks the other choices: which explorers a
+# turn or a card lets the drawer pick, which dinosaurs, which lava pieces may be lifted and where
+# they may go, where an escaping explorer lands, the Short of Water run, the caves out of the
+# temple, and the bullets and secret paths on offer before and after the move.
+
+class Table:
+    """What the checker reads from one observation, worked out once."""
+
+    def __init__(self, o: Obs) -> None:
+        self.o, self.board, self.now = o, o["board"], o["now"]
+        self.terrain: list[str] = self.board["terrain"]
+        self.near: list[list[int]] = self.board["neighbors"]
+        self.lava = set(o["lava"])
+        self.dinosaurs: list[int] = o["dinosaurs"]
+        self.explorers = [at for p in o["players"] for at in p["explorers"]]
+        self.seat: int = o["player"]
+        self.taken = set(self.explorers) | set(self.dinosaurs) | {o["swamp_monster"]} | self.lava
+        self.beside_dinosaurs = {s for d in self.dinosaurs for s in self.near[d]}
+
+    def mine(self) -> list[tuple[int, int]]:
+        """The drawer's explorers as (number, space)."""
+        return [(self.seat * 4 + k, at)
+                for k, at in enumerate(self.o["players"][self.seat]["explorers"])]
+
+    def first_steps(self, here: int, barred: set[int], water_run: bool = False) -> list[int]:
+        """'They may not move into a space occupied by a dinosaur or the swamp monster!', nor
+        lava, a lair or the swamp; the temple from its arrows (not on the water run); 'via the
+        grey arrows' in the swamp."""
+        terrain = self.terrain
+        spaces = self.board["entries"] if here == -1 else self.near[here]
+        in_swamp = here >= 0 and terrain[here] in SWAMPY
+        return [s for s in spaces
+                if s not in barred and s not in self.lava and s not in self.dinosaurs
+                and s != self.o["swamp_monster"]
+                and (terrain[s] in DRY or terrain[s] == "river"
+                     or (terrain[s] == "temple" and not water_run)
+                     or (in_swamp and terrain[s] == "swamp"))]
+
+    def dinosaur_can_go(self, dinosaur: int, count: int) -> bool:
+        """'they can't cross lava, enter the Swamp or the Temple'; 'BY EXACT COUNT into any
+        lair'; 'may never share any space with another dinosaur'."""
+        return any(self.terrain[s] not in NO_DINOSAUR and s not in self.lava
+                   and s not in self.dinosaurs and (self.terrain[s] != "lair" or count == 1)
+                   for s in self.near[self.dinosaurs[dinosaur]])
+
+    def free_caves(self) -> list[int]:
+        return [c for c in self.board["caves"] if c not in self.lava and c not in self.dinosaurs]
+
+    def extras(self) -> list[int]:
+        """'Bullets can be used before or after you move an explorer' (one space each); the
+        secret path from a cave, or out of the temple to a free cave, not back the same turn."""
+        me = self.o["players"][self.seat]
+        offered = []
+        if me["bullets"]:
+            offered += [SHOOT + d for d in range(len(self.dinosaurs)) if self.dinosaur_can_go(d, 1)]
+        if me["secret_paths"]:
+            for number, at in self.mine():
+                if number == self.now["path_explorer"] or at < 0:
+                    continue
+                if self.terrain[at] == "cave" or (at == self.board["temple"]
+                                                  and self.free_caves()):
+                    offered.append(PATH + number % 4)
+        return offered
+
+    def move_pick(self) -> list[int]:
+        """'move any ONE of your explorers': one not dead, not held in a guarded lair, with a
+        step to take or standing on an entry arrow to leave by; 'done' only if none can."""
+        movers = [PICK + number for number, at in self.mine()
+                  if at != -2 and not (at >= 0 and self.terrain[at] == "lair"
+                                       and at in self.dinosaurs)
+                  and ((at >= 0 and at in self.board["entries"])
+                       or self.first_steps(at, set(self.now["walked"][number])))]
+        extras = self.extras()
+        if movers:
+            return movers + extras
+        return [DONE, *extras] if extras else []
+
+    def pteranodon_pick(self) -> list[int]:
+        """'move one of your explorers (even from outside the valley) to a legal safe space
+        OR move an opponent to an empty dangerous space' (you may: 'done')."""
+        empty = [s for s in range(len(self.terrain)) if s not in self.taken]
+        safe = any(self.terrain[s] in DRY and s not in self.beside_dinosaurs for s in empty)
+        dangerous = any(self.terrain[s] in SWAMPY | {"river"}
+                        or (self.terrain[s] in DRY and s in self.beside_dinosaurs)
+                        for s in empty)
+        offered = [DONE]
+        for number, at in enumerate(self.explorers):
+            if at == -2:
+                continue
+            if number // 4 == self.seat:
+                offered += [PICK + number] if safe else []
+            elif at != -1 and dangerous:
+                offered.append(PICK + number)
+        return offered
+
+    def escape_drop(self, at: int) -> list[int]:
+        """'any space beyond his nearest exit from the swamp' (dry land; ring steps, one more
+        from an inner space)."""
+        ring: list[int] = self.board["swamp_ring"]
+        starts, extra = ([s for s in self.near[at] if s in ring], 1) \
+            if self.terrain[at] == "inner-swamp" else ([at], 0)
+
+        def steps(a: int, b: int) -> int:
+            gap = (ring.index(a) - ring.index(b)) % len(ring)
+            return min(gap, len(ring) - gap)
+        distance = {e: min(steps(s, e) for s in starts) + extra for e in self.board["swamp_exits"]}
+        nearest = min(distance.values())
+        return sorted({s for e, d in distance.items() if d == nearest for s in self.near[e]
+                       if self.terrain[s] in DRY and s not in self.lava
+                       and s not in self.dinosaurs})
+
+    def footprints_out(self, lair: int) -> list[int]:
+        marks = self.board["footprints"][self.board["lairs"].index(lair)]
+        return [m for m in marks if m not in self.lava and m not in self.dinosaurs]
+
+    def fight_pick(self) -> list[int]:
+        """'one explorer can escape from any lair'; 'If you draw this card and none of your
+        explorers are in a lair, then you must move an opponent's explorer out' (ruling 22)."""
+        held = [n for n, at in enumerate(self.explorers)
+                if at >= 0 and self.terrain[at] == "lair"]
+        mine = [n for n in held if n // 4 == self.seat]
+        return [PICK + n for n in (mine or held) if self.footprints_out(self.explorers[n])]
+
+    def lava_drops(self, lava: set[int], lifted: int) -> list[int]:
+        """'reposition ... on empty spaces adjacent to other lava pieces' (in the valley)."""
+        valley = set(self.board["lava_spaces"])
+        return [s for s in sorted(valley) if s != lifted and s not in self.taken - {lifted}
+                and any(n in lava and n in valley and n != lifted for n in self.near[s])]
+
+    def lava_lift(self) -> list[int]:
+        """'The lava must always remain a coherent structure': a valley piece (never G) whose
+        removal leaves the rest joined to G, and that has somewhere to go."""
+        start = self.board["lava_start"]
+        valley = self.lava & set(self.board["lava_spaces"])
+        offered = []
+        for piece in sorted(valley - {start}):
+            rest = valley - {piece}
+            seen, todo = {start}, [start]
+            while todo:
+                for n in self.near[todo.pop()]:
+                    if n in rest and n not in seen:
+                        seen.add(n)
+                        todo.append(n)
+            if seen == rest and self.lava_drops(self.lava - {piece}, piece):
+                offered.append(piece)
+        return [*offered, DONE]
+
+    def dinosaur_pick(self) -> list[int]:
+        """Different dinosaurs for each count of the card; one that cannot step is chosen only
+        if none that can is left (ruling 20)."""
+        left = [d for d in range(len(self.dinosaurs)) if d not in self.now["dinosaurs_moved"]]
+        count = self.now["dinosaur_moves"][0]
+        able = [d for d in left if self.dinosaur_can_go(d, count)]
+        return [DINO + d for d in able or left]
+
+    def expected(self) -> list[int] | None:
+        kind, mover = self.o["phase"], self.now["explorer"]
+        terrain = self.terrain
+        choices: dict[str, Callable[[], list[int]]] = {
+            "move-pick": self.move_pick,
+            "after-move": lambda: [DONE, *self.extras()],
+            "pteranodon-pick": self.pteranodon_pick,
+            # 'This card does NOT permit you to take an explorer out of a dinosaur's lair.'
+            "fall-pick": lambda: [PICK + n for n, at in self.mine()
+                                  if at >= 0 and terrain[at] not in SWAMPY | {"lair"}],
+            "escape-pick": lambda: [DONE] + [PICK + n for n, at in self.mine()
+                                             if at >= 0 and terrain[at] in SWAMPY
+                                             and self.escape_drop(at)],
+            "escape-drop": lambda: self.escape_drop(self.explorers[mover]),
+            "fight-pick": self.fight_pick,
+            # ruling 23: a free explorer in the valley
+            "water-pick": lambda: [PICK + n for n, at in self.mine()
+                                   if at >= 0 and terrain[at] != "lair"],
+            "water-step": lambda: self.first_steps(self.explorers[mover],
+                                                   set(self.now["visited"]), water_run=True),
+            "dinosaur-pick": self.dinosaur_pick,
+            "lava-lift": self.lava_lift,
+            "lava-drop": lambda: self.lava_drops(self.lava, self.now["lifted"]),
+            "secret-drop": self.free_caves,
+        }
+        return choices[kind]() if kind in choices else None
+
+
+def _scattered(o: Obs, rng: random.Random) -> None:
+    """A random mid-match table, set up as the README says: explorers anywhere they can be
+    (outside, dead, on land, in water, the swamp, the temple, captive), dinosaurs moved out of
+    some lairs, a lava flow (half the time all 30 pieces), coins carried and abandoned, kept
+    cards and bullets."""
+    board = o["board"]
+    terrain, near = board["terrain"], board["neighbors"]
+    lairs, ring = board["lairs"], board["swamp_ring"]
+    o["swamp_monster"] = monster = rng.choice(ring)
+    walk = [s for s, t in enumerate(terrain) if t in DRY | {"river"}]
+    dinosaurs = list(lairs)
+    for d in range(len(dinosaurs)):
+        if rng.random() < 0.6:
+            dinosaurs[d] = rng.choice([s for s in walk if s not in dinosaurs])
+    o["dinosaurs"] = dinosaurs
+    blocked = set(dinosaurs) | {monster}
+    lava = list(board["volcano_slope"])
+    if rng.random() < 0.8:
+        flow, size = [board["lava_start"]], rng.choice((0, 6, 23))
+        valley = set(board["lava_spaces"]) - set(dinosaurs)
+        while len(flow) < 1 + size:
+            edge = sorted({n for s in flow for n in near[s] if n in valley and n not in flow})
+            flow.append(rng.choice(edge))
+        lava += flow if board["lava_start"] not in dinosaurs else []
+    else:
+        lava = lava[:rng.randrange(7)]
+    o["lava"], o["lava_placed"] = lava, len(lava)
+    blocked |= set(lava)
+    places = [s for s in walk + ring + [board["temple"]] * 3 + board["entries"] * 2
+              if s not in blocked] + [s for s, t in enumerate(terrain) if t == "inner-swamp"]
+    for player in o["players"]:
+        for k in range(4):
+            roll = rng.random()
+            at = -1 if roll < 0.15 else -2 if roll < 0.2 else \
+                rng.choice(lairs) if roll < 0.3 else rng.choice(places)
+            player["explorers"][k] = at
+            if at >= 0 and terrain[at] != "lair" and rng.random() < 0.3:
+                player["carrying"][k] = True
+                o["temple_coins"] -= 1
+        if rng.random() < 0.5 and o["deck"]["gun"]:
+            o["deck"]["gun"] -= 1
+            player["guns"] = 1
+            player["bullets"] = rng.randrange(4)
+            o["bullet_supply"] -= player["bullets"]
+        if rng.random() < 0.5 and o["deck"]["secret-path"]:
+            o["deck"]["secret-path"] -= 1
+            player["secret_paths"] = 1
+    if all(at == -2 for at in o["players"][o["player"]]["explorers"]):
+        o["players"][o["player"]]["explorers"][0] = -1
+    lying = [s for s in walk + ring if s not in dinosaurs and s != board["temple"]]
+    for _ in range(rng.randrange(3)):
+        o["coins"].append([rng.choice(lying), 1])
+        o["temple_coins"] -= 1
+    merged: dict[int, int] = {}
+    for space, count in o["coins"]:
+        merged[space] = merged.get(space, 0) + count
+    o["coins"] = [[space, count] for space, count in sorted(merged.items())]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_an_independent_checker_agrees_on_every_choice_offered(game: Game, players: int) -> None:
+    """The choices offered, complete and no more, at every pick of an explorer or a dinosaur,
+    lava lift and drop, escape, water run, cave and bullet or secret path before and after the
+    move: 100 seeded matches per player count, each from a random table set up through the
+    observation and played at random for 12 turns, against the Table reading above."""
+    checked: dict[str, int] = {}
+    for seed in range(100):
+        rng = random.Random(players * 1000 + seed)
+        state = at_draw(game, lambda o: _scattered(o, rng), players,  # noqa: B023
+                        starter=seed % players)
+        start = state.observation(0)["turn"]
+        while not state.is_terminal() and state.observation(0)["turn"] < start + 12:
+            if state.current_player() == CHANCE:
+                outcomes = state.chance_outcomes()
+                state.apply_action(rng.choices([a for a, _ in outcomes],
+                                               [p for _, p in outcomes])[0])
+                continue
+            legal = state.legal_actions()
+            obs = state.observation(0)
+            expected = Table(obs).expected()
+            if expected is not None:
+                checked[obs["phase"]] = checked.get(obs["phase"], 0) + 1
+                assert sorted(set(expected)) == legal, (seed, obs["phase"], obs["now"])
+            state.apply_action(rng.choice(legal))
+    assert min(checked.get(kind, 0) for kind in (
+        "move-pick", "after-move", "pteranodon-pick", "fall-pick", "escape-pick",
+        "escape-drop", "fight-pick", "dinosaur-pick", "lava-lift", "lava-drop", "water-pick",
+        "water-step", "secret-drop")) > 0, checked
