@@ -224,6 +224,331 @@ def test_valley_lava_spreads_from_g_not_from_the_slope_beside_it(game: Game,
     game.state_from_observation(view(state), random.Random(0))  # the flow is whole
 
 
+
+# --- scenarios the earlier passes checked only from inside the engine -------------------------
+
+def finish_turn(state: State) -> None:
+    """The seat on move ends its turn: 'done' where offered, else its first choice (an
+    explorer outside walks in on a 1)."""
+    turn = state.observation(0)["turn"]
+    for _ in range(100):
+        if state.is_terminal() or state.observation(0)["turn"] > turn:
+            return
+        if state.current_player() == CHANCE:
+            state.apply_action(state.legal_actions()[0])
+        else:
+            legal = state.legal_actions()
+            state.apply_action(DONE if DONE in legal else legal[0])
+    raise AssertionError("the turn did not end")
+
+
+def grow_flow(o: Obs, valley_pieces: int, avoid: frozenset[int] = frozenset()) -> list[int]:
+    """Lava out of the cone: the slope A-F, G, then ``valley_pieces`` more joined to G (nearest
+    first), never on a dinosaur or on ``avoid``."""
+    board = o["board"]
+    allowed = set(board["lava_spaces"]) - set(o["dinosaurs"]) - avoid
+    flow, frontier = [board["lava_start"]], [board["lava_start"]]
+    while len(flow) < 1 + valley_pieces:
+        here = frontier.pop(0)
+        for n in board["neighbors"][here]:
+            if n in allowed and n not in flow and len(flow) < 1 + valley_pieces:
+                flow.append(n)
+                frontier.append(n)
+    o["lava"] = [*board["volcano_slope"], *flow]
+    o["lava_placed"] = len(o["lava"])
+    return flow
+
+
+def test_the_last_two_lava_pieces_then_repositioning(game: Game) -> None:
+    """'30 Red Lava Pieces' / 'at which time three pieces are placed' / 'When all 30 pieces of
+    lava have been placed on the board, you may then reposition three pieces': with 28 out an
+    eruption has only 2 left to place; the next eruption lifts instead."""
+    state = at_draw(game, lambda o: grow_flow(o, 21))
+    assert state.observation(0)["lava_placed"] == 28
+    state.apply_action(CARD["volcano"])
+    for _ in range(2):
+        assert phase(state) == "lava-place"
+        state.apply_action(state.legal_actions()[0])
+    obs = state.observation(0)
+    assert obs["phase"] == "move-pick" and obs["lava_placed"] == 30 and len(obs["lava"]) == 30
+    finish_turn(state)
+    state.apply_action(CARD["volcano"])
+    assert phase(state) == "lava-lift" and len(state.observation(0)["lava"]) == 30
+
+
+def test_at_most_three_pieces_are_repositioned_each_eruption(game: Game) -> None:
+    """'you may then reposition three pieces of lava ... (each time you draw a "volcano erupts"
+    card)': after the third piece is dropped the eruption is over, the flow still whole and
+    still 30 pieces."""
+    state = at_draw(game, lambda o: grow_flow(o, 23))
+    state.apply_action(CARD["volcano"])
+    for _ in range(3):
+        assert phase(state) == "lava-lift"
+        state.apply_action(state.legal_actions()[0])
+        assert phase(state) == "lava-drop"
+        state.apply_action(state.legal_actions()[-1])
+    obs = view(state)
+    assert obs["phase"] == "move-pick" and len(obs["lava"]) == 30
+    game.state_from_observation(obs, random.Random(0))  # one coherent structure
+
+
+def test_lava_with_no_room_next_to_it_stays_in_the_cone(game: Game) -> None:
+    """'Lava must always be placed on spaces adjacent to previously laid lava' and no dinosaur
+    'may land on' lava: with dinosaurs on every valley space next to G the eruption's three
+    pieces stay in the cone (ruling 15)."""
+    def boxed(o: Obs) -> None:
+        grow_flow(o, 0)
+        board = o["board"]
+        valley = set(board["lava_spaces"])
+        around = [n for n in board["neighbors"][board["lava_start"]] if n in valley]
+        o["dinosaurs"][:len(around)] = around
+    state = at_draw(game, boxed)
+    state.apply_action(CARD["volcano"])
+    obs = state.observation(0)
+    assert obs["phase"] == "move-pick" and obs["lava_placed"] == 7 and len(obs["lava"]) == 7
+    assert obs["discards"]["volcano"] == 1
+
+
+def test_a_dinosaur_on_g_dams_the_flow_until_it_leaves(game: Game) -> None:
+    """'The first piece to touch the valley is (G)' and no dinosaur 'may land on' lava: with a
+    dinosaur on G the seventh eruption puts nothing; once it has gone, the next puts G alone
+    (ruling 15)."""
+    def dammed(o: Obs) -> None:
+        o["lava"] = list(o["board"]["volcano_slope"])
+        o["lava_placed"] = 6
+        o["dinosaurs"][0] = o["board"]["lava_start"]
+    state = at_draw(game, dammed)
+    state.apply_action(CARD["volcano"])
+    obs = view(state)
+    assert obs["phase"] == "move-pick" and obs["lava_placed"] == 6
+    obs["phase"], obs["now"]["card"] = "draw", None
+    obs["dinosaurs"][0] = obs["board"]["lairs"][0]
+    state = game.state_from_observation(obs, random.Random(0))
+    state.apply_action(CARD["volcano"])
+    obs = view(state)
+    assert obs["lava_placed"] == 7 and obs["board"]["lava_start"] in obs["lava"]
+    assert obs["phase"] == "move-pick"
+
+
+def _beside_dump(o: Obs) -> tuple[int, int]:
+    """An ammunition dump and a plain land space next to it."""
+    board = o["board"]
+    dump = board["ammo_dumps"][0]
+    beside = next(n for n in board["neighbors"][dump] if board["terrain"][n] == "land")
+    return dump, beside
+
+
+def test_bullets_run_out_on_the_sheet(game: Game) -> None:
+    """'Bullets' on the press-out sheet (12) / 'bullets can now be taken when you land on an
+    ammo dump space' (ruling 3: three, fewer if the supply runs low)."""
+    spots: dict[str, int] = {}
+
+    def armed(o: Obs) -> None:
+        spots["dump"], spots["beside"] = _beside_dump(o)
+        put(o, 0, 0, spots["beside"])
+        o["deck"]["gun"] -= 2
+        o["players"][0]["guns"] = o["players"][1]["guns"] = 1
+        o["players"][1]["bullets"], o["bullet_supply"] = 10, 2
+    state = at_draw(game, armed)
+    state.apply_action(CARD["dinosaurs-fight"])
+    state.apply_action(pick(0, 0))
+    state.apply_action(die(1))
+    state.apply_action(spots["dump"])
+    obs = state.observation(0)
+    assert obs["players"][0]["bullets"] == 2 and obs["bullet_supply"] == 0
+
+
+def test_passing_over_an_ammo_dump_takes_no_bullets(game: Game) -> None:
+    """'bullets can now be taken when you land on an ammo dump space': landing, not passing."""
+    spots: dict[str, int] = {}
+
+    def armed(o: Obs) -> None:
+        spots["dump"], spots["beside"] = _beside_dump(o)
+        put(o, 0, 0, spots["beside"])
+        o["deck"]["gun"] -= 1
+        o["players"][0]["guns"] = 1
+    state = at_draw(game, armed)
+    state.apply_action(CARD["dinosaurs-fight"])
+    state.apply_action(pick(0, 0))
+    state.apply_action(die(2))
+    state.apply_action(spots["dump"])
+    state.apply_action(state.legal_actions()[0])
+    obs = state.observation(0)
+    assert obs["players"][0]["explorers"][0] != spots["dump"]
+    assert obs["players"][0]["bullets"] == 0 and obs["bullet_supply"] == 12
+
+
+def test_any_number_of_explorers_of_any_seat_in_the_temple(game: Game) -> None:
+    """'Any number of explorers may be there at the same time.' One of each seat is inside;
+    a third walks in, takes a coin and ends the turn; none is moved out."""
+    def crowd(o: Obs) -> None:
+        temple = o["board"]["temple"]
+        put(o, 1, 0, temple, carrying=True)
+        put(o, 0, 1, temple, carrying=True)
+        put(o, 0, 0, o["board"]["temple_arrows"][0])
+    state = at_draw(game, crowd)
+    state.apply_action(CARD["dinosaurs-fight"])
+    state.apply_action(pick(0, 0))
+    state.apply_action(die(4))
+    temple = state.observation(0)["board"]["temple"]
+    assert temple in state.legal_actions()
+    state.apply_action(temple)
+    obs = state.observation(0)
+    assert obs["player"] == 1 and obs["phase"] == "draw"
+    assert [obs["players"][0]["explorers"][0], obs["players"][0]["explorers"][1],
+            obs["players"][1]["explorers"][0]] == [temple] * 3
+    assert obs["players"][0]["carrying"][:2] == [True, True] and obs["temple_coins"] == 9
+
+
+def test_the_pteranodon_carries_one_explorer_and_nothing_else(game: Game) -> None:
+    """'It always returns to its nest after use, but never with explorers, dinosaurs, lava,
+    etc.': the swoop moves the one explorer chosen; every other piece stays put."""
+    def table(o: Obs) -> None:
+        grow_flow(o, 3)
+        put(o, 1, 2, 52)
+        put(o, 0, 3, 53)
+    state = at_draw(game, table)
+    before = view(state)
+    state.apply_action(CARD["pteranodon"])
+    state.apply_action(pick(1, 2))
+    state.apply_action(state.legal_actions()[0])
+    after = view(state)
+    assert after["players"][1]["explorers"][2] != 52
+    after["players"][1]["explorers"][2] = 52
+    for key in ("dinosaurs", "lava", "swamp_monster", "coins", "temple_coins"):
+        assert after[key] == before[key], key
+    assert [p["explorers"] for p in after["players"]] == \
+        [p["explorers"] for p in before["players"]]
+
+
+def test_dinosaur_attack_by_exact_count_into_a_lair_eats_its_captives(game: Game) -> None:
+    """'All captured explorers there are eaten alive! (including any already in the lair).'
+    (ruling 21): a dinosaur coming home by exact count, carrying nobody, finds captives of
+    both seats in its unguarded lair, and they are eaten."""
+    spots: dict[str, int] = {}
+
+    def held(o: Obs) -> None:
+        board = o["board"]
+        spots["lair"] = lair = board["lairs"][0]
+        spots["mark"] = mark = board["footprints"][0][0]
+        o["dinosaurs"][0] = mark
+        put(o, 0, 1, lair)
+        put(o, 1, 0, lair)
+    state = at_draw(game, held)
+    state.apply_action(CARD["dinosaur-attack"])
+    state.apply_action(DINO + 5)  # the one that moves 3, far away
+    for _ in range(3):
+        state.apply_action(state.legal_actions()[0])
+    assert phase(state) == "dinosaur-pick"
+    state.apply_action(DINO + 0)
+    assert spots["lair"] in state.legal_actions()
+    state.apply_action(spots["lair"])
+    obs = state.observation(0)
+    assert obs["players"][0]["explorers"][1] == -2 and obs["players"][1]["explorers"][0] == -2
+
+
+def test_the_secret_path_is_not_taken_back_the_same_turn(game: Game) -> None:
+    """'Travel is one way only, discard after using.' Holding both cards, an explorer that came
+    into the temple by the path may not go straight back out by it; another explorer in the
+    temple may (ruling 24)."""
+    def paths(o: Obs) -> None:
+        board = o["board"]
+        put(o, 0, 0, board["caves"][0])
+        put(o, 0, 1, board["temple"], carrying=True)
+        o["deck"]["secret-path"] -= 2
+        o["players"][0]["secret_paths"] = 2
+    state = at_draw(game, paths)
+    state.apply_action(CARD["dinosaurs-fight"])
+    assert {PATH + 0, PATH + 1} <= set(state.legal_actions())
+    state.apply_action(PATH + 0)
+    obs = state.observation(0)
+    assert obs["players"][0]["explorers"][0] == obs["board"]["temple"]
+    assert obs["players"][0]["carrying"][0] and obs["discards"]["secret-path"] == 1
+    assert PATH + 0 not in state.legal_actions() and PATH + 1 in state.legal_actions()
+
+
+def test_the_monster_and_the_lava_hit_every_seat_on_the_space_together(game: Game) -> None:
+    """'If the Monster lands on a space with an explorer, they are eaten' / 'If lava is placed
+    on a space with an explorer, they die': explorers of both seats on one space go together,
+    and the carriers' coins stay there (ruling 17)."""
+    def shared(o: Obs) -> None:
+        ring = o["board"]["swamp_ring"]
+        o["swamp_monster"] = ring[0]
+        put(o, 0, 0, ring[1], carrying=True)
+        put(o, 1, 0, ring[1], carrying=True)
+    state = at_draw(game, shared)
+    state.apply_action(CARD["swamp-monster"])
+    obs = state.observation(0)
+    ring = obs["board"]["swamp_ring"]
+    assert obs["players"][0]["explorers"][0] == obs["players"][1]["explorers"][0] == -2
+    assert [ring[1], 2] in obs["coins"]
+
+    spots: dict[str, int] = {}
+
+    def under(o: Obs) -> None:
+        grow_flow(o, 0)
+        board = o["board"]
+        spots["next"] = nxt = next(n for n in board["neighbors"][board["lava_start"]]
+                                   if n in board["lava_spaces"])
+        put(o, 0, 1, nxt)
+        put(o, 1, 1, nxt)
+    state = at_draw(game, under)
+    state.apply_action(CARD["volcano"])
+    state.apply_action(spots["next"])
+    obs = state.observation(0)
+    assert obs["players"][0]["explorers"][1] == obs["players"][1]["explorers"][1] == -2
+
+
+def test_lava_maroons_captives_in_an_unguarded_lair(game: Game) -> None:
+    """'Lava can maroon dinosaurs and explorers, cut off river crossings, dinosaur lairs':
+    a captive whose lair has lava on both footprints cannot walk out, though its dinosaur is
+    away ('Rolling the dice and moving when the dinosaur is absent' needs a way out)."""
+    def marooned(o: Obs) -> None:
+        board = o["board"]
+        lair, marks = board["lairs"][0], board["footprints"][0]
+        o["dinosaurs"][0] = 52
+        near = board["neighbors"]
+        allowed = set(board["lava_spaces"]) - set(o["dinosaurs"])
+        # the shortest lava path from G to each footprint
+        flow = [board["lava_start"]]
+        for mark in marks:
+            back = {board["lava_start"]: -1}
+            todo = [board["lava_start"]]
+            while mark not in back:
+                here = todo.pop(0)
+                for n in near[here]:
+                    if n in allowed and n not in back:
+                        back[n] = here
+                        todo.append(n)
+            step = mark
+            while step != -1:
+                if step not in flow:
+                    flow.append(step)
+                step = back[step]
+        o["lava"] = [*board["volcano_slope"], *flow]
+        o["lava_placed"] = len(o["lava"])
+        put(o, 0, 0, lair)
+    state = at_draw(game, marooned)
+    state.apply_action(CARD["swamp-monster"])
+    legal = state.legal_actions()
+    assert pick(0, 0) not in legal and pick(0, 1) in legal
+
+
+def test_four_players_play_round_the_table_past_a_seat_with_nobody_left(game: Game) -> None:
+    """'Play continues to each player in a clockwise direction.' With four players the last
+    seat hands over to the first, and a seat whose explorers are all dead is passed over
+    (ruling 5)."""
+    def seat_one_gone(o: Obs) -> None:
+        o["players"][1]["explorers"] = [-2] * 4
+    state = at_draw(game, seat_one_gone, players=4, starter=3)
+    order = []
+    for _ in range(4):
+        order.append(state.observation(0)["player"])
+        state.apply_action(CARD["swamp-monster"])
+        finish_turn(state)
+    assert order == [3, 0, 2, 3]
+
+
 # --- an independent checker: the choices a card or a turn offers ------------------------------
 #
 # Written from the rulebook and RULINGS.md only. The earlier passes check every *space* a piece
