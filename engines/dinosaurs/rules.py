@@ -92,10 +92,11 @@ class Rules(Events):
         return [A.DONE, *extras] if extras else []
 
     def extra_choices(self) -> list[int]:
-        """Bullets to fire and secret paths to take (before or after the move)."""
+        """Bullets to fire and secret paths to take (before or after the move). "Explorers use
+        bullets": a seat with no explorer alive (its card killed the last one) fires none."""
         seat = self.player
         choices = []
-        if self.bullets[seat]:
+        if self.bullets[seat] and self.alive(seat):
             choices += [A.SHOOT + dinosaur for dinosaur in range(len(self.dinosaurs))
                         if self.dinosaur_steps(dinosaur, 1, 1 << self.dinosaurs[dinosaur])]
         if self.secret_paths[seat]:

@@ -601,11 +601,12 @@ class Table:
         return [c for c in self.board["caves"] if c not in self.lava and c not in self.dinosaurs]
 
     def extras(self) -> list[int]:
-        """'Bullets can be used before or after you move an explorer' (one space each); the
-        secret path from a cave, or out of the temple to a free cave, not back the same turn."""
+        """'Bullets can be used before or after you move an explorer' (one space each), while
+        the seat has an explorer to use them; the secret path from a cave, or out of the
+        temple to a free cave, not back the same turn."""
         me = self.o["players"][self.seat]
         offered = []
-        if me["bullets"]:
+        if me["bullets"] and any(at != -2 for at in me["explorers"]):
             offered += [SHOOT + d for d in range(len(self.dinosaurs)) if self.dinosaur_can_go(d, 1)]
         if me["secret_paths"]:
             for number, at in self.mine():
@@ -823,3 +824,31 @@ def test_an_independent_checker_agrees_on_every_choice_offered(game: Game, playe
         "move-pick", "after-move", "pteranodon-pick", "fall-pick", "escape-pick",
         "escape-drop", "fight-pick", "dinosaur-pick", "lava-lift", "lava-drop", "water-pick",
         "water-step", "secret-drop")) > 0, checked
+
+
+def test_a_seat_whose_card_killed_its_last_explorer_fires_no_bullets(game: Game) -> None:
+    """'Explorers use bullets to frighten away a Dinosaur'. Seat 0 holds a gun and three
+    bullets; its own eruption buries its last explorer. With no explorer left it has nobody to
+    fire them: the turn ends (it used to be offered all six dinosaurs to shoot, and could push
+    one onto an opponent)."""
+    spots: dict[str, int] = {}
+
+    def last_one(o: Obs) -> None:
+        board = o["board"]
+        grow_flow(o, 0)
+        spots["next"] = nxt = next(n for n in board["neighbors"][board["lava_start"]]
+                                   if n in board["lava_spaces"])
+        o["players"][0]["explorers"] = [nxt, -2, -2, -2]
+        put(o, 1, 0, 52)
+        o["deck"]["gun"] -= 1
+        o["players"][0]["guns"], o["players"][0]["bullets"] = 1, 3
+        o["bullet_supply"] = 9
+    state = at_draw(game, last_one)
+    state.apply_action(CARD["volcano"])
+    state.apply_action(spots["next"])
+    while phase(state) == "lava-place":
+        state.apply_action(state.legal_actions()[0])
+    obs = state.observation(0)
+    assert obs["players"][0]["explorers"] == [-2] * 4
+    assert obs["phase"] == "draw" and obs["player"] == 1
+    assert obs["players"][0]["bullets"] == 3
