@@ -852,3 +852,20 @@ def test_a_seat_whose_card_killed_its_last_explorer_fires_no_bullets(game: Game)
     assert obs["players"][0]["explorers"] == [-2] * 4
     assert obs["phase"] == "draw" and obs["player"] == 1
     assert obs["players"][0]["bullets"] == 3
+
+
+def test_a_move_set_up_with_nothing_to_do_ends_the_turn(game: Game) -> None:
+    """'follow the instructions if possible' / ruling 7: a seat with no explorer that can move
+    and nothing to fire or take just ends its turn. Set up at move-pick, as the README allows,
+    with seat 0's last explorer held in a guarded lair: the next seat draws (the rebuilt state
+    used to wait for seat 0 with no legal action at all)."""
+    state = game.new_initial_state(2)
+    state.apply_action(first(0))
+    state.apply_action(CARD["dinosaurs-fight"])
+    obs = view(state)
+    assert obs["phase"] == "move-pick"
+    obs["players"][0]["explorers"] = [obs["board"]["lairs"][0], -2, -2, -2]
+    state = game.state_from_observation(obs, random.Random(0))
+    assert state.current_player() == CHANCE and state.legal_actions()
+    obs = view(state)
+    assert obs["phase"] == "draw" and obs["player"] == 1 and obs["turn"] == 1
