@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -547,6 +548,24 @@ def test_four_players_play_round_the_table_past_a_seat_with_nobody_left(game: Ga
         state.apply_action(CARD["swamp-monster"])
         finish_turn(state)
     assert order == [3, 0, 2, 3]
+
+
+
+def test_every_test_the_coverage_map_names_exists() -> None:
+    """RULES-COVERAGE-dinosaurs.md maps every rule to the tests that check it, named
+    ``<file>::<test>`` for ``test_dinosaurs_<file>.py``: a renamed or deleted test would leave
+    its rule unchecked without anyone noticing."""
+    here = Path(__file__).resolve().parent
+    table = (here / "RULES-COVERAGE-dinosaurs.md").read_text("utf-8")
+    named = re.findall(r"\b([a-z_0-9]+)::(test_[A-Za-z_0-9]+|\*)", table)
+    assert len(named) > 200
+    missing = []
+    for file, test in named:
+        path = here / f"test_dinosaurs_{file}.py"
+        if not path.exists() or (test != "*" and not re.search(
+                rf"^def {test}\(", path.read_text("utf-8"), re.MULTILINE)):
+            missing.append(f"{file}::{test}")
+    assert not missing, missing
 
 
 # --- an independent checker: the choices a card or a turn offers ------------------------------
