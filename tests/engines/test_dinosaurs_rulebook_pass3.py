@@ -568,6 +568,43 @@ def test_every_test_the_coverage_map_names_exists() -> None:
     assert not missing, missing
 
 
+
+def test_an_empty_roof_gives_nothing_until_a_coin_comes_back(game: Game) -> None:
+    """'Place all Treasure Coins on the top of the temple roof.' With the roof empty, an
+    explorer walking in takes nothing (and its turn still ends); a carrier in the temple who
+    falls into the swamp puts its coin back on the roof (ruling 13), where the next explorer
+    to walk in takes it."""
+    def bare(o: Obs) -> None:
+        board = o["board"]
+        put(o, 0, 0, board["temple_arrows"][0])
+        put(o, 0, 1, board["temple_arrows"][1])
+        put(o, 1, 0, board["temple"], carrying=True)
+        o["coins"] = [[52, o["temple_coins"]]]
+        o["temple_coins"] = 0
+    state = at_draw(game, bare)
+    temple = state.observation(0)["board"]["temple"]
+    state.apply_action(CARD["dinosaurs-fight"])
+    state.apply_action(pick(0, 0))
+    state.apply_action(die(3))
+    state.apply_action(temple)
+    obs = state.observation(0)
+    assert obs["players"][0]["explorers"][0] == temple and not obs["players"][0]["carrying"][0]
+    assert obs["phase"] == "draw" and obs["player"] == 1 and obs["temple_coins"] == 0
+    state.apply_action(CARD["falls-into-swamp"])
+    state.apply_action(pick(1, 0))
+    state.apply_action(state.legal_actions()[0])
+    obs = state.observation(0)
+    assert obs["temple_coins"] == 1 and not obs["players"][1]["carrying"][0]
+    assert obs["players"][0]["carrying"][0] is False  # already inside: it did not arrive
+    finish_turn(state)
+    state.apply_action(CARD["dinosaurs-fight"])
+    state.apply_action(pick(0, 1))
+    state.apply_action(die(3))
+    state.apply_action(temple)
+    obs = state.observation(0)
+    assert obs["players"][0]["carrying"][1] and obs["temple_coins"] == 0
+
+
 # --- an independent checker: the choices a card or a turn offers ------------------------------
 #
 # Written from the rulebook and RULINGS.md only. The earlier passes check every *space* a piece
