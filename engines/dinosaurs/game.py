@@ -44,9 +44,9 @@ A turn
 
 The cards (counts from the rulebook)
     Volcano Erupts (7): a lava piece down the slope A-F, then G at the valley's
-    edge, then three per eruption, each next to lava in the valley (anywhere but the swamp, a
-    lair or the temple); lava kills explorers; after 30 pieces, three pieces may
-    be repositioned. Pteranodon Swoops (6): put one of your explorers on an
+    edge, then three per eruption, each next to lava in the valley (anywhere but
+    the swamp, a lair or the temple); lava kills explorers; after 30 pieces,
+    three pieces may be repositioned. Pteranodon Swoops (6): put one of your explorers on an
     empty safe space, or an opponent's on an empty dangerous one. Swamp Monster
     (6): it moves one grey arrow clockwise and eats whoever is there. Falls into
     the Swamp (6): one of your explorers (not a captive) goes onto any grey
