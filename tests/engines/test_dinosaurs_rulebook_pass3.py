@@ -225,7 +225,6 @@ def test_valley_lava_spreads_from_g_not_from_the_slope_beside_it(game: Game,
     game.state_from_observation(view(state), random.Random(0))  # the flow is whole
 
 
-
 # --- scenarios the earlier passes checked only from inside the engine -------------------------
 
 def finish_turn(state: State) -> None:
@@ -243,11 +242,11 @@ def finish_turn(state: State) -> None:
     raise AssertionError("the turn did not end")
 
 
-def grow_flow(o: Obs, valley_pieces: int, avoid: frozenset[int] = frozenset()) -> list[int]:
+def grow_flow(o: Obs, valley_pieces: int) -> list[int]:
     """Lava out of the cone: the slope A-F, G, then ``valley_pieces`` more joined to G (nearest
-    first), never on a dinosaur or on ``avoid``."""
+    first), never on a dinosaur."""
     board = o["board"]
-    allowed = set(board["lava_spaces"]) - set(o["dinosaurs"]) - avoid
+    allowed = set(board["lava_spaces"]) - set(o["dinosaurs"])
     flow, frontier = [board["lava_start"]], [board["lava_start"]]
     while len(flow) < 1 + valley_pieces:
         here = frontier.pop(0)
