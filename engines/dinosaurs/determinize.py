@@ -84,6 +84,14 @@ def rebuild(observation: Mapping[str, Any]) -> DinosaursState:
     _turn(state, observation["now"])
     state.winner = observation["winner"]
     state.end_reason = observation["end_reason"] or ""
+    if state.phase == phases.DRAW:
+        # a draw node with an empty deck: the discards become the deck before the draw, as
+        # they do when a turn starts (ruling 4); otherwise the node would have no outcome
+        state.reshuffle_if_depleted()
+    elif state.phase == phases.MOVE_PICK and not state.move_choices():
+        # nothing to move, fire or take: the turn ends, as it does in play (ruling 7); the
+        # seat would otherwise be on move with no legal action
+        state.end_turn()
     return state
 
 

@@ -36,16 +36,17 @@ A turn
        stops); landing on an abandoned coin by that exact count picks it
        up.
     3. Before or after the move (not after one into the temple or a river):
-       fire bullets (each pushes a dinosaur one space) and take a secret
+       fire bullets (each pushes a dinosaur one space; not once the seat's
+       last explorer is dead) and take a secret
        path (cave to temple or back; one way a turn for an explorer, which
        may still make the turn's move).
     Then the next seat clockwise with a living explorer plays.
 
 The cards (counts from the rulebook)
     Volcano Erupts (7): a lava piece down the slope A-F, then G at the valley's
-    edge, then three per eruption, each next to lava (anywhere but the swamp, a
-    lair or the temple); lava kills explorers; after 30 pieces, three pieces may
-    be repositioned. Pteranodon Swoops (6): put one of your explorers on an
+    edge, then three per eruption, each next to lava in the valley (anywhere but
+    the swamp, a lair or the temple); lava kills explorers; after 30 pieces,
+    three pieces may be repositioned. Pteranodon Swoops (6): put one of your explorers on an
     empty safe space, or an opponent's on an empty dangerous one. Swamp Monster
     (6): it moves one grey arrow clockwise and eats whoever is there. Falls into
     the Swamp (6): one of your explorers (not a captive) goes onto any grey

@@ -99,11 +99,19 @@ class Pieces(Table):
     # ------------------------------------------------------------ lava
 
     def lava_targets(self) -> list[int]:
-        """Valley spaces the next lava piece may cover: next to lava, no dinosaur there."""
+        """Valley spaces the next lava piece may cover: next to lava in the valley (the flow
+        reaches the valley at G only, "The first piece to touch the valley is (G)"), no
+        dinosaur there."""
         board, lava, dinosaurs = self.board, self.lava, self.dinosaurs
         return [space for space in sorted(board.lava_spaces)
                 if not lava[space] and space not in dinosaurs
-                and any(lava[other] for other in board.neighbors[space])]
+                and any(lava[other] for other in self._valley_near(space))]
+
+    def _valley_near(self, space: int) -> list[int]:
+        """The valley spaces next to ``space``: a slope piece beside a valley space other than
+        G (a board drawn that way) is not lava the flow can spread from."""
+        board = self.board
+        return [other for other in board.neighbors[space] if other in board.lava_spaces]
 
     def _valley_lava(self) -> set[int]:
         return {space for space in self.board.lava_spaces if self.lava[space]}
@@ -113,7 +121,7 @@ class Pieces(Table):
         board, lava = self.board, self.lava
         return [space for space in sorted(board.lava_spaces)
                 if space != lifted and not lava[space] and not self.occupied(space)
-                and any(lava[other] and other != lifted for other in board.neighbors[space])]
+                and any(lava[other] and other != lifted for other in self._valley_near(space))]
 
     def lava_lifts(self) -> list[int]:
         """Valley pieces that may be repositioned, leaving the flow one coherent structure."""
@@ -121,7 +129,7 @@ class Pieces(Table):
         pieces = self._valley_lava()
         # Each empty space next to lava, with the lava pieces it touches: a piece may be lifted
         # if some such space touches another piece too (or touches only other pieces).
-        frontier = [[other for other in board.neighbors[space] if lava[other]]
+        frontier = [[other for other in self._valley_near(space) if lava[other]]
                     for space in board.lava_spaces
                     if not lava[space] and not self.occupied(space)]
         frontier = [touching for touching in frontier if touching]

@@ -15,8 +15,16 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engines.dinosaurs import cards, phases
-from engines.dinosaurs.board import LAIR, NO_DINOSAUR, SLOPE, SWAMP, Board
-from engines.dinosaurs.table import BULLETS, COINS, DEAD, EXPLORERS, LAVA_PIECES, OUTSIDE
+from engines.dinosaurs.board import LAIR, NO_DINOSAUR, SLOPE, SWAMP, TEMPLE, Board
+from engines.dinosaurs.table import (
+    BULLETS,
+    COINS,
+    DEAD,
+    EXPLORERS,
+    LAVA_PIECES,
+    MAX_TURNS,
+    OUTSIDE,
+)
 
 
 def _fail(problem: str) -> ValueError:
@@ -43,6 +51,7 @@ def check(observation: Mapping[str, Any], board: Board) -> None:
     lava = _lava(observation, board)
     _explorers(observation, board, dinosaurs, lava)
     _counts(observation, board)
+    _going_on(observation)
 
 
 def _turn_order(observation: Mapping[str, Any], n: int) -> None:
@@ -142,6 +151,10 @@ def _counts(observation: Mapping[str, Any], board: Board) -> None:
         _space(board, "an abandoned coin", space)
         if not isinstance(count, int) or count < 1:
             raise _fail(f"coins holds [{space}, {count!r}]: a count is at least 1")
+        if board.terrain[space] in (TEMPLE, LAIR, SLOPE):
+            raise _fail(f"an abandoned coin on {board.names[space]} ({space}): a coin left in "
+                        "the temple goes back on the roof (temple_coins), and none is ever "
+                        "left in a lair or on the slope")
         abandoned += count
     carried = sum(sum(1 for held in p["carrying"] if held) for p in players)
     out = sum(p["coins_out"] for p in players)
@@ -166,3 +179,30 @@ def _counts(observation: Mapping[str, Any], board: Board) -> None:
                                  *(p["bullets"] for p in players)) < 0:
         raise _fail(f"bullet_supply and the seats' bullets make {bullets}, not the sheet's "
                     f"{BULLETS}")
+
+
+def _going_on(observation: Mapping[str, Any]) -> None:
+    """A match not over has no winner yet, and a turn starts (``draw``) only for a seat with
+    an explorer alive, with a coin still to bring out, before the hard bound."""
+    players, target = observation["players"], observation["coins_to_win"]
+    if not isinstance(target, int) or isinstance(target, bool) or not 1 <= target <= COINS:
+        raise _fail(f"coins_to_win is {target!r}, not 1-{COINS} (1: short game, 3: long game)")
+    phase = observation["phase"]
+    if phase == "over":
+        return
+    for seat, player in enumerate(players):
+        if player["coins_out"] >= target:
+            raise _fail(f"seat {seat} has brought out {player['coins_out']} coin(s) of the "
+                        f"{target} needed: the match is over (phase 'over'), not at {phase!r}")
+    if phase != "draw":
+        return
+    seat = observation["player"]
+    if all(at == DEAD for at in players[seat]["explorers"]):
+        raise _fail(f"seat {seat} draws a card with no explorer alive: a seat whose four "
+                    "explorers are dead takes no more turns")
+    carried = sum(sum(1 for held in p["carrying"] if held) for p in players)
+    if observation["temple_coins"] + sum(count for _, count in observation["coins"]) \
+            + carried == 0:
+        raise _fail("no coin is left to bring out: the match ended with the turn before")
+    if observation["turn"] >= MAX_TURNS:
+        raise _fail(f"turn {observation['turn']}: the match ends after {MAX_TURNS} turns")

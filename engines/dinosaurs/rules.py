@@ -46,7 +46,12 @@ class Rules(Events):
         self.phase, self.card, self.path_explorer = P.DRAW, -1, -1
         self.roll = self.steps_left = self.visited = 0
         self.walked = [0] * len(self.explorers)
-        if not any(self.deck):  # "reshuffle the discard pile and continue"
+        self.reshuffle_if_depleted()
+
+    def reshuffle_if_depleted(self) -> None:
+        """"In the event the adventure cards are depleted, reshuffle the discard pile and
+        continue to use them as the new draw deck": done before a draw, never during one."""
+        if not any(self.deck):
             self.deck, self.discards = self.discards, [0] * len(self.discards)
 
     def end_turn(self) -> None:
@@ -87,10 +92,11 @@ class Rules(Events):
         return [A.DONE, *extras] if extras else []
 
     def extra_choices(self) -> list[int]:
-        """Bullets to fire and secret paths to take (before or after the move)."""
+        """Bullets to fire and secret paths to take (before or after the move). "Explorers use
+        bullets": a seat with no explorer alive (its card killed the last one) fires none."""
         seat = self.player
         choices = []
-        if self.bullets[seat]:
+        if self.bullets[seat] and self.alive(seat):
             choices += [A.SHOOT + dinosaur for dinosaur in range(len(self.dinosaurs))
                         if self.dinosaur_steps(dinosaur, 1, 1 << self.dinosaurs[dinosaur])]
         if self.secret_paths[seat]:
