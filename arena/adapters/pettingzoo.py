@@ -10,9 +10,13 @@ The environment (:class:`ArenaEnv`, or :func:`env` by game name):
   game's ``State.observation_tensor(seat)`` (a fixed length per game and player count,
   documented in each game's README) and a mask over ``num_distinct_actions`` with ones at
   the legal actions (all zeros for an agent not on move);
-- rewards come only at the end, from the final ranking: a seat in place ``p`` (0 = best,
-  tied seats share a place) of ``n`` gets ``1 - 2p / (n - 1)``, so +1 for the winner, -1 for
-  the last, evenly spaced between; every agent then terminates. ``reset``'s ``options``
+- rewards come only at the end, from the final ranking: place ``p`` (0 = best) of ``n`` is
+  worth ``1 - 2p / (n - 1)``, so +1 for the winner, -1 for the last, evenly spaced between;
+  seats tied for a place share the worth of the places they fill (two tied first of three
+  get +0.5 each; a match everyone ties, as when every explorer dies, gives 0 to all), so
+  the rewards of a match add up to 0; every agent then terminates, with
+  ``{"place": p, "score": s}`` (its place and its ``scores()``) as its ``info``;
+- ``num_players`` defaults to the fewest the game takes. ``reset``'s ``options``
   are ignored; the game's options are given to the constructor.
 
 The other way round, :class:`PolicyBot` enters a trained policy (a function from that
@@ -39,8 +43,18 @@ from arena.game import CHANCE, Game, State, sample_chance
 
 
 def reward_of_place(place: int, num_players: int) -> float:
-    """The reward of finishing in ``place`` (0 = best): +1 first, -1 last, linear between."""
+    """The reward of finishing alone in ``place`` (0 = best): +1 first, -1 last, linear
+    between."""
     return 1.0 - 2.0 * place / (num_players - 1)
+
+
+def rewards_of_ranking(ranking: Sequence[int]) -> list[float]:
+    """Each seat's reward for a final ``ranking`` (competition ranking, as ``State.ranking``
+    gives it): seats tied for a place share the worth of the places they fill, so the
+    rewards add up to 0 and a match that everyone ties is worth 0 to each, not a win."""
+    # The mean of 1 - 2q / (n - 1) over the k places q = p .. p + k - 1, in one exact step.
+    return [1.0 - (2 * place + ranking.count(place) - 1) / (len(ranking) - 1)
+            for place in ranking]
 
 
 def game_named(name: str) -> Game:
@@ -137,8 +151,9 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
             self.state.apply_action(sample_chance(self.state.chance_outcomes(), self._rng))
         if self.state.is_terminal():
             ranking = self.state.ranking()
+            rewards = rewards_of_ranking(ranking)
             for seat, agent in enumerate(self.possible_agents):
-                self.rewards[agent] = reward_of_place(ranking[seat], self.num_players)
+                self.rewards[agent] = rewards[seat]
                 self.terminations[agent] = True
                 self.infos[agent] = {"place": ranking[seat], "score": self.state.scores()[seat]}
             self.agent_selection = self.agents[0]
