@@ -129,6 +129,22 @@ def test_every_agent_ends_with_its_place_and_score_as_info() -> None:
                      in enumerate(zip(game.state.ranking(), game.state.scores(), strict=True))}
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_the_board_is_rendered_without_the_games_rich_markup(
+        game: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """``render()`` gave the engine's board as it is, rich markup and all: ``"ansi"`` returned
+    ``[bold]Explorers of the Lost Valley[/bold] ...`` and ``"human"`` printed it so."""
+    shown = env(game, 2, render_mode="ansi")
+    shown.reset(seed=1)
+    board = shown.render()
+    assert board is not None and "[bold]" not in board and "[/" not in board
+    assert board.splitlines()[0].startswith(shown.game.title)
+    printed = env(game, 2, render_mode="human")
+    printed.reset(seed=1)
+    assert printed.render() is None
+    assert capsys.readouterr().out.splitlines()[0] == board.splitlines()[0]
+
+
 def test_one_seed_gives_one_game_and_chance_never_reaches_an_agent() -> None:
     first, second = env("lost-explorers", 2), env("lost-explorers", 2)
     assert play_out(first, seed=9) == play_out(second, seed=9)

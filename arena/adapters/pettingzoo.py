@@ -16,6 +16,8 @@ The environment (:class:`ArenaEnv`, or :func:`env` by game name):
   get +0.5 each; a match everyone ties, as when every explorer dies, gives 0 to all), so
   the rewards of a match add up to 0; every agent then terminates, with
   ``{"place": p, "score": s}`` (its place and its ``scores()``) as its ``info``;
+- ``render()`` shows the board: ``render_mode="ansi"`` returns it as plain text, ``"human"``
+  prints it in colour;
 - ``num_players`` defaults to the fewest the game takes. ``reset``'s ``options``
   are ignored; the game's options are given to the constructor.
 
@@ -162,18 +164,32 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
             self.agent_selection = self.possible_agents[self.state.current_player()]
 
     def render(self) -> str | None:
-        text = self.state.render()
+        """The board, the game's ``render()`` with its rich markup read: ``"ansi"`` returns
+        it as plain text, ``"human"`` prints it in its colours."""
+        # rich is imported here: a stored bot's environment holds no rich, and a PolicyBot
+        # imports this module there without ever rendering.
+        from rich.console import Console
+        from rich.errors import MarkupError
+        from rich.text import Text
+
+        board = self.state.render()
+        try:
+            text = Text.from_markup(board)
+        except MarkupError:
+            text = Text(board)
         if self.render_mode == "human":
-            print(text)
+            Console().print(text, highlight=False, soft_wrap=True)
             return None
-        return text
+        return text.plain
 
     def close(self) -> None:
         pass
 
 
 def env(game: str, num_players: int | None = None, **kwargs: Any) -> ArenaEnv:
-    """The AEC environment of the installed game ``game``."""
+    """The AEC environment of the installed game ``game`` with ``num_players`` seats (by
+    default the fewest the game takes); the keywords ``options`` (the game's options) and
+    ``render_mode`` (``"ansi"`` or ``"human"``) go to :class:`ArenaEnv`."""
     return ArenaEnv(game, num_players, **kwargs)
 
 
