@@ -152,7 +152,7 @@ def test_the_readme_package_data_puts_a_policy_bots_model_into_its_wheel(tmp_pat
     assert shipped == {f"arena_bot_trained/models/lost-explorers-{n}.npy" for n in (2, 3, 4)}
 
 
-@pytest.mark.parametrize("engine", ["dinosaurs", "lost_explorers"])
+@pytest.mark.parametrize("engine", ["dinosaurs", "explorers", "lost_explorers"])
 def test_the_engine_readme_python_examples_run_as_written(engine: str) -> None:
     """Each engine README's Python blocks run as pasted (the Lost Explorers one began with
     ``state = ...`` and used ``random`` and the game class without importing them)."""
