@@ -308,6 +308,18 @@ def describe(state: State, actor: int, labels: Sequence[str], action: int, viewe
     return f"{who}: {state.action_to_string_for(viewer, action)}"
 
 
+def _number(entry: str) -> int:
+    """The number typed, else 0: ``isdigit`` let through what ``int`` cannot read (``²``,
+    a superscript), and ``int`` refuses more than 4,300 digits; either ended the match with
+    a traceback."""
+    if not entry.isdecimal():
+        return 0
+    try:
+        return int(entry)
+    except ValueError:
+        return 0
+
+
 class Terminal:
     """The person's side of the table: what they see and how they answer."""
 
@@ -345,8 +357,9 @@ class Terminal:
             entry = entry.strip()
             if entry.lower() in ("q", "quit"):
                 raise Quit
-            if entry.isdigit() and 1 <= int(entry) <= len(legal):
-                return legal[int(entry) - 1]
+            number = _number(entry)
+            if 1 <= number <= len(legal):
+                return legal[number - 1]
             self.say(f"{plain(entry)!r} is not one of the actions: enter a number from 1 to "
                      f"{len(legal)}, or q to quit")
 

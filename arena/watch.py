@@ -135,7 +135,7 @@ def step_through(replay: Replay, console: Console, read_key: Callable[[], str]) 
             position = 0
         elif key == "G":
             position = last
-        elif key.isdigit():
+        elif key.isdecimal():  # not isdigit: int() cannot read a superscript "²"
             found = replay.next_decision(position, int(key))
             if found is None:
                 note = f"seat {key} has no decision after position {position}"

@@ -55,7 +55,7 @@ def test_a_person_plays_a_whole_match_of_each_game_in_a_terminal(
         child.expect("bots sandboxed")
         child.expect(PROMPT)
         # A wrong entry asks again; it never ends the match.
-        for wrong in ("abc", "0", "999", ""):
+        for wrong in ("abc", "0", "999", "", "\u00b2"):  # ², which isdigit() passes
             child.sendline(wrong)
             child.expect("is not one of the actions: enter a number from 1 to")
             child.expect(PROMPT)
@@ -99,6 +99,28 @@ def test_the_person_sees_chance_and_the_bots_moves_and_can_leave(tmp_path: Path)
     finally:
         child.close()
     assert child.exitstatus == 0 and not (save / "matches.jsonl").exists()
+
+
+def test_an_entry_int_cannot_read_is_asked_again_not_a_traceback() -> None:
+    """``isdigit`` passed ``²`` and a number of 5,000 digits, and ``int`` refused both: the
+    match ended with a ``ValueError`` traceback. Any decimal digits are a number (``٢`` is 2)."""
+    from io import StringIO
+
+    from rich.console import Console
+
+    from arena.play import Terminal
+    from arena.plugins import require_registry
+
+    state = require_registry().game("explorers-of-the-lost-valley").new_initial_state(2)
+    for outcome in (94, 45, 46, 47, 48, 49):  # seat 0 first; three set aside, a row of two
+        state.apply_action(outcome)
+    shown = StringIO()
+    entries = iter(["\u00b2", "9" * 5000, "\u0662"])
+    terminal = Terminal(Console(file=shown, width=100), ["you", "random"], 0,
+                        read_line=lambda prompt: next(entries))
+    assert terminal.ask(state, 0) == state.legal_actions()[1]
+    refusals = [line for line in shown.getvalue().splitlines() if "is not one of" in line]
+    assert len(refusals) == 2 and refusals[0].startswith("'\u00b2' is not one of the actions")
 
 
 def test_options_come_as_json_or_toml() -> None:
