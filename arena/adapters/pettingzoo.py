@@ -202,7 +202,13 @@ class PolicyBot(Bot):
     Each decision rebuilds a state from the bot's observation with the game's
     ``state_from_observation`` and encodes it exactly as the environment does, so the
     policy sees what it saw in training; an answer the mask does not allow is the bot's
-    illegal move, as for any bot."""
+    illegal move, as for any bot.
+
+    The observation's length depends on ``num_players``, and ``arena check`` and ``arena
+    submit`` play the fewest and the most players each game takes: pick a model per player
+    count. A model file reaches the bot's wheel only as package data
+    (``[tool.setuptools.package-data]`` in its ``pyproject.toml``; the README's
+    *Reinforcement learning* section)."""
 
     def __init__(self, *, game: str, seat: int, num_players: int, seed: int,
                  **params: Any) -> None:
