@@ -142,6 +142,9 @@ def test_the_replay_steps_through_a_match_in_a_real_terminal(runs: dict[str, Pat
         child.expect(f"position 2/{total}")
         child.send("\x1b[D")  # the left arrow
         child.expect(f"position 1/{total}")
+        child.send("\u00b2")  # one key of two bytes: one unknown key, not two
+        child.expect(f"position 1/{total}")
+        child.expect("unknown key '\u00b2'; keys:")
         child.send("1")  # the next decision of seat 1
         child.expect(f"position {seat_1}/{total}")
         child.expect("next: seat 1 \\(greedy-1\\) to move")
