@@ -177,6 +177,20 @@ def test_trusted_bots_play_in_this_process_and_saved_matches_add_up(tmp_path: Pa
                                                                                "random": 2}
 
 
+def test_a_bot_that_faults_is_said_when_it_does_not_only_at_the_end() -> None:
+    """A bot that raised (or whose constructor wanted a param ``arena play`` cannot give) was
+    played on by random moves and told only in the result: the person played a whole game
+    against random moves thinking it was the bot."""
+    shown = CliRunner().invoke(main, ["play", "tiny-race", "--against", "crasher", "--trusted",
+                                      "--seed", "1"], input="1\n" * 200)
+    assert shown.exit_code == 0, shown.output
+    lines = shown.output.splitlines()
+    said = [n for n, line in enumerate(lines) if line.startswith("seat 1 (crasher) faulted")]
+    assert len(said) == 1 and said[0] < lines.index("Result:")
+    assert lines[said[0]] == ("seat 1 (crasher) faulted, error: RuntimeError: boom; random "
+                              "moves play its seat from here, and it is ranked last")
+
+
 def test_the_person_is_told_only_what_their_seat_may_see() -> None:
     """The terminal shows each action and the board through the per-seat view: in Lost
     Explorers another seat's clue tile is told without its number, and the board at the
