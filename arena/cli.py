@@ -657,7 +657,7 @@ def play_command(game: str, against: str, seat: int, seed: int | None, options: 
     terminal.say("seats: " + ", ".join(f"{index} {label}" for index, label in enumerate(labels)))
     terminal.say(f"bots {where}")
     try:
-        result, state = playing.play(table, terminal.ask, terminal.told)
+        result, state = playing.play(table, terminal.ask, terminal.told, terminal.faulted)
     except playing.Quit:
         terminal.say("You left the match; nothing was saved.")
         return

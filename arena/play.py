@@ -6,7 +6,8 @@ the user says they are trusted), with the usual time limits and faults; the pers
 has no clock. The person sees the board (``render()``), every action as it is applied
 (chance outcomes as they happen, the bots' moves), and at each decision the legal actions
 as a numbered list of their ``action_to_string``; an entry that is not one of the numbers
-asks again. A decision with one legal action is played without asking.
+asks again. A decision with one legal action is played without asking. A bot's seat that
+faults is said when it does.
 
 A finished match can be saved in a run folder in the tournament's record format
 (``config.json`` and one line of ``matches.jsonl``), so ``arena replay`` and
@@ -169,10 +170,16 @@ class _PersonSeat:
 class _Referee(Referee):
     """The tournament's referee, with the person's seat asked by ``ask`` and unclocked."""
 
-    def __init__(self, spec: MatchSpec, person: int,
-                 ask: Callable[[State, int], int]) -> None:
-        self.person, self.ask = person, ask
+    def __init__(self, spec: MatchSpec, person: int, ask: Callable[[State, int], int],
+                 faulted: Callable[[int, str, str], None] | None = None) -> None:
+        self.person, self.ask, self.faulted = person, ask, faulted
         super().__init__(spec, opener=self._open)
+
+    def fault(self, seat: int, status: str, message: str) -> None:
+        first = self.statuses[seat] == "ok"
+        super().fault(seat, status, message)
+        if first and self.faulted is not None:
+            self.faulted(seat, status, message)
 
     def _open(self, spec: MatchSpec, index: int) -> Seat:
         return _PersonSeat() if index == self.person else open_seat(spec, index)
@@ -239,15 +246,17 @@ def play(
     table: Table,
     ask: Callable[[State, int], int],
     told: Callable[[State, int, int], None],
+    faulted: Callable[[int, str, str], None] | None = None,
 ) -> tuple[MatchResult, State]:
     """Play ``table`` to the end: the person's decisions from ``ask``, every applied action
-    told to ``told``. Raises :class:`Quit` (the bots' seats released) if the person leaves."""
+    told to ``told``, a bot's seat that faults to ``faulted(seat, status, message)`` when it
+    does. Raises :class:`Quit` (the bots' seats released) if the person leaves."""
     import random
 
     spec = table.spec
     started = time.perf_counter()
     state = table.game.new_initial_state(len(spec.seats), dict(spec.options))
-    referee = _Referee(spec, table.person, ask)
+    referee = _Referee(spec, table.person, ask, faulted)
     finished: State | None = None
     try:
         history = drive(Narrated(state, told), referee.decide, random.Random(spec.seed))
@@ -308,6 +317,18 @@ def describe(state: State, actor: int, labels: Sequence[str], action: int, viewe
     return f"{who}: {state.action_to_string_for(viewer, action)}"
 
 
+def _number(entry: str) -> int:
+    """The number typed, else 0: ``isdigit`` let through what ``int`` cannot read (``²``,
+    a superscript), and ``int`` refuses more than 4,300 digits; either ended the match with
+    a traceback."""
+    if not entry.isdecimal():
+        return 0
+    try:
+        return int(entry)
+    except ValueError:
+        return 0
+
+
 class Terminal:
     """The person's side of the table: what they see and how they answer."""
 
@@ -325,6 +346,12 @@ class Terminal:
         if actor == self.person and len(state.legal_actions()) == 1:
             line += " (the only legal action)"
         self.say(line)
+
+    def faulted(self, seat: int, status: str, message: str) -> None:
+        """A bot's seat faulted: said at once, not only in the result at the end."""
+        reason = (plain(message).strip().splitlines() or [""])[-1][-160:]
+        self.say(f"seat {seat} ({self.labels[seat]}) faulted, {status}: {reason}; random moves "
+                 "play its seat from here, and it is ranked last")
 
     def ask(self, state: State, player: int) -> int:
         """The person's decision: the board, the numbered legal actions, a checked answer."""
@@ -345,8 +372,9 @@ class Terminal:
             entry = entry.strip()
             if entry.lower() in ("q", "quit"):
                 raise Quit
-            if entry.isdigit() and 1 <= int(entry) <= len(legal):
-                return legal[int(entry) - 1]
+            number = _number(entry)
+            if 1 <= number <= len(legal):
+                return legal[number - 1]
             self.say(f"{plain(entry)!r} is not one of the actions: enter a number from 1 to "
                      f"{len(legal)}, or q to quit")
 

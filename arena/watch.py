@@ -135,7 +135,7 @@ def step_through(replay: Replay, console: Console, read_key: Callable[[], str]) 
             position = 0
         elif key == "G":
             position = last
-        elif key.isdigit():
+        elif key.isdecimal():  # not isdigit: int() cannot read a superscript "²"
             found = replay.next_decision(position, int(key))
             if found is None:
                 note = f"seat {key} has no decision after position {position}"
@@ -146,6 +146,16 @@ def step_through(replay: Replay, console: Console, read_key: Callable[[], str]) 
 
 
 _ARROWS = {"[C": "RIGHT", "[D": "LEFT", "OC": "RIGHT", "OD": "LEFT"}
+
+
+def _character(descriptor: int, first: bytes) -> str:
+    """One key press from its first byte: a character beyond ASCII comes as two to four
+    bytes of UTF-8, read one at a time, and was answered as two to four unknown keys."""
+    more = (1 if first[0] >= 0xC0 else 0) + (first[0] >= 0xE0) + (first[0] >= 0xF0)
+    data = first
+    while len(data) <= more and select.select([descriptor], [], [], 0.05)[0]:
+        data += os.read(descriptor, 1)
+    return data.decode(errors="replace")
 
 
 @contextlib.contextmanager
@@ -175,9 +185,9 @@ def _line_key() -> str:
 
 
 def _raw_key(descriptor: int) -> str:
-    key = os.read(descriptor, 1).decode(errors="replace")
-    if key != "\x1b":
-        return key
+    first = os.read(descriptor, 1)
+    if first != b"\x1b":
+        return _character(descriptor, first)
     sequence = ""
     while len(sequence) < 2 and select.select([descriptor], [], [], 0.05)[0]:
         sequence += os.read(descriptor, 1).decode(errors="replace")

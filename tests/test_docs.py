@@ -7,6 +7,7 @@ import itertools
 import re
 import subprocess
 import tomllib
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -98,7 +99,7 @@ def test_the_readme_config_is_a_tournament_as_written() -> None:
     from arena.config import parse
     from arena.plugins import require_registry
 
-    (block,) = readme_fenced("toml")
+    (block,) = [block for block in readme_fenced("toml") if block.startswith("[tournament]")]
     config = parse(tomllib.loads(block), require_registry())
     assert [bot.label for bot in config.bots] == ["random", "greedy", "greedy-bold"]
     assert config.players == 3 and config.limits.memory_mb == 1024
@@ -115,11 +116,43 @@ def test_the_readme_python_examples_run_and_the_policy_bot_keeps_the_bot_contrac
         for value in names.values():
             if isinstance(value, type) and issubclass(value, Bot) and value.__module__ == (
                     "readme_example"):
-                checked += [check_bot(value, game) for game in value.games or ()]
-    assert [(report.bot, report.game) for report in checked] == [("trained", "lost-explorers")]
+                checked += [check_bot(value, game, players=players)
+                            for game in value.games or () for players in (2, 4)]
+    assert [(report.bot, report.game, report.players) for report in checked] == [
+        ("trained", "lost-explorers", 2), ("trained", "lost-explorers", 4)]
 
 
-@pytest.mark.parametrize("engine", ["dinosaurs", "lost_explorers"])
+def test_the_readme_package_data_puts_a_policy_bots_model_into_its_wheel(tmp_path: Path) -> None:
+    """The README said a model file must sit inside the bot's package folder, and no more: a
+    bot made by ``arena new-bot`` so, with its model beside its code, worked installed with
+    ``pip install -e`` and failed ``arena submit``'s check with ``FileNotFoundError``, as the
+    wheel holds only the package's modules unless ``pyproject.toml`` names the file."""
+    from click.testing import CliRunner
+
+    from arena.cli import main
+    from arena.submit import build_wheel
+
+    (block,) = [block for block in readme_fenced("toml")
+                if block.startswith("[tool.setuptools.package-data]")]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(tmp_path)
+        made = CliRunner().invoke(main, ["new-bot", "trained", "--game", "lost-explorers"])
+    assert made.exit_code == 0, made.output
+    source = tmp_path / "trained"
+    with (source / "pyproject.toml").open("a") as pyproject:
+        pyproject.write("\n" + block)
+    models = source / "arena_bot_trained" / "models"
+    models.mkdir()
+    for players in (2, 3, 4):
+        (models / f"lost-explorers-{players}.npy").write_bytes(b"\x93NUMPY model")
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    with zipfile.ZipFile(build_wheel(source, scratch, ["--no-index"], "auto")) as wheel:
+        shipped = {name for name in wheel.namelist() if "/models/" in name}
+    assert shipped == {f"arena_bot_trained/models/lost-explorers-{n}.npy" for n in (2, 3, 4)}
+
+
+@pytest.mark.parametrize("engine", ["dinosaurs", "explorers", "lost_explorers"])
 def test_the_engine_readme_python_examples_run_as_written(engine: str) -> None:
     """Each engine README's Python blocks run as pasted (the Lost Explorers one began with
     ``state = ...`` and used ``random`` and the game class without importing them)."""

@@ -15,7 +15,14 @@ pytest.importorskip("pettingzoo")  # an optional extra; the test extra installs 
 
 from pettingzoo.test import api_test, seed_test
 
-from arena.adapters.pettingzoo import ArenaEnv, PolicyBot, env, game_named, reward_of_place
+from arena.adapters.pettingzoo import (
+    ArenaEnv,
+    PolicyBot,
+    env,
+    game_named,
+    reward_of_place,
+    rewards_of_ranking,
+)
 from arena.game import drive
 
 # PettingZoo's advice for plain-array observations; masked dict observations (as in its
@@ -85,6 +92,57 @@ def test_the_final_ranking_becomes_the_rewards() -> None:
     assert totals == {f"player_{seat}": reward_of_place(place, 3)
                       for seat, place in enumerate(ranking)}
     assert [reward_of_place(place, 3) for place in (0, 1, 2)] == [1.0, 0.0, -1.0]
+
+
+def test_seats_tied_for_a_place_share_the_worth_of_the_places_they_fill() -> None:
+    assert rewards_of_ranking([0, 0, 2]) == [0.5, 0.5, -1.0]
+    assert rewards_of_ranking([0, 1, 1]) == [1.0, -0.5, -0.5]
+    assert rewards_of_ranking([1, 0, 1, 3]) == [0.0, 1.0, 0.0, -1.0]
+    assert rewards_of_ranking([0, 0]) == [0.0, 0.0]
+    for ranking in ([0, 0, 2], [0, 1, 1], [0, 0, 0, 3], [0, 1, 1, 1]):
+        assert sum(rewards_of_ranking(ranking)) == pytest.approx(0.0)
+
+
+def test_a_match_that_everyone_ties_is_worth_nothing_to_anyone() -> None:
+    """In Dinosaurs, random play mostly ends with every explorer dead and every seat in first
+    place; each agent was paid +1, a win, for it (the rewards of a match added up to +3)."""
+    game = env("lost-valley-of-the-dinosaurs", 3)
+    totals = play_out(game, seed=0)
+    assert game.state.ranking() == [0, 0, 0]
+    assert totals == {"player_0": 0.0, "player_1": 0.0, "player_2": 0.0}
+
+
+def test_every_agent_ends_with_its_place_and_score_as_info() -> None:
+    game = env("explorers-of-the-lost-valley")
+    assert game.possible_agents == ["player_0", "player_1"]  # the fewest players by default
+    game.reset(seed=5)
+    rng = random.Random(5)
+    infos = {}
+    for agent in game.agent_iter():
+        observation, _, termination, truncation, info = game.last()
+        if termination or truncation:
+            infos[agent] = info
+            game.step(None)
+        else:
+            game.step(rng.choice(np.flatnonzero(observation["action_mask"]).tolist()))
+    assert infos == {f"player_{seat}": {"place": place, "score": score} for seat, (place, score)
+                     in enumerate(zip(game.state.ranking(), game.state.scores(), strict=True))}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_board_is_rendered_without_the_games_rich_markup(
+        game: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """``render()`` gave the engine's board as it is, rich markup and all: ``"ansi"`` returned
+    ``[bold]Explorers of the Lost Valley[/bold] ...`` and ``"human"`` printed it so."""
+    shown = env(game, 2, render_mode="ansi")
+    shown.reset(seed=1)
+    board = shown.render()
+    assert board is not None and "[bold]" not in board and "[/" not in board
+    assert board.splitlines()[0].startswith(shown.game.title)
+    printed = env(game, 2, render_mode="human")
+    printed.reset(seed=1)
+    assert printed.render() is None
+    assert capsys.readouterr().out.splitlines()[0] == board.splitlines()[0]
 
 
 def test_one_seed_gives_one_game_and_chance_never_reaches_an_agent() -> None:

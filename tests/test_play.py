@@ -55,7 +55,7 @@ def test_a_person_plays_a_whole_match_of_each_game_in_a_terminal(
         child.expect("bots sandboxed")
         child.expect(PROMPT)
         # A wrong entry asks again; it never ends the match.
-        for wrong in ("abc", "0", "999", ""):
+        for wrong in ("abc", "0", "999", "", "\u00b2"):  # ², which isdigit() passes
             child.sendline(wrong)
             child.expect("is not one of the actions: enter a number from 1 to")
             child.expect(PROMPT)
@@ -99,6 +99,28 @@ def test_the_person_sees_chance_and_the_bots_moves_and_can_leave(tmp_path: Path)
     finally:
         child.close()
     assert child.exitstatus == 0 and not (save / "matches.jsonl").exists()
+
+
+def test_an_entry_int_cannot_read_is_asked_again_not_a_traceback() -> None:
+    """``isdigit`` passed ``²`` and a number of 5,000 digits, and ``int`` refused both: the
+    match ended with a ``ValueError`` traceback. Any decimal digits are a number (``٢`` is 2)."""
+    from io import StringIO
+
+    from rich.console import Console
+
+    from arena.play import Terminal
+    from arena.plugins import require_registry
+
+    state = require_registry().game("explorers-of-the-lost-valley").new_initial_state(2)
+    for outcome in (94, 45, 46, 47, 48, 49):  # seat 0 first; three set aside, a row of two
+        state.apply_action(outcome)
+    shown = StringIO()
+    entries = iter(["\u00b2", "9" * 5000, "\u0662"])
+    terminal = Terminal(Console(file=shown, width=100), ["you", "random"], 0,
+                        read_line=lambda prompt: next(entries))
+    assert terminal.ask(state, 0) == state.legal_actions()[1]
+    refusals = [line for line in shown.getvalue().splitlines() if "is not one of" in line]
+    assert len(refusals) == 2 and refusals[0].startswith("'\u00b2' is not one of the actions")
 
 
 def test_options_come_as_json_or_toml() -> None:
@@ -153,6 +175,20 @@ def test_trusted_bots_play_in_this_process_and_saved_matches_add_up(tmp_path: Pa
     board = CliRunner().invoke(main, ["leaderboard", str(save), "--format", "json"])
     assert {row["bot"]: row["matches"] for row in json.loads(board.stdout)} == {"you": 2,
                                                                                "random": 2}
+
+
+def test_a_bot_that_faults_is_said_when_it_does_not_only_at_the_end() -> None:
+    """A bot that raised (or whose constructor wanted a param ``arena play`` cannot give) was
+    played on by random moves and told only in the result: the person played a whole game
+    against random moves thinking it was the bot."""
+    shown = CliRunner().invoke(main, ["play", "tiny-race", "--against", "crasher", "--trusted",
+                                      "--seed", "1"], input="1\n" * 200)
+    assert shown.exit_code == 0, shown.output
+    lines = shown.output.splitlines()
+    said = [n for n, line in enumerate(lines) if line.startswith("seat 1 (crasher) faulted")]
+    assert len(said) == 1 and said[0] < lines.index("Result:")
+    assert lines[said[0]] == ("seat 1 (crasher) faulted, error: RuntimeError: boom; random "
+                              "moves play its seat from here, and it is ranked last")
 
 
 def test_the_person_is_told_only_what_their_seat_may_see() -> None:

@@ -142,6 +142,9 @@ def test_the_replay_steps_through_a_match_in_a_real_terminal(runs: dict[str, Pat
         child.expect(f"position 2/{total}")
         child.send("\x1b[D")  # the left arrow
         child.expect(f"position 1/{total}")
+        child.send("\u00b2")  # one key of two bytes: one unknown key, not two
+        child.expect(f"position 1/{total}")
+        child.expect("unknown key '\u00b2'; keys:")
         child.send("1")  # the next decision of seat 1
         child.expect(f"position {seat_1}/{total}")
         child.expect("next: seat 1 \\(greedy-1\\) to move")
@@ -151,6 +154,24 @@ def test_the_replay_steps_through_a_match_in_a_real_terminal(runs: dict[str, Pat
         child.send("h")
         child.expect(f"position {total - 1}/{total}")
         child.send("q")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    assert child.exitstatus == 0
+
+
+def test_a_key_that_looks_like_a_digit_but_is_no_number_is_an_unknown_key(
+        runs: dict[str, Path]) -> None:
+    """Keys piped in while the output is a terminal: ``²`` passed ``isdigit`` and ended the
+    stepper with ``ValueError: invalid literal for int()``."""
+    pexpect = pytest.importorskip("pexpect")
+    run = runs["explorers-of-the-lost-valley"]
+    child = pexpect.spawn("sh", ["-c", f'printf "\\302\\262\\nl\\nq\\n" | "{ARENA}" replay '
+                                       f'"{run}" r001-t000001-s001'],
+                          dimensions=(50, 100), timeout=20, encoding="utf-8")
+    try:
+        child.expect("unknown key '\u00b2'")
+        child.expect("position 1/")
         child.expect(pexpect.EOF)
     finally:
         child.close()

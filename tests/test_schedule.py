@@ -60,6 +60,14 @@ def test_match_ids_are_unique_stable_and_sort_in_plan_order() -> None:
     ]
 
 
+def test_round_table_and_seating_are_counted_from_one_as_the_readme_says() -> None:
+    """README: a run's first match is ``r001-t000001-s001`` (a replay of ``r001-t000000-s000``,
+    the guess of a reader counting from 0, found no such match)."""
+    ids = [m.id for m in plan(seating="rotations", rounds=2, players=2)]
+    assert ids[0] == "r001-t000001-s001" and ids[1] == "r001-t000001-s002"
+    assert ids[-1] == "r002-t000006-s002"
+
+
 def test_a_bot_keeps_its_seed_across_the_seatings_of_a_table() -> None:
     seeds: dict[tuple[str, str], set[int]] = {}
     for match in plan(rounds=1):

@@ -10,9 +10,15 @@ The environment (:class:`ArenaEnv`, or :func:`env` by game name):
   game's ``State.observation_tensor(seat)`` (a fixed length per game and player count,
   documented in each game's README) and a mask over ``num_distinct_actions`` with ones at
   the legal actions (all zeros for an agent not on move);
-- rewards come only at the end, from the final ranking: a seat in place ``p`` (0 = best,
-  tied seats share a place) of ``n`` gets ``1 - 2p / (n - 1)``, so +1 for the winner, -1 for
-  the last, evenly spaced between; every agent then terminates. ``reset``'s ``options``
+- rewards come only at the end, from the final ranking: place ``p`` (0 = best) of ``n`` is
+  worth ``1 - 2p / (n - 1)``, so +1 for the winner, -1 for the last, evenly spaced between;
+  seats tied for a place share the worth of the places they fill (two tied first of three
+  get +0.5 each; a match everyone ties, as when every explorer dies, gives 0 to all), so
+  the rewards of a match add up to 0; every agent then terminates, with
+  ``{"place": p, "score": s}`` (its place and its ``scores()``) as its ``info``;
+- ``render()`` shows the board: ``render_mode="ansi"`` returns it as plain text, ``"human"``
+  prints it in colour;
+- ``num_players`` defaults to the fewest the game takes. ``reset``'s ``options``
   are ignored; the game's options are given to the constructor.
 
 The other way round, :class:`PolicyBot` enters a trained policy (a function from that
@@ -39,8 +45,18 @@ from arena.game import CHANCE, Game, State, sample_chance
 
 
 def reward_of_place(place: int, num_players: int) -> float:
-    """The reward of finishing in ``place`` (0 = best): +1 first, -1 last, linear between."""
+    """The reward of finishing alone in ``place`` (0 = best): +1 first, -1 last, linear
+    between."""
     return 1.0 - 2.0 * place / (num_players - 1)
+
+
+def rewards_of_ranking(ranking: Sequence[int]) -> list[float]:
+    """Each seat's reward for a final ``ranking`` (competition ranking, as ``State.ranking``
+    gives it): seats tied for a place share the worth of the places they fill, so the
+    rewards add up to 0 and a match that everyone ties is worth 0 to each, not a win."""
+    # The mean of 1 - 2q / (n - 1) over the k places q = p .. p + k - 1, in one exact step.
+    return [1.0 - (2 * place + ranking.count(place) - 1) / (len(ranking) - 1)
+            for place in ranking]
 
 
 def game_named(name: str) -> Game:
@@ -137,8 +153,9 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
             self.state.apply_action(sample_chance(self.state.chance_outcomes(), self._rng))
         if self.state.is_terminal():
             ranking = self.state.ranking()
+            rewards = rewards_of_ranking(ranking)
             for seat, agent in enumerate(self.possible_agents):
-                self.rewards[agent] = reward_of_place(ranking[seat], self.num_players)
+                self.rewards[agent] = rewards[seat]
                 self.terminations[agent] = True
                 self.infos[agent] = {"place": ranking[seat], "score": self.state.scores()[seat]}
             self.agent_selection = self.agents[0]
@@ -147,18 +164,32 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
             self.agent_selection = self.possible_agents[self.state.current_player()]
 
     def render(self) -> str | None:
-        text = self.state.render()
+        """The board, the game's ``render()`` with its rich markup read: ``"ansi"`` returns
+        it as plain text, ``"human"`` prints it in its colours."""
+        # rich is imported here: a stored bot's environment holds no rich, and a PolicyBot
+        # imports this module there without ever rendering.
+        from rich.console import Console
+        from rich.errors import MarkupError
+        from rich.text import Text
+
+        board = self.state.render()
+        try:
+            text = Text.from_markup(board)
+        except MarkupError:
+            text = Text(board)
         if self.render_mode == "human":
-            print(text)
+            Console().print(text, highlight=False, soft_wrap=True)
             return None
-        return text
+        return text.plain
 
     def close(self) -> None:
         pass
 
 
 def env(game: str, num_players: int | None = None, **kwargs: Any) -> ArenaEnv:
-    """The AEC environment of the installed game ``game``."""
+    """The AEC environment of the installed game ``game`` with ``num_players`` seats (by
+    default the fewest the game takes); the keywords ``options`` (the game's options) and
+    ``render_mode`` (``"ansi"`` or ``"human"``) go to :class:`ArenaEnv`."""
     return ArenaEnv(game, num_players, **kwargs)
 
 
@@ -171,7 +202,13 @@ class PolicyBot(Bot):
     Each decision rebuilds a state from the bot's observation with the game's
     ``state_from_observation`` and encodes it exactly as the environment does, so the
     policy sees what it saw in training; an answer the mask does not allow is the bot's
-    illegal move, as for any bot."""
+    illegal move, as for any bot.
+
+    The observation's length depends on ``num_players``, and ``arena check`` and ``arena
+    submit`` play the fewest and the most players each game takes: pick a model per player
+    count. A model file reaches the bot's wheel only as package data
+    (``[tool.setuptools.package-data]`` in its ``pyproject.toml``; the README's
+    *Reinforcement learning* section)."""
 
     def __init__(self, *, game: str, seat: int, num_players: int, seed: int,
                  **params: Any) -> None:

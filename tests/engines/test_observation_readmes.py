@@ -84,3 +84,40 @@ def test_lost_explorers_members_on_locations_are_location_ids() -> None:
             assert player["members_on_locations"] == standing
         for track in observation["tracks"]:
             assert all(2 <= slot <= track["length"] for slot in track["glasses"])
+
+
+def test_explorers_adventure_and_turn_count_as_the_readme_says() -> None:
+    """engines/explorers/README.md: `adventure` is the adventure under way from 1, `turn` the
+    turn under way in it from 1 (counted again each adventure; extra actions stay in one turn),
+    `first_player` the seat that opened the adventure. The README named the three only."""
+    last: tuple[int, int, int] | None = None
+    opened: dict[int, int] = {}
+    for _, observation, _ in decisions("explorers-of-the-lost-valley", {}):
+        adventure, turn = observation["adventure"], observation["turn"]
+        seat = observation["current_player"]
+        assert adventure >= 1 and turn >= 1
+        if last is None or adventure != last[0]:
+            assert turn == 1 and (last is None or adventure in (last[0] + 1, 1))
+            opened[adventure] = seat
+            assert observation["first_player"] == seat
+        elif turn == last[1]:
+            assert seat == last[2]  # an extra action or a step of one turn: the same seat
+        else:
+            assert turn == last[1] + 1
+        assert observation["first_player"] == opened[adventure]
+        last = (adventure, turn, seat)
+
+
+def test_dinosaurs_turn_counts_every_seats_finished_turns_from_zero() -> None:
+    """engines/dinosaurs/README.md: `turn` counts the turns finished by all the seats together,
+    from 0; `player` is whose turn it is. The README named `turn` only."""
+    last: tuple[int, int] | None = None
+    for _, observation, _ in decisions("lost-valley-of-the-dinosaurs", {}, games=3):
+        turn, player = observation["turn"], observation["player"]
+        if last is None or turn < last[0]:  # a new game
+            assert turn == 0
+        elif turn == last[0]:
+            assert player == last[1]
+        else:
+            assert turn == last[0] + 1  # a seat whose explorers are all dead is skipped, uncounted
+        last = (turn, player)
