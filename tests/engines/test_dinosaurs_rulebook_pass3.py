@@ -11,7 +11,6 @@ against the engine over random matches.
 
 from __future__ import annotations
 
-import json
 import random
 import re
 from collections.abc import Callable
@@ -19,38 +18,27 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_dinosaurs_blackbox import (  # action ids and position helpers, as the README gives them
+    CARD,
+    KINDS,
+    NAME,
+    RULEBOOK_COUNTS,
+    Obs,
+    die,
+    first,
+    phase,
+    put,
+    view,
+)
 
 from arena.game import CHANCE, Game, State
 from arena.plugins import require_registry
 
-NAME = "lost-valley-of-the-dinosaurs"
-KINDS = ("volcano", "pteranodon", "swamp-monster", "falls-into-swamp", "escape-swamp",
-         "restless", "undergrowth", "grazing", "danger-ahead", "dinosaur-attack",
-         "dinosaurs-fight", "short-of-water", "secret-path", "gun")
-RULEBOOK_COUNTS = dict(zip(KINDS, (7, 6, 6, 6, 1, 6, 5, 4, 3, 1, 3, 2, 2, 2), strict=True))
-CARD = {kind: 194 + i for i, kind in enumerate(KINDS)}
-LEAVE, DONE, PICK, DINO, SHOOT, PATH = 160, 161, 162, 178, 184, 190
+PICK, DINO, SHOOT, PATH = 162, 178, 184, 190
+LEAVE, DONE = 160, 161
 DRY = frozenset({"land", "entry", "crossing", "footprint", "temple-arrow", "cave", "ammo-dump"})
 SWAMPY = frozenset({"swamp", "inner-swamp"})
 NO_DINOSAUR = frozenset({"swamp", "inner-swamp", "temple", "slope"})
-
-Obs = dict[str, Any]
-
-
-def die(face: int) -> int:
-    return 207 + face
-
-
-def dice(total: int) -> int:
-    return 212 + total
-
-
-def first(seat: int) -> int:
-    return 225 + seat
-
-
-def pick(seat: int, k: int) -> int:
-    return PICK + seat * 4 + k
 
 
 @pytest.fixture(scope="module")
@@ -58,9 +46,8 @@ def game() -> Game:
     return require_registry().game(NAME)
 
 
-def view(state: State, seat: int = 0) -> Obs:
-    """The observation as decoded JSON, as a bot receives it (and free to edit)."""
-    return json.loads(json.dumps(state.observation(seat)))
+def pick(seat: int, k: int) -> int:
+    return PICK + seat * 4 + k
 
 
 def at_draw(game: Game, edit: Callable[[Obs], None], players: int = 2, starter: int = 0,
@@ -71,21 +58,6 @@ def at_draw(game: Game, edit: Callable[[Obs], None], players: int = 2, starter: 
     obs = view(state, starter)
     edit(obs)
     return game.state_from_observation(obs, random.Random(0))
-
-
-def put(obs: Obs, seat: int, k: int, space: int, carrying: bool = False) -> None:
-    obs["players"][seat]["explorers"][k] = space
-    if carrying:
-        obs["players"][seat]["carrying"][k] = True
-        obs["temple_coins"] -= 1
-
-
-def where(state: State, seat: int, k: int) -> int:
-    return int(state.observation(0)["players"][seat]["explorers"][k])
-
-
-def phase(state: State) -> str:
-    return str(state.observation(0)["phase"])
 
 
 def space_named(state: State, name: str) -> int:
