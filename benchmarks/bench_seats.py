@@ -97,7 +97,7 @@ def startup(sandbox: str, times: int, environment: Path | None = None) -> float:
     return statistics.median(seconds)
 
 
-OWN_MOUNTS = "    if libc.unshare(0x08020000) == 0:\n"
+OWN_MOUNTS = "    if (libc.unshare(0x08020000) == 0\n"
 """The line of the fallback's start that makes its mount and IPC namespaces."""
 
 
@@ -109,7 +109,7 @@ def own_mounts(starts: int, repeats: int) -> None:
     try:
         for _ in range(repeats):
             for kind, program in (("with", saved),
-                                  ("without", saved.replace(OWN_MOUNTS, "    if False:\n"))):
+                                  ("without", saved.replace(OWN_MOUNTS, "    if (False\n"))):
                 sandbox_module._SET_LIMITS = program
                 timed[kind].append(startup("fallback", starts))
     finally:

@@ -91,9 +91,10 @@ _SET_LIMITS = (
     "    os.chown('.', user, user)\n"
     # A mount and an IPC namespace of its own (where permitted): every mount read-only (one
     # mount_setattr, or each mount in turn before Linux 5.12), its working folder and
-    # /dev/shm tmpfs of its own, its System V objects gone with it.
-    "    if libc.unshare(0x08020000) == 0:\n"  # CLONE_NEWNS | CLONE_NEWIPC
-    "        libc.mount(b'none', b'/', None, 0x44000, None)\n"  # MS_REC | MS_PRIVATE
+    # /dev/shm tmpfs of its own, its System V objects gone with it. Nothing is mounted
+    # unless its mounts are private first: a mount would otherwise reach the machine's.
+    "    if (libc.unshare(0x08020000) == 0\n"  # CLONE_NEWNS | CLONE_NEWIPC
+    "            and libc.mount(b'none', b'/', None, 0x44000, None) == 0):\n"  # REC | PRIVATE
     "        read_only = (ctypes.c_uint64 * 4)(1, 0, 0, 0)\n"  # MOUNT_ATTR_RDONLY
     "        if libc.syscall(442, -100, b'/', 0x8000, read_only, 32):\n"  # AT_RECURSIVE
     "            for line in open('/proc/self/mountinfo', encoding='utf-8', errors='replace'):\n"
