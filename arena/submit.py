@@ -82,6 +82,13 @@ MAX_MEMBERS = 100_000
 """The most files a wheel may hold, and the bot's and its dependencies' wheels together:
 each is an inode of the store's disk once installed (a wheel of millions of empty files
 would use them up while taking no room); a large library holds some thousands."""
+MAX_METADATA = 4 * 1024 * 1024
+"""The most a wheel's ``METADATA`` or ``entry_points.txt`` may hold, in bytes: the arena reads
+them whole, in its own process (its requirements, its plugin modules), and so does pip. The
+red team's wheel of 80 KB held a ``METADATA`` of 33 MB (1.5 million ``Requires-Dist`` lines):
+reading its requirements took the arena 29 s and 650 MiB (a wheel may unpack to 256 MiB:
+about 4 minutes and 5 GB). A package's README (its long description) is the most of a
+``METADATA``; the largest seen are some hundred KB."""
 MAX_BOTS = 16
 """Bots one submitted package may register. Each stored name is refused to every other
 package, each is checked in every game it plays (about 6 s for three games), and every
@@ -385,8 +392,9 @@ def check_python(name: str, python: str, abi: str) -> None:
 
 def inspect_wheel(wheel: Path) -> tuple[int, int]:
     """Refuse, before pip installs it, a wheel that is no zip archive, unpacks to more than
-    ``MAX_UNPACKED`` bytes, holds more than ``MAX_MEMBERS`` files or carries files pip would
-    put outside site-packages. What it unpacks to: (bytes, files)."""
+    ``MAX_UNPACKED`` bytes, holds more than ``MAX_MEMBERS`` files, a ``METADATA`` or
+    ``entry_points.txt`` of more than ``MAX_METADATA`` bytes, or carries files pip would put
+    outside site-packages. What it unpacks to: (bytes, files)."""
     try:
         with zipfile.ZipFile(wheel) as archive:
             members = archive.infolist()
@@ -402,6 +410,12 @@ def inspect_wheel(wheel: Path) -> tuple[int, int]:
                          f"{MAX_MEMBERS:,} at most")
     for member in members:
         parts = member.filename.replace("\\", "/").split("/")
+        if (len(parts) == 2 and parts[0].endswith(".dist-info")
+                and parts[1] in ("METADATA", "entry_points.txt")
+                and member.file_size > MAX_METADATA):
+            raise ArenaError(f"{wheel.name}: its {member.filename} holds "
+                             f"{member.file_size / 2**20:,.1f} MiB; a wheel's {parts[1]} may "
+                             f"hold {MAX_METADATA / 2**20:,.0f} MiB at most")
         if len(parts) > 2 and parts[0].endswith(".data") and parts[1] in REFUSED_SCHEMES:
             raise ArenaError(f"{wheel.name} carries {member.filename}: files in a wheel's "
                              f".data/{parts[1]} would be installed outside its packages (over "
@@ -443,9 +457,10 @@ def make_environment(environment: Path, wheel: Path, pip_options: list[str]) -> 
     from that folder alone. A requirement of a URL, the bot's or a dependency's, is refused.
 
     No program of the environment runs here once anything of the bot's is installed in it:
-    a wheel may replace files there (its ``.data/scripts`` go to ``bin``), so the runtime is
-    compiled by the arena's own interpreter, and an environment whose interpreter or
-    ``pyvenv.cfg`` the install changed is refused."""
+    a wheel may replace files there (its ``.data/scripts`` go to ``bin``), so what it holds is
+    compiled by the arena's own interpreter, under limits (:func:`compile_environment`; pip
+    compiles nothing), and an environment whose interpreter or ``pyvenv.cfg`` the install
+    changed is refused."""
     inspect_wheel(wheel)
     refuse_direct_requirements(wheel)
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(environment)],
@@ -467,6 +482,7 @@ def make_environment(environment: Path, wheel: Path, pip_options: list[str]) -> 
         done = subprocess.run(
             [sys.executable, "-m", "pip", "--isolated", "--python", str(python), "install",
              "-q", "--no-warn-script-location", "--only-binary=:all:", "--no-index",
+             "--no-compile",
              "--find-links", str(wheels), str(wheels / wheel.name)],
             capture_output=True, text=True, check=False,
         )
@@ -482,12 +498,29 @@ def make_environment(environment: Path, wheel: Path, pip_options: list[str]) -> 
     if size > MAX_ENVIRONMENT:
         raise ArenaError(f"{wheel.name}: with its dependencies it takes {size / 2**20:.1f} MiB; "
                          f"a bot's environment may take {MAX_ENVIRONMENT / 2**20:.1f} MiB at most")
-    # Hosts run read-only and never write bytecode: compile the runtime once, here, with the
-    # arena's interpreter (the environment's is the same Python, so the same cache tag).
-    # -S: no site, so no ``.pth`` file of the bot's runs here.
-    subprocess.run([sys.executable, "-I", "-S", "-m", "compileall", "-q",
-                    *(str(Path(purelib) / package) for package in RUNTIME)],
-                   check=False, capture_output=True)
+    compile_environment(Path(purelib))
+
+
+COMPILE = Confinement(memory_mb=1024, cpu_seconds=BUILD_SECONDS, file_mb=MAX_UNPACKED >> 20)
+"""The limits of the compilation of a stored bot's environment (:func:`compile_environment`)."""
+
+
+def compile_environment(purelib: Path) -> None:
+    """Write the bytecode of everything installed in ``purelib``, the runtime's and the bot's,
+    as ``pip install`` would, but under :data:`COMPILE`'s limits.
+
+    Hosts run read-only and never write bytecode, so it is written here, with the arena's
+    interpreter (the environment's is the same Python, so the same cache tag; ``-S``: no
+    site, so no ``.pth`` file of the bot's runs). Compiling runs none of the bot's code but
+    may cost any amount of memory: pip compiled what it installed, outside every limit, and
+    the red team's wheel of 6.7 KB (a module of 5 MB, a list of 2.5 million ones) held pip at
+    1,925 MiB for 14 s; the 256 MiB that a wheel may unpack to would need about 100 GB. Under
+    the limits such a module is left uncompiled (a host compiles it when it imports it, in its
+    sandbox), and the rest is compiled."""
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        subprocess.run(COMPILE.limited([sys.executable, "-I", "-S", "-m", "compileall", "-q",
+                                        str(purelib)]),
+                       check=False, capture_output=True, timeout=BUILD_SECONDS)
 
 
 def _download(wheels: Path, python: Path, wheel: Path, pip_options: list[str]) -> None:

@@ -14,6 +14,9 @@
 (m) waiting for a stopped host: sandboxed ``random`` matches with the referee sleeping
     between its looks at a host it stopped (before) and yielding the core first (now),
     alternating.
+(n) a root arena's fallback host start-up with mount and IPC namespaces of its own (read-only
+    mounts, tmpfs working folder and ``/dev/shm``) and without them, alternating (run as
+    root; ``--only-mounts`` for this figure alone).
 (h) the turn guard: one host's request round trip (an empty observation) with and without
     what follows each answer in a match (the sweep for processes left running and the stop
     until the next request), alternating, best of the repeats.
@@ -32,8 +35,9 @@ from pathlib import Path
 from arena.match import refereed
 from arena.records import Limits, MatchSpec, SeatSpec
 from arena.seats import cgroups, process
+from arena.seats import sandbox as sandbox_module
 from arena.seats.process import POOL, HostProcess
-from arena.seats.sandbox import Confinement, bubblewrap
+from arena.seats.sandbox import Confinement, bubblewrap, fallback_user
 from arena.submit import build_wheel, make_environment
 
 GAME = "explorers-of-the-lost-valley"
@@ -93,6 +97,27 @@ def startup(sandbox: str, times: int, environment: Path | None = None) -> float:
     return statistics.median(seconds)
 
 
+OWN_MOUNTS = "    if (libc.unshare(0x08020000) == 0\n"
+"""The line of the fallback's start that makes its mount and IPC namespaces."""
+
+
+def own_mounts(starts: int, repeats: int) -> None:
+    """(n) a root arena's fallback host's start-up with its own mounts and without them."""
+    saved = sandbox_module._SET_LIMITS
+    assert OWN_MOUNTS in saved
+    timed: dict[str, list[float]] = {"with": [], "without": []}
+    try:
+        for _ in range(repeats):
+            for kind, program in (("with", saved),
+                                  ("without", saved.replace(OWN_MOUNTS, "    if (False\n"))):
+                sandbox_module._SET_LIMITS = program
+                timed[kind].append(startup("fallback", starts))
+    finally:
+        sandbox_module._SET_LIMITS = saved
+    print(f"host start-up (fallback, root): {min(timed['with']) * 1000:.1f} ms with its own "
+          f"mounts, {min(timed['without']) * 1000:.1f} ms without")
+
+
 def stop_waits(sandbox: str, count: int, repeats: int) -> None:
     """(m) sandboxed ``random`` matches with the referee waiting for each stop by sleeping
     between its looks (before) and by first yielding the core (now), alternating, each
@@ -144,7 +169,12 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=200)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--starts", type=int, default=15)
+    parser.add_argument("--only-mounts", action="store_true")
     args = parser.parse_args()
+    if fallback_user():
+        own_mounts(args.starts, args.repeats)
+    if args.only_mounts:
+        return
     modes = ["required", "fallback"] if bubblewrap() else ["fallback"]
     for mode in modes:
         for bot in ("random", "greedy"):

@@ -537,6 +537,58 @@ def test_a_submitted_packages_own_code_never_runs_outside_the_sandbox(
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+def test_compiling_a_stored_bots_environment_is_bounded_in_memory(tmp_path: Path) -> None:
+    """pip compiled what it installed, outside the sandbox and every limit: the red team's
+    wheel of 6.7 KB (a module of 5 MB, one list of 2.5 million ones) held it at 1,925 MiB,
+    and a wheel may unpack to 256 MiB (about 100 GB to compile), before any check of the bot.
+    The environment is compiled under limits: that module is left uncompiled, the rest is
+    compiled."""
+    from arena.submit import COMPILE
+
+    source = write_bot(tmp_path / "src", "ballast")
+    built = tmp_path / "built"
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps",
+                    "--no-build-isolation", "-w", str(built), str(source)], check=True)
+    wheel, = built.glob("*.whl")
+    with zipfile.ZipFile(wheel, "a", compression=zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("bot_ballast/ballast.py", "x = [" + "1," * 3_000_000 + "]\n")
+    environment = tmp_path / "env"
+    program = ("import resource, sys\nfrom pathlib import Path\n"
+               "from arena.submit import make_environment\n"
+               "make_environment(Path(sys.argv[1]), Path(sys.argv[2]), ['--no-index'])\n"
+               "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss >> 10)\n")
+    done = subprocess.run([sys.executable, "-c", program, str(environment), str(wheel)],
+                          capture_output=True, text=True, check=True, timeout=600)
+    peak_mb = int(done.stdout.split()[-1])
+    assert peak_mb <= COMPILE.memory_mb + 64, f"the largest child held {peak_mb} MiB"
+    package, = environment.glob("lib/python*/site-packages/bot_ballast")
+    compiled = sorted(path.name.split(".")[0] for path in (package / "__pycache__").iterdir())
+    assert compiled == ["__init__", "plugin"]
+
+
+@pytest.mark.parametrize("member", ["METADATA", "entry_points.txt"])
+def test_a_wheels_metadata_is_bounded_before_the_arena_reads_it(
+    tmp_path: Path, member: str
+) -> None:
+    """The arena reads a wheel's ``METADATA`` (its requirements) and ``entry_points.txt``
+    whole, in its own process: the red team's wheel of 80 KB held a ``METADATA`` of 33 MB
+    (1.5 million ``Requires-Dist`` lines), 29 s and 650 MiB of the arena's to read, and a
+    wheel may unpack to 256 MiB. Past ``MAX_METADATA`` the wheel is refused first."""
+    from arena.errors import ArenaError
+    from arena.submit import MAX_METADATA, inspect_wheel
+
+    wheel = tmp_path / "arena_bot_wordy-0.1.0-py3-none-any.whl"
+    info = "arena_bot_wordy-0.1.0.dist-info"
+    members = {"METADATA": "Metadata-Version: 2.1\nName: arena-bot-wordy\nVersion: 0.1.0\n",
+               "entry_points.txt": "[arena]\n"}
+    members[member] += "Requires-Dist: zoolib\n" * (MAX_METADATA // 22 + 1)
+    with zipfile.ZipFile(wheel, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for name, text in members.items():
+            archive.writestr(f"{info}/{name}", text)
+    with pytest.raises(ArenaError, match=f"its {info}/{member} holds 4.0 MiB"):
+        inspect_wheel(wheel)
+
+
 HOG_SETUP = """import time
 from setuptools import setup
 try:

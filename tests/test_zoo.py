@@ -398,18 +398,21 @@ def idle_after_hog_matches(
     return hogs, randoms
 
 
-@pytest.mark.parametrize("grouped", [True, False])
+@pytest.mark.parametrize(("grouped", "mode"),
+                         [(True, "required"), (False, "required"), (False, "fallback")])
 def test_what_idle_hosts_keep_in_their_scratch_folders_counts_against_the_limit(
-    grouped: bool, monkeypatch: pytest.MonkeyPatch
+    grouped: bool, mode: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A bot that fills its scratch folders (memory, but in no process's resident pages) in
     every host it is given: the pool counts them, the files' contents and their inodes (its
     control group's charge, or without one what the folders hold), and keeps one idle host,
     not one per deal (six such hosts of 60 MiB and 300,000 files each held 3 GB while the
-    pool saw about 20 MB each)."""
+    pool saw about 20 MB each). A root arena's fallback host has such folders too."""
+    if mode == "fallback" and not sandbox_module.fallback_user():
+        pytest.skip("only a root arena's fallback host has scratch folders of its own")
     if not grouped:
         monkeypatch.setattr(cgroups, "create", lambda *args, **kwargs: None)
-    tight = Limits(isolation="process", sandbox="required", memory_mb=256, move_seconds=5.0,
+    tight = Limits(isolation="process", sandbox=mode, memory_mb=256, move_seconds=5.0,
                    bank_seconds=5.0, startup_seconds=5.0)
     try:
         hogs, _ = idle_after_hog_matches({"scratch_mb": 60}, tight)
@@ -854,6 +857,52 @@ def test_a_bot_kills_no_other_seat_and_neither_connects_nor_writes_out(
     assert result.statuses == ("ok", "ok"), result.errors
     assert "NEIGHBOURED" in result.outputs[0] and "REACHED" not in result.outputs[0]
     assert accepted == [] and list(tmp_path.iterdir()) == []
+
+
+def shared_memory_keys() -> set[int]:
+    """The keys of the machine's System V shared memory segments."""
+    lines = Path("/proc/sysvipc/shm").read_text().splitlines()[1:]
+    return {int(line.split()[0]) for line in lines}
+
+
+def test_a_bot_leaves_nothing_behind_where_any_user_may_write(sandbox: str) -> None:
+    """Run as root, a fallback host (a user of its own) still wrote where any user may: the
+    red team's bot left 80 MiB in ``/tmp``, 80 MiB in ``/dev/shm`` (memory, outside every
+    control group once its own was gone) and a 32 MiB System V shared memory segment, all
+    there after its match, its host and the run had ended, as many as it liked. Now its
+    mounts are read-only, ``/dev/shm`` is a tmpfs of its own and its IPC objects die with it,
+    as in bubblewrap."""
+    if sandbox == "fallback" and not sandbox_module.fallback_user():
+        pytest.skip("a fallback host runs as the arena's own user, which is not root here")
+    name = f"arena-litter-{os.getpid()}-{time.monotonic_ns()}"
+    targets = [f"/tmp/{name}", f"/dev/shm/{name}", f"/var/tmp/{name}"]
+    key = 0x5A000000 + os.getpid() % 0x10000
+    params = {"mode": "litter", "port": key, "targets": targets}
+    try:
+        result = duel(SeatSpec("neighbour", "zoo-neighbour", params), sandbox)
+        POOL.close()
+        assert result.statuses == ("ok", "ok"), result.errors
+        assert "NEIGHBOURED" in result.outputs[0]
+        assert [target for target in targets if os.path.lexists(target)] == []
+        assert key not in shared_memory_keys()
+    finally:
+        for target in targets:
+            with contextlib.suppress(OSError):
+                os.unlink(target)
+        subprocess.run(["ipcrm", "-M", str(key)], capture_output=True, check=False)
+
+
+def test_a_bots_working_folder_is_bounded(sandbox: str) -> None:
+    """A root arena's fallback host wrote 128 MiB on the arena's disk in its working folder
+    (files of 16 MiB, as many as it liked): it is now a tmpfs of its own of
+    ``SCRATCH_MB``, as bubblewrap's ``/tmp`` is."""
+    if sandbox == "fallback" and not sandbox_module.fallback_user():
+        pytest.skip("a fallback host runs as the arena's own user, which is not root here")
+    result = duel(SeatSpec("neighbour", "zoo-neighbour", {"mode": "scratch"}), sandbox)
+    assert result.statuses == ("ok", "ok"), result.errors
+    written = [int(line.split()[-1]) for line in result.outputs[0].splitlines()
+               if line.startswith("WROTE")]
+    assert written and written[0] <= sandbox_module.SCRATCH_MB
 
 
 def test_a_fallback_host_is_a_user_of_its_own_only_where_root_may_become_one() -> None:

@@ -389,7 +389,9 @@ class HostProcess:
         gone once it has answered) and what the sandbox's scratch folders hold. Resident
         pages alone missed the scratch folders (memory, though no process maps them): a bot
         that filled its ``/tmp`` with 60 MiB and 300,000 empty files (250 MB of the kernel's
-        memory) in every host it was given held 3 GB in six idle hosts seen as about 20 MB each."""
+        memory) in every host it was given held 3 GB in six idle hosts seen as about 20 MB each.
+        A root arena's fallback host has scratch folders of that kind too (its working folder
+        and ``/dev/shm``, tmpfs of its own), counted the same way."""
         charged = None if self.cgroup is None else self.cgroup.memory_bytes()
         if charged is not None:
             return charged
@@ -399,6 +401,9 @@ class HostProcess:
                 total += int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * PAGE_BYTES
         if self._sandbox is not None:
             total += sum(scratch_bytes(self._sandbox[0], folder) for folder in ("tmp", "dev/shm"))
+        elif self.workdir is not None and _own_scratch(self.process.pid, self.workdir):
+            total += sum(scratch_bytes(self.process.pid, folder.lstrip("/"))
+                         for folder in (self.workdir, "dev/shm"))
         return total
 
     def _own_pids(self) -> list[int]:
@@ -810,6 +815,16 @@ def _traced(pid: int) -> bool:
     at = status.find(b"\nTracerPid:")
     tracer = status[at + 11:].split(None, 1) if at >= 0 else []
     return bool(tracer) and tracer[0] != b"0"
+
+
+def _own_scratch(pid: int, workdir: str) -> bool:
+    """Whether the fallback host ``pid`` has its working folder ``workdir`` as a tmpfs of its
+    own (a root arena's fallback mounts one in a mount namespace of the host's, where the
+    kernel permits): not the folder of the same name on the arena's disk."""
+    try:
+        return os.stat(f"/proc/{pid}/root/{workdir}").st_dev != os.stat(workdir).st_dev
+    except OSError:
+        return False
 
 
 def _unforeseen(exc: Exception) -> BotCrashed:

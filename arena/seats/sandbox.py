@@ -14,7 +14,8 @@ Without bubblewrap (the *fallback*) the host gets an empty environment, a
 private empty working directory, its resource limits, its own session,
 death with its parent and, where the kernel permits, no network; but it can
 read what its user can read. Where the arena runs as root, it runs as a user of its own
-(:func:`fallback_user`). :func:`protections` says which applies.
+(:func:`fallback_user`), with its mounts read-only but a tmpfs working directory and
+``/dev/shm`` of its own, where the kernel permits. :func:`protections` says which applies.
 """
 
 from __future__ import annotations
@@ -60,8 +61,12 @@ a tournament's worker, 0 under ``arena check``), and with it, a bot could tell t
 (so could the signals its starter blocked: a worker blocks SIGINT). A starter nicer than
 this (a higher value) keeps its own: only root may lower one."""
 
+SCRATCH_MB = 64
+"""Size of a sandboxed host's private ``/tmp`` (memory: a tmpfs, which the host's own
+memory limit does not count, so it is bounded here); its ``/dev/shm`` gets a quarter."""
+
 _SET_LIMITS = (
-    "import fcntl, os, resource as r, signal, sys\n"
+    "import fcntl, os, re, resource as r, signal, sys\n"
     "for which, value in zip((r.RLIMIT_CORE, r.RLIMIT_NOFILE, r.RLIMIT_AS, r.RLIMIT_CPU,"
     " r.RLIMIT_FSIZE), map(int, sys.argv[1:6])):\n"
     "    if value > 0 or which == r.RLIMIT_CORE:\n"
@@ -84,6 +89,25 @@ _SET_LIMITS = (
     f"    user = {FALLBACK_UIDS} + (os.getpid() << 8 | os.urandom(1)[0])\n"
     "    libc.unshare(0x40000000)\n"  # CLONE_NEWNET, where permitted (else the arena says so)
     "    os.chown('.', user, user)\n"
+    # A mount and an IPC namespace of its own (where permitted): every mount read-only (one
+    # mount_setattr, or each mount in turn before Linux 5.12), its working folder and
+    # /dev/shm tmpfs of its own, its System V objects gone with it. Nothing is mounted
+    # unless its mounts are private first: a mount would otherwise reach the machine's.
+    "    if (libc.unshare(0x08020000) == 0\n"  # CLONE_NEWNS | CLONE_NEWIPC
+    "            and libc.mount(b'none', b'/', None, 0x44000, None) == 0):\n"  # REC | PRIVATE
+    "        read_only = (ctypes.c_uint64 * 4)(1, 0, 0, 0)\n"  # MOUNT_ATTR_RDONLY
+    "        if libc.syscall(442, -100, b'/', 0x8000, read_only, 32):\n"  # AT_RECURSIVE
+    "            for line in open('/proc/self/mountinfo', encoding='utf-8', errors='replace'):\n"
+    "                point = re.sub(r'\\\\([0-7]{3})', lambda m: chr(int(m[1], 8)),\n"
+    "                               line.split()[4])\n"
+    "                libc.mount(None, point.encode(), None, 0x1021, None)\n"  # REMOUNT|BIND|RDONLY
+    "        here = os.getcwd()\n"
+    "        own = f'700,uid={user},gid={user}'\n"
+    f"        for folder, size, mode in ((here, {SCRATCH_MB << 20}, own),\n"
+    f"                                   ('/dev/shm', {SCRATCH_MB << 18}, '1777')):\n"
+    "            libc.mount(b'tmpfs', folder.encode(), b'tmpfs', 6,\n"  # MS_NOSUID | MS_NODEV
+    "                       f'size={size},mode={mode}'.encode())\n"
+    "        os.chdir(here)\n"
     "    for cap in range(64):\n"  # the bounding set: CAP_DAC_READ_SEARCH (2) alone
     "        if cap != 2 and libc.prctl(24, cap, 0, 0, 0) != 0 and ctypes.get_errno() != 22:\n"
     "            check(-1)\n"  # PR_CAPBSET_DROP (EINVAL past the kernel's last capability)
@@ -114,11 +138,6 @@ SECCOMP_FD = 5
 """The descriptor bubblewrap reads the seccomp filter from (in its command line, which the
 sandbox's init shows in ``/proc/1/cmdline``)."""
 
-SCRATCH_MB = 64
-"""Size of a sandboxed host's private ``/tmp`` (memory: a tmpfs, which the host's own
-memory limit does not count, so it is bounded here); its ``/dev/shm`` gets a quarter."""
-
-
 @dataclass(frozen=True, slots=True)
 class Confinement:
     """Resource limits a host applies to itself before any bot code runs."""
@@ -148,7 +167,10 @@ class Confinement:
         host's alone (outside a user namespace it would count all the arena user's).
         ``moves``: inherited descriptors renumbered first (old -> new; new ones below 16).
         ``own_user``: (root only) ``command`` runs in a network namespace of its own, as a
-        user of its own (:data:`FALLBACK_UIDS`), to whom its working directory is given."""
+        user of its own (:data:`FALLBACK_UIDS`), to whom its working directory is given;
+        and, where the kernel permits, in mount and IPC namespaces of its own, every mount
+        read-only but its working directory and ``/dev/shm``, each a tmpfs of its own
+        (:data:`SCRATCH_MB`, a quarter of it)."""
         values = [0, OPEN_FILES, self.memory_mb << 20, self.cpu_seconds, self.file_mb << 20]
         renumbered = ",".join(f"{old}:{new}" for old, new in (moves or {}).items())
         return [sys.executable, "-I", "-S", "-c", _SET_LIMITS, *map(str, values), renumbered,
@@ -228,8 +250,9 @@ def protections(mode: str) -> list[str]:
         return ["fallback, bubblewrap not used: the filesystem is NOT hidden (readable)",
                 "private empty working directory; no network where the kernel permits",
                 "a user of its own (the arena runs as root): writes only its working folder "
-                "and what any user may, signals only its own processes, no capability but "
-                "reading", "dies with its seat", *common]
+                "(a 64 MiB tmpfs, its mounts read-only, where the kernel permits), signals "
+                "only its own processes, no capability but reading", "dies with its seat",
+                *common]
     return ["fallback, bubblewrap not used: the filesystem is NOT hidden",
             "private empty working directory; no network where the kernel permits",
             "dies with its seat", *common]
@@ -381,8 +404,12 @@ def fallback_user() -> bool:
     arena's own code), killed the other seat's host with ``SIGKILL`` (that seat crashed and
     the bot won the match) and, root having every capability, joined its referee's network
     namespace again (``setns``) and connected out. As a user of its own it writes only in
-    its working directory (and what any user may write in), signals no process but its own
-    and cannot leave its network namespace.
+    its working directory, signals no process but its own and cannot leave its network
+    namespace. As a user of its own alone it still wrote wherever any user may (``/tmp``,
+    ``/dev/shm``, System V shared memory), and what it left there outlived it (memory in
+    ``/dev/shm`` and the segments, outside every control group once its own was gone): its
+    mounts are now read-only, its working directory and ``/dev/shm`` tmpfs of its own, and
+    its IPC namespace its own, where the kernel permits (see :meth:`Confinement.limited`).
 
     Only where every user of :data:`FALLBACK_UIDS` is one this root may become: a root of a
     container's user namespace, which maps a few thousand users, keeps its hosts as root

@@ -139,8 +139,9 @@ class Flood(Bot):
 class Hog(Bot):
     """Allocates far past any sane memory limit; with ``hold_mb``, holds that much instead
     (written, so resident) for as long as its host lives, and plays legally; with
-    ``scratch_mb``, it fills its scratch folders instead (``/tmp``, then ``/dev/shm``, tmpfs
-    both: memory no process of it maps) with that much and 100,000 empty files."""
+    ``scratch_mb``, it fills its scratch folders instead (its working folder, ``/tmp`` in
+    bubblewrap, then ``/dev/shm``, tmpfs both: memory no process of it maps) with that much
+    and 100,000 empty files."""
 
     name = "zoo-hog"
 
@@ -151,7 +152,7 @@ class Hog(Bot):
 
     def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
         if self.scratch_mb:
-            if not os.path.exists("/tmp/hoard"):
+            if not os.path.exists("hoard"):
                 _fill_scratch(self.scratch_mb)
             return legal_actions[0]
         if self.hold_mb:
@@ -168,13 +169,13 @@ HELD = b""
 
 
 def _fill_scratch(megabytes: int) -> None:
-    os.mkdir("/tmp/hoard")
-    for folder in ("/tmp/hoard", "/dev/shm"):
+    os.mkdir("hoard")
+    for folder in ("hoard", "/dev/shm"):
         with contextlib.suppress(OSError), open(f"{folder}/blob", "wb") as blob:
             for _ in range(megabytes):
                 blob.write(b"x" * (1 << 20))
     for number in range(50_000):
-        for folder in ("/tmp/hoard", "/dev/shm"):
+        for folder in ("hoard", "/dev/shm"):
             os.close(os.open(f"{folder}/{number}", os.O_CREAT | os.O_WRONLY, 0o600))
 
 
@@ -833,7 +834,10 @@ class Neighbour(Bot):
     started (the other seat's, ``SIGKILL``: its seat would crash and the bot win); ``net``
     joins its referee's network namespace (``setns``: a root without a sandbox may) and
     connects to ``port`` on 127.0.0.1; ``write`` writes a file into each folder of
-    ``targets``; ``read`` reads each file of ``targets``; ``cgroup`` leaves its control group."""
+    ``targets``; ``read`` reads each file of ``targets``; ``cgroup`` leaves its control group;
+    ``litter`` leaves behind what outlives a process (a file at each path of ``targets``,
+    places any user may write such as ``/tmp`` and ``/dev/shm``, and a System V shared memory
+    segment of key ``port``); ``scratch`` fills its working folder (``WROTE`` how many MiB)."""
 
     name = "zoo-neighbour"
 
@@ -888,6 +892,28 @@ class Neighbour(Bot):
             with contextlib.suppress(OSError):
                 (Path(target) / "neighboured.txt").write_text("was here")
                 yield f"wrote into {target}"
+
+    def _litter(self) -> Iterator[str]:
+        for target in self.targets:
+            with contextlib.suppress(OSError):
+                Path(target).write_text("was here")
+                yield f"wrote {target}"
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.shmget(self.port, 1 << 20, 0o1600) >= 0:  # IPC_CREAT, kept after its exit
+            yield f"made shared memory {self.port}"
+
+    def _scratch(self) -> Iterator[str]:
+        """Files of 16 MiB (the file size limit) in its working folder, until one fails."""
+        written, block = 0, b"x" * (1 << 20)
+        with contextlib.suppress(OSError):
+            for number in range(8):
+                with open(f"scratch-{number}", "wb") as handle:
+                    for _ in range(16):
+                        handle.write(block)
+                        handle.flush()
+                        written += 1
+        print(f"WROTE {written}", flush=True)
+        return iter(())
 
     def _read(self) -> Iterator[str]:
         for target in self.targets:
