@@ -354,13 +354,17 @@ def run(
     view = _RunView(console, config, plan, directory, labels, title)
     try:
         outcome = runner.play(plan, view, workers=workers, address=address)
-    except KeyboardInterrupt:
-        console.print(
-            f"\n[bold]Interrupted.[/] Every finished match is saved in {directory}; "
-            f"continue with: arena run {config_path} --out {directory} --resume",
-            soft_wrap=True,
-        )
-        sys.exit(INTERRUPTED)
+    except KeyboardInterrupt as exc:
+        # SIGTERM and SIGHUP stop it as Ctrl-C does (runner.Stopped), with their own status.
+        stopped = exc if isinstance(exc, runner.Stopped) else None
+        with contextlib.suppress(OSError):  # after SIGHUP the terminal may be gone
+            console.print(
+                f"\n[bold]{f'Stopped ({stopped})' if stopped else 'Interrupted'}.[/] Every "
+                f"finished match is saved in {directory}; continue with: "
+                f"arena run {config_path} --out {directory} --resume",
+                soft_wrap=True,
+            )
+        sys.exit(128 + stopped.signum if stopped else INTERRUPTED)
     except runner.RecordingFailed as exc:
         raise ArenaError(
             f"{exc}; make room, then continue with: "

@@ -19,7 +19,9 @@ import functools
 import json
 import os
 import shutil
+import signal
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -45,6 +47,35 @@ RATINGS = "ratings"
 
 class RecordingFailed(ArenaError):
     """Writing to the results folder failed mid-run (a full disk, a lost mount)."""
+
+
+class Stopped(KeyboardInterrupt):
+    """The run was told to stop by a signal other than Ctrl-C (SIGTERM: ``kill``, a job
+    scheduler, systemd; SIGHUP: the terminal closed). A ``KeyboardInterrupt``, so it
+    leaves the run exactly as Ctrl-C does: what finished is saved, Ray is let go."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+"""Signals that stop a run as Ctrl-C does. Left alone, SIGHUP killed the driver where it
+stood (Ray's dashboard and runtime-env agents lived on, orphaned, about 80 MB each), and
+SIGTERM met Ray's own handler: a C++ stack dump on the terminal, then the exit without the
+line saying how to resume."""
+
+
+def _stop(signum: int, frame: object) -> None:
+    # Once: a second signal while Ray is let go would cut that short and leave it running.
+    for stop in STOP_SIGNALS:
+        signal.signal(stop, signal.SIG_IGN)
+    raise Stopped(signum)
+
+
+def _catch_stop_signals() -> None:
+    for stop in STOP_SIGNALS:
+        signal.signal(stop, _stop)
 
 
 class Pending(Collection[MatchSpec]):
@@ -287,11 +318,34 @@ def play(
 ) -> Outcome:
     """Start or join Ray, play what is left of ``run`` and let Ray go again.
 
-    Raises ``KeyboardInterrupt`` as it came (every finished match is saved) and
+    Raises ``KeyboardInterrupt`` as it came (every finished match is saved), and as
+    :class:`Stopped` on SIGTERM or SIGHUP (in the main thread), and
     :class:`RecordingFailed` if the folder cannot be written."""
+    main_thread = threading.current_thread() is threading.main_thread()
+    previous = [signal.getsignal(stop) for stop in STOP_SIGNALS] if main_thread else []
+    try:
+        if main_thread:
+            _catch_stop_signals()
+        return _play(run, observer, workers=workers, address=address,
+                     catch_stop=_catch_stop_signals if main_thread else lambda: None)
+    finally:
+        for stop, handler in zip(STOP_SIGNALS, previous, strict=False):
+            signal.signal(stop, handler)
+
+
+def _play(
+    run: RunPlan, observer: Observer, *, workers: int | None, address: str | None,
+    catch_stop: Callable[[], None],
+) -> Outcome:
     observer.connecting(describe(workers, address))
     started = time.monotonic()
-    connection = connect(workers, address, ship=bot_packages(run.config))
+    try:
+        connection = connect(workers, address, ship=bot_packages(run.config))
+    except SystemExit as exc:
+        # ray.init's own SIGTERM handler, in place while it starts Ray: sys.exit(15).
+        if exc.code == signal.SIGTERM:
+            raise Stopped(signal.SIGTERM) from None
+        raise
     ray_seconds = time.monotonic() - started
     failures: list[Failed] = []
 
@@ -300,6 +354,7 @@ def play(
         observer.add_failure(failure)
 
     try:
+        catch_stop()  # again: ray.init put its own SIGTERM handler in place of ours
         observer.connected(connection, ray_seconds)
         with observer:
             dispatcher = execute(run, connection, observer.add, failed,

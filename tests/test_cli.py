@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
-from helpers import alive, bot_hosts_under
+from helpers import alive, bot_hosts_under, descendants
 
 from arena.cli import main
 
@@ -226,9 +226,12 @@ params = { seconds = 0.005 }
 """
 
 
-def interrupted_run(tmp_path: Path, stop: signal.Signals, after: int) -> tuple[str, int, set[int]]:
+def interrupted_run(
+    tmp_path: Path, stop: signal.Signals, after: int, seen: set[int] | None = None
+) -> tuple[str, int, set[int]]:
     """Start ``arena run`` on the slow config, send ``stop`` once ``after`` matches are
-    recorded; its output, exit status and every bot host seen under it meanwhile."""
+    recorded; its output, exit status and every bot host seen under it meanwhile (and in
+    ``seen``, every process seen under it)."""
     config = tmp_path / "slow.toml"
     config.write_text(SLOW)
     cut = tmp_path / "cut"
@@ -243,6 +246,8 @@ def interrupted_run(tmp_path: Path, stop: signal.Signals, after: int) -> tuple[s
     hosts: set[int] = set()
     while time.monotonic() < deadline and running.poll() is None:
         hosts |= bot_hosts_under(running.pid)
+        if seen is not None:
+            seen |= descendants(running.pid)
         if (cut / "matches.jsonl").exists() and len(lines(cut / "matches.jsonl")) >= after:
             break
         time.sleep(0.05)
@@ -278,6 +283,27 @@ def test_a_run_stopped_with_ctrl_c_resumes_to_the_uninterrupted_leaderboard(
     assert status == 130, output
     assert "--resume" in output
     assert [pid for pid in hosts if alive(pid)] == []  # no bot host left behind
+    resumes_to_the_whole_run(tmp_path)
+
+
+@pytest.mark.usefixtures("ray_cluster")
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGHUP])
+def test_a_run_stopped_with_sigterm_or_sighup_ends_as_ctrl_c_and_leaves_no_ray_behind(
+    tmp_path: Path, stop: signal.Signals
+) -> None:
+    """Drill (ops): SIGTERM met Ray's handler (a C++ stack dump, exit 15, no line saying how
+    to resume); SIGHUP (a closed terminal) killed the driver where it stood, and Ray's
+    dashboard and runtime-env agents of its local instance lived on, orphaned."""
+    seen: set[int] = set()
+    output, status, _ = interrupted_run(tmp_path, stop, after=10, seen=seen)
+    assert status == 128 + stop, output
+    assert f"Stopped ({stop.name}). Every finished match is saved" in output
+    assert "--resume" in output and "***" not in output
+    for _ in range(50):
+        if not [pid for pid in seen if alive(pid)]:
+            break
+        time.sleep(0.2)
+    assert [pid for pid in seen if alive(pid)] == []  # not a Ray process, not a bot host
     resumes_to_the_whole_run(tmp_path)
 
 
