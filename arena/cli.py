@@ -32,7 +32,7 @@ from arena.ratings import Standing, rate
 from arena.records import Limits, MatchResult, plain
 from arena.schedule import canonical_ids
 from arena.seats.sandbox import SANDBOX_MODES, protections
-from arena.store import MATCHES, read_failures, read_results
+from arena.store import MATCHES, FolderLost, read_failures, read_results
 
 if TYPE_CHECKING:
     from arena.cluster import Connection, Failed
@@ -338,6 +338,7 @@ def run(
             resume=resume,
             draw_probability=runner.game_draw_probability(found, config.game),
         )
+    click.get_current_context().call_on_close(plan.store.release)
     for warning in [*plan.warnings, *_shadowed(config, found), *_guessable_seed(config, found)]:
         # escape(), plain(): a warning may quote a results file (a match id, a label).
         console.print(f"[yellow]warning:[/] {escape(plain(warning))}", soft_wrap=True)
@@ -369,6 +370,10 @@ def run(
         raise ArenaError(
             f"{exc}; make room, then continue with: "
             f"arena run {config_path} --out {directory} --resume"
+        ) from None
+    except FolderLost as exc:
+        raise ArenaError(
+            f"{exc}; play them again with: arena run {config_path} --out {directory} --resume"
         ) from None
     _footer(console, directory, outcome.failures, outcome.retried)
     if len(outcome.nodes) > 1:

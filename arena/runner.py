@@ -15,6 +15,7 @@ machine where the game is not installed.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import functools
 import json
 import os
@@ -154,6 +155,8 @@ def plan(
     left as the dispatcher takes it."""
     check_writable(directory)
     store = RunStore(directory)
+    if directory.is_dir():
+        store.claim()  # before reading: what another run writes meanwhile would be played again
     saved = store.saved_config()
     if not resume and (saved is not None or store.has_results()):
         raise ArenaError(
@@ -235,6 +238,21 @@ def check_writable(directory: Path) -> None:
             raise ArenaError(f"results file {path} cannot be written; choose another --out")
 
 
+def hold(run: RunPlan) -> None:
+    """Claim the run's folder (see :meth:`RunStore.claim`), making it if :func:`plan` found
+    none; a run that started there since :func:`plan` looked is refused."""
+    store = run.store
+    if store.claimed:
+        return
+    store.directory.mkdir(parents=True, exist_ok=True)
+    store.claim()
+    if store.saved_config() is not None or store.has_results():
+        store.release()
+        raise ArenaError(
+            f"{store.directory}: another arena run started there meanwhile; continue it with "
+            f"--resume once it ends, or choose another folder with --out")
+
+
 def execute(
     run: RunPlan,
     connection: Connection,
@@ -247,6 +265,7 @@ def execute(
 
     Raises :class:`RecordingFailed` if the folder cannot be written (say the
     disk is full): what was recorded before is safe for ``--resume``."""
+    hold(run)
     dispatcher = Dispatcher(connection.workers, in_flight=connection.in_flight)
 
     def record_failure(failure: Failed) -> None:
@@ -337,14 +356,17 @@ def _play(
     run: RunPlan, observer: Observer, *, workers: int | None, address: str | None,
     catch_stop: Callable[[], None],
 ) -> Outcome:
+    made = not run.store.directory.exists()
+    hold(run)  # before Ray starts: a second run into the folder is told at once
     observer.connecting(describe(workers, address))
     started = time.monotonic()
     try:
-        connection = connect(workers, address, ship=bot_packages(run.config))
-    except SystemExit as exc:
-        # ray.init's own SIGTERM handler, in place while it starts Ray: sys.exit(15).
-        if exc.code == signal.SIGTERM:
-            raise Stopped(signal.SIGTERM) from None
+        connection = _connect(workers, address, run.config)
+    except BaseException:
+        if made:  # Ray did not start: leave no empty folder behind
+            run.store.release()
+            with contextlib.suppress(OSError):
+                run.store.directory.rmdir()
         raise
     ray_seconds = time.monotonic() - started
     failures: list[Failed] = []
@@ -363,6 +385,16 @@ def _play(
         connection.close()
     return Outcome(tuple(failures), dispatcher.retried, ray_seconds,
                    tuple(dispatcher.nodes.items()))
+
+
+def _connect(workers: int | None, address: str | None, config: TournamentConfig) -> Connection:
+    try:
+        return connect(workers, address, ship=bot_packages(config))
+    except SystemExit as exc:
+        # ray.init's own SIGTERM handler, in place while it starts Ray: sys.exit(15).
+        if exc.code == signal.SIGTERM:
+            raise Stopped(signal.SIGTERM) from None
+        raise
 
 
 def bot_packages(config: TournamentConfig) -> list[Path]:
