@@ -322,6 +322,7 @@ def run(
     the installed ones and those of the bot store."""
     # ray is imported only by the command that needs it: listing bots stays quick.
     from arena import runner
+    from arena.cluster import ClusterLost
 
     _use_store(store)
     console = _console()
@@ -374,6 +375,10 @@ def run(
     except FolderLost as exc:
         raise ArenaError(
             f"{exc}; play them again with: arena run {config_path} --out {directory} --resume"
+        ) from None
+    except ClusterLost as exc:
+        raise ArenaError(
+            f"{exc}; continue with: arena run {config_path} --out {directory} --resume"
         ) from None
     _footer(console, directory, outcome.failures, outcome.retried)
     if len(outcome.nodes) > 1:

@@ -278,7 +278,8 @@ def execute(
             config[RATINGS] = {"draw_probability": run.draw_probability}
             run.store.start(config)
         with run.store:
-            dispatcher.run(run.pending, on_result, record_failure, on_idle, run.store.append_all)
+            dispatcher.run(run.pending, on_result, record_failure, on_idle, run.store.append_all,
+                           connection.watch())
     except OSError as exc:
         where = exc.filename or run.store.directory
         raise RecordingFailed(
