@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import ray
-from ray.exceptions import RayError
+from ray.exceptions import LocalRayletDiedError, RayError
 
 from arena.errors import ArenaError
 from arena.match import EngineError, play_match
@@ -444,6 +444,13 @@ class Dispatcher:
             for ref, batch in finished:
                 try:
                     node, outcomes = ray.get(ref)
+                except LocalRayletDiedError:
+                    # The driver's own Ray node is gone: no batch can run again. Sending the
+                    # rest out anyway failed every match three times over minutes, and the
+                    # run ended with status 0 and all of them in failures.jsonl.
+                    raise ClusterLost(
+                        "this machine's Ray node (the raylet the run talks to) died: the run "
+                        "stopped; every match recorded before is safe") from None
                 except RayError as exc:
                     self._lost(batch, exc, attempts, recorded, solo, on_failure)
                     continue

@@ -263,6 +263,14 @@ def interrupted_run(
     return output, running.returncode, hosts
 
 
+def command(pid: int) -> bytes:
+    """The command line of ``pid``; empty if it is gone."""
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
 def resumes_to_the_whole_run(tmp_path: Path) -> None:
     """``--resume`` of the cut run gives the matches and the table of an uninterrupted one."""
     config, cut, whole = tmp_path / "slow.toml", tmp_path / "cut", tmp_path / "whole"
@@ -305,6 +313,40 @@ def test_a_run_stopped_with_sigterm_or_sighup_ends_as_ctrl_c_and_leaves_no_ray_b
         time.sleep(0.2)
     assert [pid for pid in seen if alive(pid)] == []  # not a Ray process, not a bot host
     resumes_to_the_whole_run(tmp_path)
+
+
+@pytest.mark.usefixtures("ray_cluster")
+def test_a_run_whose_local_raylet_dies_stops_in_one_line(tmp_path: Path) -> None:
+    """Drill (ops): with the raylet of the run's own Ray instance killed, the run sent every
+    match left out anyway, each failed three times (LocalRayletDiedError) over two minutes,
+    and the run ended with status 0 and 136 of 240 matches in failures.jsonl."""
+    config = tmp_path / "slow.toml"
+    config.write_text(SLOW)
+    out = tmp_path / "raylet"
+    running = subprocess.Popen(
+        [str(Path(sys.executable).parent / "arena"), "run", str(config), "--out", str(out),
+         "--workers", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and running.poll() is None and not (
+                (out / "matches.jsonl").exists() and len(lines(out / "matches.jsonl")) >= 10):
+            time.sleep(0.05)
+        raylets = [pid for pid in descendants(running.pid) if b"raylet/raylet" in command(pid)]
+        assert len(raylets) == 1
+        os.kill(raylets[0], signal.SIGKILL)
+        _, stderr = running.communicate(timeout=120)
+    finally:
+        if running.poll() is None:
+            running.kill()
+            running.communicate()
+    assert running.returncode == 2, stderr
+    [error] = stderr.splitlines()
+    assert error.startswith("arena: error: this machine's Ray node (the raylet the run talks "
+                            "to) died: the run stopped; every match recorded before is safe")
+    assert error.endswith(f"--out {out} --resume")
+    ids = [record["id"] for record in lines(out / "matches.jsonl")]
+    assert len(ids) < 180 and len(set(ids)) == len(ids)
+    assert not (out / "failures.jsonl").exists()
 
 
 @pytest.mark.usefixtures("ray_cluster")
