@@ -222,14 +222,27 @@ def connect(
     count = workers or os.cpu_count() or 1
     # "local": a new instance of our own, even when a cluster started with `ray start`
     # runs on this machine (Ray would join that one, and refuse our num_cpus).
-    ray.init(
-        address="local",
-        num_cpus=count,
-        include_dashboard=False,
-        logging_level=logging.ERROR,
-        log_to_driver=False,
-    )
+    try:
+        ray.init(
+            address="local",
+            num_cpus=count,
+            include_dashboard=False,
+            logging_level=logging.ERROR,
+            log_to_driver=False,
+        )
+    except OSError as exc:  # its session folder cannot be made: a traceback, before
+        where = f" {exc.filename}" if exc.filename else ""
+        raise ArenaError(
+            f"cannot start a local Ray instance: {exc.strerror or exc}:{where} (Ray keeps its "
+            f"session files under {ray_temp_folder()}; make it writable, or set RAY_TMPDIR to "
+            f"a folder that is)") from None
     return Connection(count, owned=True, cpus=count, head=_gcs_address())
+
+
+def ray_temp_folder() -> Path:
+    """Where a local Ray instance keeps its session files: ``$RAY_TMPDIR/ray``, else the
+    system's temporary folder's ``ray``."""
+    return Path(os.environ.get("RAY_TMPDIR") or tempfile.gettempdir()) / "ray"
 
 
 def join(address: str, workers: int | None, ship: Sequence[Path]) -> Connection:
@@ -340,9 +353,8 @@ class RayLog:
 def running_instance() -> str | None:
     """The address of the Ray instance last started with ``ray start`` on this machine, if
     it answers: ``arena run`` offers it (``--address``) instead of starting its own."""
-    temp = os.environ.get("RAY_TMPDIR") or tempfile.gettempdir()
     try:
-        address = (Path(temp) / "ray" / "ray_current_cluster").read_text().strip()
+        address = (ray_temp_folder() / "ray_current_cluster").read_text().strip()
         host, _, port = address.rpartition(":")
         socket.create_connection((host, int(port)), timeout=0.5).close()
     except (OSError, ValueError):

@@ -434,3 +434,22 @@ def test_a_results_folder_deleted_mid_run_stops_the_run(tmp_path: Path) -> None:
         shutil.rmtree(out)
         with pytest.raises(FolderLost, match=r"matches\.jsonl was deleted while the run wrote it"):
             store.append(sample[1])
+
+
+def test_a_ray_temp_folder_that_cannot_be_made_is_one_line(config: Path, tmp_path: Path) -> None:
+    """Drill (ops): RAY_TMPDIR on a read-only file system (or a file) gave a traceback from
+    deep in ray.init; now one line naming the folder and what to do, and no results folder."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    out = tmp_path / "run"
+    done = subprocess.run(
+        [str(Path(sys.executable).parent / "arena"), "run", str(config), "--out", str(out),
+         "--workers", "1"],
+        env={**os.environ, "RAY_TMPDIR": str(blocker)}, capture_output=True, text=True,
+        timeout=120, check=False)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stderr.splitlines() == [
+        f"arena: error: cannot start a local Ray instance: Not a directory: {blocker}/ray (Ray "
+        f"keeps its session files under {blocker}/ray; make it writable, or set RAY_TMPDIR to "
+        f"a folder that is)"]
+    assert not out.exists()
