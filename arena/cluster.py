@@ -368,12 +368,42 @@ def _reachable(address: str, timeout: float = 5.0) -> None:
     if "://" in address or not host or not port.isdigit():
         return  # "auto", "ray://...": leave those to Ray
     try:
-        socket.create_connection((host, int(port)), timeout=timeout).close()
+        connection = socket.create_connection((host, int(port)), timeout=timeout)
     except OSError as exc:
         raise ArenaError(
             f"cannot join the Ray cluster at {address}: nothing answers there ({exc}); "
             f"start one with 'ray start --head' or leave out --address for a local one"
         ) from None
+    with connection:
+        # Under TLS the head answers a handshake, not the preface: left to Ray.
+        if os.environ.get("RAY_USE_TLS", "").strip() not in ("", "0") or _speaks_grpc(connection):
+            return
+    raise ArenaError(
+        f"cannot join the Ray cluster at {address}: something answers there, but not a Ray "
+        f"head (it does not speak gRPC); check the port: 'ray start --head' prints the "
+        f"address to join, port 6379 by default")
+
+
+_HTTP2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
+_SETTINGS_FRAME = 4
+
+
+def _speaks_grpc(connection: socket.socket, timeout: float = 5.0) -> bool:
+    """False if what listens on ``connection`` is surely no gRPC server (a Ray head's GCS):
+    it answers HTTP/2's client preface with something other than a SETTINGS frame, or hangs
+    up. Ray itself, joining such a port (a web server, a dashboard, a reused port), retried
+    for minutes without a word. No answer within ``timeout`` is left for Ray to judge."""
+    try:
+        connection.settimeout(timeout)
+        connection.sendall(_HTTP2_PREFACE)
+        header = b""
+        while len(header) < 4 and (part := connection.recv(9)):
+            header += part
+    except TimeoutError:
+        return True
+    except OSError:
+        return False
+    return len(header) >= 4 and header[3] == _SETTINGS_FRAME
 
 
 def _cluster_cpus() -> int:

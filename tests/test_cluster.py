@@ -315,3 +315,34 @@ def test_the_head_watch_stops_a_run_once_the_head_has_not_answered_for_its_patie
     now[0] = 15.0
     with pytest.raises(ClusterLost, match=r"the local Ray instance has not answered for 5 s"):
         watch.check()
+
+
+@pytest.mark.parametrize("reply", [b"HTTP/1.0 400 Bad Request\r\n\r\n", b""])
+def test_an_address_where_something_else_answers_is_one_line_at_once(reply: bytes) -> None:
+    """Drill (ops): ``--address`` at a port where a web server (or anything not a Ray head)
+    listens: Ray retried for minutes without a word (still joining after 200 s). A server
+    that answers HTTP/2's preface with no SETTINGS frame, or hangs up, is no Ray head."""
+    import socket
+    import threading
+
+    from arena.cluster import join
+    from arena.errors import ArenaError
+
+    server = socket.create_server(("127.0.0.1", 0))
+
+    def answer() -> None:
+        connection, _ = server.accept()
+        with connection:
+            connection.recv(64)
+            connection.sendall(reply)
+
+    answering = threading.Thread(target=answer, daemon=True)
+    answering.start()
+    address = f"127.0.0.1:{server.getsockname()[1]}"
+    try:
+        with pytest.raises(ArenaError, match=f"cannot join the Ray cluster at {address}: "
+                                             "something answers there, but not a Ray head"):
+            join(address, None, ())
+    finally:
+        answering.join(10)
+        server.close()
