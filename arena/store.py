@@ -248,6 +248,12 @@ class RunStore:
                 f"{self.directory} is in use by another arena run, which is writing to it "
                 "now; wait for it to end (or stop it, and continue it with --resume), or "
                 "choose another folder with --out") from None
+        except OSError:
+            # A file system without flock on a folder (some network mounts): the run goes on
+            # unguarded, as every run did before, rather than not at all.
+            os.close(descriptor)
+            self._claim = key
+            return
         _CLAIMS[key] = descriptor
         self._claim = key
 
