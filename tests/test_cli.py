@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
@@ -326,12 +327,14 @@ def test_a_run_whose_local_raylet_dies_stops_in_one_line(tmp_path: Path) -> None
     running = subprocess.Popen(
         [str(Path(sys.executable).parent / "arena"), "run", str(config), "--out", str(out),
          "--workers", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    seen: set[int] = set()
     try:
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline and running.poll() is None and not (
                 (out / "matches.jsonl").exists() and len(lines(out / "matches.jsonl")) >= 10):
             time.sleep(0.05)
-        raylets = [pid for pid in descendants(running.pid) if b"raylet/raylet" in command(pid)]
+        seen = descendants(running.pid)
+        raylets = [pid for pid in seen if b"raylet/raylet" in command(pid)]
         assert len(raylets) == 1
         os.kill(raylets[0], signal.SIGKILL)
         _, stderr = running.communicate(timeout=120)
@@ -339,6 +342,11 @@ def test_a_run_whose_local_raylet_dies_stops_in_one_line(tmp_path: Path) -> None
         if running.poll() is None:
             running.kill()
             running.communicate()
+        # Ray's agents outlive a killed raylet (orphaned): this test's own, by pid.
+        for pid in seen:
+            if alive(pid):
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
     assert running.returncode == 2, stderr
     [error] = stderr.splitlines()
     assert error.startswith("arena: error: this machine's Ray node (the raylet the run talks "
