@@ -32,7 +32,7 @@ from arena.ratings import Standing, rate
 from arena.records import Limits, MatchResult, plain
 from arena.schedule import canonical_ids
 from arena.seats.sandbox import SANDBOX_MODES, protections
-from arena.store import MATCHES, read_failures, read_results
+from arena.store import MATCHES, FolderLost, read_failures, read_results
 
 if TYPE_CHECKING:
     from arena.cluster import Connection, Failed
@@ -322,6 +322,7 @@ def run(
     the installed ones and those of the bot store."""
     # ray is imported only by the command that needs it: listing bots stays quick.
     from arena import runner
+    from arena.cluster import ClusterLost
 
     _use_store(store)
     console = _console()
@@ -338,6 +339,7 @@ def run(
             resume=resume,
             draw_probability=runner.game_draw_probability(found, config.game),
         )
+    click.get_current_context().call_on_close(plan.store.release)
     for warning in [*plan.warnings, *_shadowed(config, found), *_guessable_seed(config, found)]:
         # escape(), plain(): a warning may quote a results file (a match id, a label).
         console.print(f"[yellow]warning:[/] {escape(plain(warning))}", soft_wrap=True)
@@ -354,17 +356,29 @@ def run(
     view = _RunView(console, config, plan, directory, labels, title)
     try:
         outcome = runner.play(plan, view, workers=workers, address=address)
-    except KeyboardInterrupt:
-        console.print(
-            f"\n[bold]Interrupted.[/] Every finished match is saved in {directory}; "
-            f"continue with: arena run {config_path} --out {directory} --resume",
-            soft_wrap=True,
-        )
-        sys.exit(INTERRUPTED)
+    except KeyboardInterrupt as exc:
+        # SIGTERM and SIGHUP stop it as Ctrl-C does (runner.Stopped), with their own status.
+        stopped = exc if isinstance(exc, runner.Stopped) else None
+        with contextlib.suppress(OSError):  # after SIGHUP the terminal may be gone
+            console.print(
+                f"\n[bold]{f'Stopped ({stopped})' if stopped else 'Interrupted'}.[/] Every "
+                f"finished match is saved in {directory}; continue with: "
+                f"arena run {config_path} --out {directory} --resume",
+                soft_wrap=True,
+            )
+        sys.exit(128 + stopped.signum if stopped else INTERRUPTED)
     except runner.RecordingFailed as exc:
         raise ArenaError(
             f"{exc}; make room, then continue with: "
             f"arena run {config_path} --out {directory} --resume"
+        ) from None
+    except FolderLost as exc:
+        raise ArenaError(
+            f"{exc}; play them again with: arena run {config_path} --out {directory} --resume"
+        ) from None
+    except ClusterLost as exc:
+        raise ArenaError(
+            f"{exc}; continue with: arena run {config_path} --out {directory} --resume"
         ) from None
     _footer(console, directory, outcome.failures, outcome.retried)
     if len(outcome.nodes) > 1:

@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import ray
-from ray.exceptions import RayError
+from ray.exceptions import LocalRayletDiedError, RayError
 
 from arena.errors import ArenaError
 from arena.match import EngineError, play_match
@@ -83,6 +83,52 @@ def play_batch(specs: list[MatchSpec], encode: bool = True) -> list[MatchResult 
     return outcomes
 
 
+class ClusterLost(ArenaError):
+    """The Ray head (its GCS) stopped answering mid-run: the cluster is gone."""
+
+
+HEAD_PATIENCE_SECONDS = 20.0
+"""How long the Ray head may go unanswered, while no batch finishes, before the run stops.
+Ray's own driver waits 60 s (``gcs_rpc_server_reconnect_timeout_s``) and then ends the
+process on the spot, without a word to the user and without the final table: a run whose
+head was stopped (``ray stop`` on its machine) went silent for a minute, then exited with
+status 1."""
+
+
+class HeadWatch:
+    """Probes the Ray head's GCS port (a TCP connection, at most once a second) while
+    the driver waits for batches; :meth:`check` raises :class:`ClusterLost` once it has
+    answered none of the probes for ``patience`` seconds."""
+
+    def __init__(self, address: str, described: str, *, patience: float = HEAD_PATIENCE_SECONDS,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        host, _, port = address.rpartition(":")
+        self._where = (host, int(port))
+        self._described = described
+        self._patience = patience
+        self._clock = clock
+        self._probed_at = -math.inf
+        self._silent_since: float | None = None
+
+    def check(self) -> None:
+        now = self._clock()
+        if now - self._probed_at < 1.0:
+            return
+        self._probed_at = now
+        try:
+            socket.create_connection(self._where, timeout=1.0).close()
+        except OSError:
+            if self._silent_since is None:
+                self._silent_since = now
+            elif now - self._silent_since >= self._patience:
+                raise ClusterLost(
+                    f"{self._described} has not answered for {now - self._silent_since:.0f} s "
+                    f"(stopped, or 'ray stop' was run on its machine): the run stopped; every "
+                    f"match recorded before is safe") from None
+            return
+        self._silent_since = None
+
+
 _Played = tuple[str, list[MatchResult | Failed]]
 """A batch's outcomes and the id of the node that played it."""
 
@@ -111,6 +157,19 @@ class Connection:
     """The bot packages sent to the nodes with the run (a joined cluster only)."""
     ray_log: RayLog | None = None
     """Where Ray's own lines go while we are attached to a cluster (not the user's terminal)."""
+    head: str | None = None
+    """The GCS address of a Ray we started or joined, which :class:`HeadWatch` probes."""
+    address: str = ""
+    """The address a joined cluster was given as (``--address``, ``RAY_ADDRESS``)."""
+
+    def watch(self) -> Callable[[], None] | None:
+        """A check that raises :class:`ClusterLost` once the head is gone (None: not ours
+        to watch)."""
+        if self.head is None:
+            return None
+        described = (f"the head of the Ray cluster at {self.address or self.head}" if self.joined
+                     else f"the local Ray instance ({self.head})")
+        return HeadWatch(self.head, described).check
 
     @property
     def joined(self) -> bool:
@@ -163,14 +222,27 @@ def connect(
     count = workers or os.cpu_count() or 1
     # "local": a new instance of our own, even when a cluster started with `ray start`
     # runs on this machine (Ray would join that one, and refuse our num_cpus).
-    ray.init(
-        address="local",
-        num_cpus=count,
-        include_dashboard=False,
-        logging_level=logging.ERROR,
-        log_to_driver=False,
-    )
-    return Connection(count, owned=True, cpus=count)
+    try:
+        ray.init(
+            address="local",
+            num_cpus=count,
+            include_dashboard=False,
+            logging_level=logging.ERROR,
+            log_to_driver=False,
+        )
+    except OSError as exc:  # its session folder cannot be made: a traceback, before
+        where = f" {exc.filename}" if exc.filename else ""
+        raise ArenaError(
+            f"cannot start a local Ray instance: {exc.strerror or exc}:{where} (Ray keeps its "
+            f"session files under {ray_temp_folder()}; make it writable, or set RAY_TMPDIR to "
+            f"a folder that is)") from None
+    return Connection(count, owned=True, cpus=count, head=_gcs_address())
+
+
+def ray_temp_folder() -> Path:
+    """Where a local Ray instance keeps its session files: ``$RAY_TMPDIR/ray``, else the
+    system's temporary folder's ``ray``."""
+    return Path(os.environ.get("RAY_TMPDIR") or tempfile.gettempdir()) / "ray"
 
 
 def join(address: str, workers: int | None, ship: Sequence[Path]) -> Connection:
@@ -197,7 +269,13 @@ def join(address: str, workers: int | None, ship: Sequence[Path]) -> Connection:
     listed: list[dict[str, object]] = ray.nodes()  # type: ignore[no-untyped-call]
     nodes = sum(1 for node in listed if node.get("Alive"))
     return Connection(workers or cpus, owned=True, cpus=cpus, nodes=nodes,
-                      shipped=tuple(path.name for path in ship), ray_log=log)
+                      shipped=tuple(path.name for path in ship), ray_log=log,
+                      head=_gcs_address(), address=address)
+
+
+def _gcs_address() -> str | None:
+    address = ray.get_runtime_context().gcs_address
+    return address if isinstance(address, str) and ":" in address else None
 
 
 JOIN_WAIT_SECONDS = 5
@@ -275,9 +353,8 @@ class RayLog:
 def running_instance() -> str | None:
     """The address of the Ray instance last started with ``ray start`` on this machine, if
     it answers: ``arena run`` offers it (``--address``) instead of starting its own."""
-    temp = os.environ.get("RAY_TMPDIR") or tempfile.gettempdir()
     try:
-        address = (Path(temp) / "ray" / "ray_current_cluster").read_text().strip()
+        address = (ray_temp_folder() / "ray_current_cluster").read_text().strip()
         host, _, port = address.rpartition(":")
         socket.create_connection((host, int(port)), timeout=0.5).close()
     except (OSError, ValueError):
@@ -291,12 +368,42 @@ def _reachable(address: str, timeout: float = 5.0) -> None:
     if "://" in address or not host or not port.isdigit():
         return  # "auto", "ray://...": leave those to Ray
     try:
-        socket.create_connection((host, int(port)), timeout=timeout).close()
+        connection = socket.create_connection((host, int(port)), timeout=timeout)
     except OSError as exc:
         raise ArenaError(
             f"cannot join the Ray cluster at {address}: nothing answers there ({exc}); "
             f"start one with 'ray start --head' or leave out --address for a local one"
         ) from None
+    with connection:
+        # Under TLS the head answers a handshake, not the preface: left to Ray.
+        if os.environ.get("RAY_USE_TLS", "").strip() not in ("", "0") or _speaks_grpc(connection):
+            return
+    raise ArenaError(
+        f"cannot join the Ray cluster at {address}: something answers there, but not a Ray "
+        f"head (it does not speak gRPC); check the port: 'ray start --head' prints the "
+        f"address to join, port 6379 by default")
+
+
+_HTTP2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
+_SETTINGS_FRAME = 4
+
+
+def _speaks_grpc(connection: socket.socket, timeout: float = 5.0) -> bool:
+    """False if what listens on ``connection`` is surely no gRPC server (a Ray head's GCS):
+    it answers HTTP/2's client preface with something other than a SETTINGS frame, or hangs
+    up. Ray itself, joining such a port (a web server, a dashboard, a reused port), retried
+    for minutes without a word. No answer within ``timeout`` is left for Ray to judge."""
+    try:
+        connection.settimeout(timeout)
+        connection.sendall(_HTTP2_PREFACE)
+        header = b""
+        while len(header) < 4 and (part := connection.recv(9)):
+            header += part
+    except TimeoutError:
+        return True
+    except OSError:
+        return False
+    return len(header) >= 4 and header[3] == _SETTINGS_FRAME
 
 
 def _cluster_cpus() -> int:
@@ -345,12 +452,15 @@ class Dispatcher:
         on_failure: Callable[[Failed], None],
         on_idle: Callable[[], bool] | None = None,
         store: Callable[[list[MatchResult]], None] | None = None,
+        watch: Callable[[], None] | None = None,
     ) -> None:
         """Play ``specs``; ``on_idle``, when given, is called while no batch has finished
         (for work that can wait, such as rating: a short piece each call, True while it has
         more) before the driver blocks waiting for one. ``store``, when given, gets the
         results of each finished batch at once, before ``on_result`` sees any of them (one
-        write for a batch, not one per match)."""
+        write for a batch, not one per match). ``watch``, when given, is called whenever a
+        wait for a batch ends with none finished, and may raise to stop the run (see
+        :class:`HeadWatch`)."""
         plan = iter(specs)
         queue: deque[MatchSpec] = deque()
         solo: deque[MatchSpec] = deque()  # survivors of a dead worker, sent one by one
@@ -365,6 +475,8 @@ class Dispatcher:
                 if on_idle is not None and on_idle():
                     continue
                 ready, _ = ray.wait(list(running), num_returns=1, timeout=0.5)
+                if not ready and watch is not None:
+                    watch()
             finished = [(ref, running.pop(ref)) for ref in ready]
             if self.seconds_per_match is not None:
                 # The worker's next batch goes out before this one's results are handled:
@@ -374,6 +486,13 @@ class Dispatcher:
             for ref, batch in finished:
                 try:
                     node, outcomes = ray.get(ref)
+                except LocalRayletDiedError:
+                    # The driver's own Ray node is gone: no batch can run again. Sending the
+                    # rest out anyway failed every match three times over minutes, and the
+                    # run ended with status 0 and all of them in failures.jsonl.
+                    raise ClusterLost(
+                        "this machine's Ray node (the raylet the run talks to) died: the run "
+                        "stopped; every match recorded before is safe") from None
                 except RayError as exc:
                     self._lost(batch, exc, attempts, recorded, solo, on_failure)
                     continue

@@ -15,11 +15,14 @@ machine where the game is not installed.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import functools
 import json
 import os
 import shutil
+import signal
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -45,6 +48,35 @@ RATINGS = "ratings"
 
 class RecordingFailed(ArenaError):
     """Writing to the results folder failed mid-run (a full disk, a lost mount)."""
+
+
+class Stopped(KeyboardInterrupt):
+    """The run was told to stop by a signal other than Ctrl-C (SIGTERM: ``kill``, a job
+    scheduler, systemd; SIGHUP: the terminal closed). A ``KeyboardInterrupt``, so it
+    leaves the run exactly as Ctrl-C does: what finished is saved, Ray is let go."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+"""Signals that stop a run as Ctrl-C does. Left alone, SIGHUP killed the driver where it
+stood (Ray's dashboard and runtime-env agents lived on, orphaned, about 80 MB each), and
+SIGTERM met Ray's own handler: a C++ stack dump on the terminal, then the exit without the
+line saying how to resume."""
+
+
+def _stop(signum: int, frame: object) -> None:
+    # Once: a second signal while Ray is let go would cut that short and leave it running.
+    for stop in STOP_SIGNALS:
+        signal.signal(stop, signal.SIG_IGN)
+    raise Stopped(signum)
+
+
+def _catch_stop_signals() -> None:
+    for stop in STOP_SIGNALS:
+        signal.signal(stop, _stop)
 
 
 class Pending(Collection[MatchSpec]):
@@ -123,6 +155,8 @@ def plan(
     left as the dispatcher takes it."""
     check_writable(directory)
     store = RunStore(directory)
+    if directory.is_dir():
+        store.claim()  # before reading: what another run writes meanwhile would be played again
     saved = store.saved_config()
     if not resume and (saved is not None or store.has_results()):
         raise ArenaError(
@@ -204,6 +238,21 @@ def check_writable(directory: Path) -> None:
             raise ArenaError(f"results file {path} cannot be written; choose another --out")
 
 
+def hold(run: RunPlan) -> None:
+    """Claim the run's folder (see :meth:`RunStore.claim`), making it if :func:`plan` found
+    none; a run that started there since :func:`plan` looked is refused."""
+    store = run.store
+    if store.claimed:
+        return
+    store.directory.mkdir(parents=True, exist_ok=True)
+    store.claim()
+    if store.saved_config() is not None or store.has_results():
+        store.release()
+        raise ArenaError(
+            f"{store.directory}: another arena run started there meanwhile; continue it with "
+            f"--resume once it ends, or choose another folder with --out")
+
+
 def execute(
     run: RunPlan,
     connection: Connection,
@@ -216,6 +265,7 @@ def execute(
 
     Raises :class:`RecordingFailed` if the folder cannot be written (say the
     disk is full): what was recorded before is safe for ``--resume``."""
+    hold(run)
     dispatcher = Dispatcher(connection.workers, in_flight=connection.in_flight)
 
     def record_failure(failure: Failed) -> None:
@@ -228,7 +278,8 @@ def execute(
             config[RATINGS] = {"draw_probability": run.draw_probability}
             run.store.start(config)
         with run.store:
-            dispatcher.run(run.pending, on_result, record_failure, on_idle, run.store.append_all)
+            dispatcher.run(run.pending, on_result, record_failure, on_idle, run.store.append_all,
+                           connection.watch())
     except OSError as exc:
         where = exc.filename or run.store.directory
         raise RecordingFailed(
@@ -287,11 +338,37 @@ def play(
 ) -> Outcome:
     """Start or join Ray, play what is left of ``run`` and let Ray go again.
 
-    Raises ``KeyboardInterrupt`` as it came (every finished match is saved) and
+    Raises ``KeyboardInterrupt`` as it came (every finished match is saved), and as
+    :class:`Stopped` on SIGTERM or SIGHUP (in the main thread), and
     :class:`RecordingFailed` if the folder cannot be written."""
+    main_thread = threading.current_thread() is threading.main_thread()
+    previous = [signal.getsignal(stop) for stop in STOP_SIGNALS] if main_thread else []
+    try:
+        if main_thread:
+            _catch_stop_signals()
+        return _play(run, observer, workers=workers, address=address,
+                     catch_stop=_catch_stop_signals if main_thread else lambda: None)
+    finally:
+        for stop, handler in zip(STOP_SIGNALS, previous, strict=False):
+            signal.signal(stop, handler)
+
+
+def _play(
+    run: RunPlan, observer: Observer, *, workers: int | None, address: str | None,
+    catch_stop: Callable[[], None],
+) -> Outcome:
+    made = not run.store.directory.exists()
+    hold(run)  # before Ray starts: a second run into the folder is told at once
     observer.connecting(describe(workers, address))
     started = time.monotonic()
-    connection = connect(workers, address, ship=bot_packages(run.config))
+    try:
+        connection = _connect(workers, address, run.config)
+    except BaseException:
+        if made:  # Ray did not start: leave no empty folder behind
+            run.store.release()
+            with contextlib.suppress(OSError):
+                run.store.directory.rmdir()
+        raise
     ray_seconds = time.monotonic() - started
     failures: list[Failed] = []
 
@@ -300,6 +377,7 @@ def play(
         observer.add_failure(failure)
 
     try:
+        catch_stop()  # again: ray.init put its own SIGTERM handler in place of ours
         observer.connected(connection, ray_seconds)
         with observer:
             dispatcher = execute(run, connection, observer.add, failed,
@@ -308,6 +386,16 @@ def play(
         connection.close()
     return Outcome(tuple(failures), dispatcher.retried, ray_seconds,
                    tuple(dispatcher.nodes.items()))
+
+
+def _connect(workers: int | None, address: str | None, config: TournamentConfig) -> Connection:
+    try:
+        return connect(workers, address, ship=bot_packages(config))
+    except SystemExit as exc:
+        # ray.init's own SIGTERM handler, in place while it starts Ray: sys.exit(15).
+        if exc.code == signal.SIGTERM:
+            raise Stopped(signal.SIGTERM) from None
+        raise
 
 
 def bot_packages(config: TournamentConfig) -> list[Path]:

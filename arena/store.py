@@ -10,6 +10,7 @@ off before appending.
 from __future__ import annotations
 
 import errno
+import fcntl
 import json
 import os
 import stat
@@ -32,6 +33,18 @@ OUTPUT_BYTES_PER_LABEL = 16 * 1024 * 1024
 """What one label's printed output may take in ``outputs/`` over a session of a run. A seat's
 output is already cut to 64 KiB a match; without this a bot printing that much every match
 would grow the folder by 64 KiB a match (64 GB over a million). Past it, a line says so."""
+
+
+class FolderInUse(ArenaError):
+    """Another process runs a tournament into this results folder now."""
+
+
+class FolderLost(ArenaError):
+    """``matches.jsonl`` was deleted (the folder with it) while the run wrote it."""
+
+
+_CLAIMS: dict[tuple[int, int], int] = {}
+"""The results folders this process holds, by device and inode: their open descriptors."""
 
 
 @dataclass(slots=True)
@@ -203,6 +216,54 @@ class RunStore:
         self._failures: IO[str] | None = None
         self._output_bytes: dict[str, int] = {}
         """Bytes of output kept so far this session, per label."""
+        self._claim: tuple[int, int] | None = None
+
+    @property
+    def claimed(self) -> bool:
+        """True if this process holds the folder (see :meth:`claim`)."""
+        return self._claim is not None
+
+    def claim(self) -> None:
+        """Hold the (existing) folder for this process's run: a second ``arena run`` into it
+        (another terminal, a job started twice) is refused with :class:`FolderInUse`. Two runs
+        used to play the same matches side by side, each appending every one of them.
+
+        An advisory ``flock`` on the folder itself: nothing is written, and the kernel lets go
+        when the process ends, however it ends (SIGKILL too), so no stale lock remains. A
+        process may claim a folder again: it holds it already."""
+        if self._claim is not None:
+            return
+        descriptor = os.open(self.directory, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        info = os.fstat(descriptor)
+        key = (info.st_dev, info.st_ino)
+        if key in _CLAIMS:
+            os.close(descriptor)
+            self._claim = key
+            return
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(descriptor)
+            raise FolderInUse(
+                f"{self.directory} is in use by another arena run, which is writing to it "
+                "now; wait for it to end (or stop it, and continue it with --resume), or "
+                "choose another folder with --out") from None
+        except OSError:
+            # A file system without flock on a folder (some network mounts): the run goes on
+            # unguarded, as every run did before, rather than not at all.
+            os.close(descriptor)
+            self._claim = key
+            return
+        _CLAIMS[key] = descriptor
+        self._claim = key
+
+    def release(self) -> None:
+        """Let go of the folder claimed by :meth:`claim` (a no-op if it was not)."""
+        if self._claim is not None:
+            descriptor = _CLAIMS.pop(self._claim, None)
+            if descriptor is not None:
+                os.close(descriptor)
+            self._claim = None
 
     def saved_config(self) -> dict[str, Any] | None:
         path = self.directory / CONFIG
@@ -269,6 +330,12 @@ class RunStore:
         lines.append("")
         self._matches.write("\n".join(lines))
         self._matches.flush()
+        if os.fstat(self._matches.fileno()).st_nlink == 0:
+            # Deleted under the run (rm -r of the folder): the writes went on into a file no
+            # path reaches, and the run ended "done" with nothing on disk.
+            raise FolderLost(
+                f"{self.matches_path} was deleted while the run wrote it: the matches "
+                "recorded there are gone with it")
 
     def _save_outputs(self, result: MatchResult) -> None:
         """What the match's bots printed, seat by seat, beside the match record."""

@@ -289,3 +289,60 @@ def test_without_an_address_a_local_instance_of_its_own_is_started(
     assert calls[0]["address"] == "local" and calls[0]["num_cpus"] == 3
     assert connection.workers == 3 and connection.owned
     assert arena.cluster.describe(3) == "a local Ray instance with 3 workers"
+
+
+def test_the_head_watch_stops_a_run_once_the_head_has_not_answered_for_its_patience() -> None:
+    """A real listening socket stands for the head's GCS port: while it answers, nothing
+    happens however long; once it is closed, the watch raises after ``patience`` seconds
+    of silence (probing at most once a second), not before."""
+    import socket
+
+    from arena.cluster import ClusterLost, HeadWatch
+
+    now = [0.0]
+    head = socket.create_server(("127.0.0.1", 0))
+    address = f"127.0.0.1:{head.getsockname()[1]}"
+    watch = HeadWatch(address, "the local Ray instance", patience=5.0, clock=lambda: now[0])
+    for _ in range(10):
+        watch.check()
+        now[0] += 1.0
+    head.close()
+    for _ in range(5):  # silent from the first probe on: 10, 11, ... 14 s
+        watch.check()
+        now[0] += 1.0
+    now[0] = 14.5
+    watch.check()  # within a second of the last probe: not probed
+    now[0] = 15.0
+    with pytest.raises(ClusterLost, match=r"the local Ray instance has not answered for 5 s"):
+        watch.check()
+
+
+@pytest.mark.parametrize("reply", [b"HTTP/1.0 400 Bad Request\r\n\r\n", b""])
+def test_an_address_where_something_else_answers_is_one_line_at_once(reply: bytes) -> None:
+    """Drill (ops): ``--address`` at a port where a web server (or anything not a Ray head)
+    listens: Ray retried for minutes without a word (still joining after 200 s). A server
+    that answers HTTP/2's preface with no SETTINGS frame, or hangs up, is no Ray head."""
+    import socket
+    import threading
+
+    from arena.cluster import join
+    from arena.errors import ArenaError
+
+    server = socket.create_server(("127.0.0.1", 0))
+
+    def answer() -> None:
+        connection, _ = server.accept()
+        with connection:
+            connection.recv(64)
+            connection.sendall(reply)
+
+    answering = threading.Thread(target=answer, daemon=True)
+    answering.start()
+    address = f"127.0.0.1:{server.getsockname()[1]}"
+    try:
+        with pytest.raises(ArenaError, match=f"cannot join the Ray cluster at {address}: "
+                                             "something answers there, but not a Ray head"):
+            join(address, None, ())
+    finally:
+        answering.join(10)
+        server.close()

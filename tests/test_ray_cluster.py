@@ -347,3 +347,67 @@ def test_a_node_that_leaves_mid_run_loses_no_match_and_repeats_none(cluster: Clu
     ids = [json.loads(line)["id"] for line in matches.read_text().splitlines()]
     assert len(ids) == 48 and len(set(ids)) == 48  # 4 tables x 6 seatings x 2 rounds
     assert not (out / "failures.jsonl").exists()
+
+
+HEAD_LOST_CONFIG = """
+[tournament]
+name = "headless"
+game = "tiny-race"
+players = 2
+rounds = 30
+seed = 4
+
+[[bots]]
+name = "random"
+[[bots]]
+name = "sleeper"
+params = { seconds = 0.005 }
+"""
+
+
+def test_a_cluster_whose_head_stops_mid_run_ends_the_run_in_one_line(tmp_path: Path) -> None:
+    """Drill (ops): the head of the cluster a run had joined was stopped mid-run. The run
+    went silent for a minute (Ray's driver waits 60 s for its GCS), then Ray ended the
+    process on the spot: exit status 1, not a word, no table. Now the run sees the head gone
+    and stops with one line saying so, every recorded match intact."""
+    root = Path(tempfile.mkdtemp(prefix="arena-hl-", dir="/tmp"))
+    home = root / "home"
+    home.mkdir()
+    # PYTHONPATH kept: the head's workers and the driver find the tests' game and bot.
+    env = {key: value for key, value in os.environ.items() if not key.startswith("RAY_")}
+    env.update(HOME=str(home), RAY_AUTH_TOKEN=secrets.token_hex(16),
+               RAY_USAGE_STATS_ENABLED="0", COLUMNS="120")
+    [port] = _free_ports(1)
+    # Outside ``root``: stopping the head stops what names ``root``, and not the driver.
+    config, out = tmp_path / "headless.toml", tmp_path / "out"
+    config.write_text(HEAD_LOST_CONFIG)
+    try:
+        _ray_start(["--head", "--node-ip-address=127.0.0.1", f"--port={port}",
+                    "--include-dashboard=false", f"--temp-dir={root / 'ray'}", "--num-cpus=1",
+                    *_node_ports()], env)
+        running = subprocess.Popen(
+            [ARENA, "run", str(config), "--address", f"127.0.0.1:{port}", "--out", str(out)],
+            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            deadline = time.monotonic() + 120
+            matches = out / "matches.jsonl"
+            while time.monotonic() < deadline and running.poll() is None and not (
+                    matches.exists() and len(matches.read_text().splitlines()) >= 5):
+                time.sleep(0.05)
+            _stop(root)  # the head and everything under it, as 'ray stop' on its machine
+            stdout, stderr = running.communicate(timeout=120)
+        finally:
+            if running.poll() is None:
+                running.kill()
+                running.communicate()
+        assert running.returncode == 2, stdout[-3000:] + stderr[-3000:]
+        [error] = stderr.splitlines()
+        assert error.startswith(
+            f"arena: error: the head of the Ray cluster at 127.0.0.1:{port} has not answered")
+        assert "has not answered for" in error and "every match recorded before is safe" in error
+        assert error.endswith(f"continue with: arena run {config} --out {out} --resume")
+        ids = [json.loads(line)["id"] for line in matches.read_text().splitlines()]
+        assert 5 <= len(ids) < 120 and len(set(ids)) == len(ids)
+    finally:
+        _stop(root)
+        shutil.rmtree(root, ignore_errors=True)

@@ -360,3 +360,96 @@ def test_a_fifo_in_a_results_folder_is_not_waited_on(tmp_path: Path, name: str) 
                           capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
     assert "random-2" in done.stdout
+
+
+HOLD = """
+import sys
+from pathlib import Path
+from arena.store import RunStore
+RunStore(Path(sys.argv[1])).claim()
+print("held", flush=True)
+sys.stdin.read()
+"""
+
+
+@pytest.mark.usefixtures("no_ray")
+def test_a_second_run_into_a_folder_in_use_is_one_line_before_ray(
+    config: Path, tmp_path: Path
+) -> None:
+    """Drill (ops): two ``arena run`` into one folder at once (the README's command run again in
+    another terminal) had no lock: both played every match, matches.jsonl held 480 lines for
+    240 matches, and every reader warned about 240 repeated ones. A run holds its folder."""
+    from arena import runner
+    from arena.config import load
+    from arena.plugins import registry
+
+    out = tmp_path / "run"
+    out.mkdir()
+    holder = subprocess.Popen([sys.executable, "-c", HOLD, str(out)], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        for resume in ([], ["--resume"]):
+            result = arena("run", str(config), "--out", str(out), *resume)
+            assert result.exit_code == 2, result.output
+            assert result.output.count("\n") == 1 and "Traceback" not in result.output
+            assert f"{out} is in use by another arena run" in result.output
+        assert sorted(path.name for path in out.iterdir()) == []  # nothing written
+    finally:
+        holder.communicate("", timeout=30)
+    # The claim goes with the process that held it, however it ended.
+    assert len(runner.plan(load(config, registry()), out, resume=True).pending) == TOTAL
+
+
+def test_a_run_that_started_in_a_new_folder_since_the_plan_is_refused(
+    config: Path, tmp_path: Path
+) -> None:
+    """Two runs planned into a folder not there yet: the second to claim it finds the first's
+    config, and is refused rather than playing its matches again."""
+    from arena import runner
+    from arena.config import load
+    from arena.plugins import registry
+
+    out = tmp_path / "new"
+    late = runner.plan(load(config, registry()), out, resume=True)
+    out.mkdir()
+    (out / "config.json").write_text("{}")  # the other run's start
+    with pytest.raises(ArenaError, match="another arena run started there meanwhile"):
+        runner.hold(late)
+
+
+def test_a_results_folder_deleted_mid_run_stops_the_run(tmp_path: Path) -> None:
+    """Drill (ops): ``rm -r`` of the results folder mid-run went unnoticed: the run wrote on
+    into the deleted file, ended with status 0 and "Results: <folder>/matches.jsonl", and
+    there was no such file."""
+    import shutil
+
+    from arena.store import FolderLost
+
+    sample = [MatchResult.from_json(json.loads(line))
+              for line in SAMPLE.read_text().splitlines()[:2]]
+    out = tmp_path / "run"
+    with RunStore(out) as store:
+        store.append(sample[0])
+        shutil.rmtree(out)
+        with pytest.raises(FolderLost, match=r"matches\.jsonl was deleted while the run wrote it"):
+            store.append(sample[1])
+
+
+def test_a_ray_temp_folder_that_cannot_be_made_is_one_line(config: Path, tmp_path: Path) -> None:
+    """Drill (ops): RAY_TMPDIR on a read-only file system (or a file) gave a traceback from
+    deep in ray.init; now one line naming the folder and what to do, and no results folder."""
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    out = tmp_path / "run"
+    done = subprocess.run(
+        [str(Path(sys.executable).parent / "arena"), "run", str(config), "--out", str(out),
+         "--workers", "1"],
+        env={**os.environ, "RAY_TMPDIR": str(blocker)}, capture_output=True, text=True,
+        timeout=120, check=False)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stderr.splitlines() == [
+        f"arena: error: cannot start a local Ray instance: Not a directory: {blocker}/ray (Ray "
+        f"keeps its session files under {blocker}/ray; make it writable, or set RAY_TMPDIR to "
+        f"a folder that is)"]
+    assert not out.exists()
