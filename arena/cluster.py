@@ -95,13 +95,39 @@ head was stopped (``ray stop`` on its machine) went silent for a minute, then ex
 status 1."""
 
 
+PATIENCE_VARIABLE = "ARENA_HEAD_PATIENCE"
+"""The environment variable that sets :data:`HEAD_PATIENCE_SECONDS` (seconds, above 0)."""
+
+RAYLET_REFUSALS = 3
+"""Refused connections in a row (a second apart) to this machine's raylet after which the
+run takes the raylet for dead: a refusal means no process listens on its port any more."""
+
+
+def head_patience() -> float:
+    """:data:`HEAD_PATIENCE_SECONDS`, or what :data:`PATIENCE_VARIABLE` says."""
+    given = os.environ.get(PATIENCE_VARIABLE, "").strip()
+    if not given:
+        return HEAD_PATIENCE_SECONDS
+    try:
+        seconds = float(given)
+    except ValueError:
+        seconds = math.nan
+    if not math.isfinite(seconds) or seconds <= 0:
+        raise ArenaError(f"{PATIENCE_VARIABLE} must be a number of seconds above 0, not "
+                         f"{plain(given)!r}")
+    return seconds
+
+
 class HeadWatch:
     """Probes the Ray head's GCS port (a TCP connection, at most once a second) while
     the driver waits for batches; :meth:`check` raises :class:`ClusterLost` once it has
-    answered none of the probes for ``patience`` seconds."""
+    answered none of the probes for ``patience`` seconds. Given this machine's ``raylet``
+    (host, port), it also probes that, and raises once :data:`RAYLET_REFUSALS` probes in a
+    row were refused (Ray itself took about 17 s to tell the driver its raylet had died)."""
 
     def __init__(self, address: str, described: str, *, patience: float = HEAD_PATIENCE_SECONDS,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 raylet: tuple[str, int] | None = None) -> None:
         host, _, port = address.rpartition(":")
         self._where = (host, int(port))
         self._described = described
@@ -109,12 +135,16 @@ class HeadWatch:
         self._clock = clock
         self._probed_at = -math.inf
         self._silent_since: float | None = None
+        self._raylet = raylet
+        self._refused = 0
 
     def check(self) -> None:
         now = self._clock()
         if now - self._probed_at < 1.0:
             return
         self._probed_at = now
+        if self._raylet is not None:
+            self._probe_raylet(self._raylet)
         try:
             socket.create_connection(self._where, timeout=1.0).close()
         except OSError:
@@ -127,6 +157,22 @@ class HeadWatch:
                     f"match recorded before is safe") from None
             return
         self._silent_since = None
+
+    def _probe_raylet(self, where: tuple[str, int]) -> None:
+        try:
+            socket.create_connection(where, timeout=1.0).close()
+        except ConnectionRefusedError:
+            self._refused += 1
+            if self._refused >= RAYLET_REFUSALS:
+                raise ClusterLost(RAYLET_DIED) from None
+            return
+        except OSError:  # slow to answer is not dead
+            pass
+        self._refused = 0
+
+
+RAYLET_DIED = ("this machine's Ray node (the raylet the run talks to) died: the run stopped; "
+               "every match recorded before is safe")
 
 
 _Played = tuple[str, list[MatchResult | Failed]]
@@ -161,6 +207,9 @@ class Connection:
     """The GCS address of a Ray we started or joined, which :class:`HeadWatch` probes."""
     address: str = ""
     """The address a joined cluster was given as (``--address``, ``RAY_ADDRESS``)."""
+    raylet: tuple[str, int] | None = None
+    """The raylet of a local instance we started (host, port), which :class:`HeadWatch`
+    probes; None for a joined cluster."""
 
     def watch(self) -> Callable[[], None] | None:
         """A check that raises :class:`ClusterLost` once the head is gone (None: not ours
@@ -169,7 +218,8 @@ class Connection:
             return None
         described = (f"the head of the Ray cluster at {self.address or self.head}" if self.joined
                      else f"the local Ray instance ({self.head})")
-        return HeadWatch(self.head, described).check
+        return HeadWatch(self.head, described, patience=head_patience(),
+                         raylet=self.raylet).check
 
     @property
     def joined(self) -> bool:
@@ -236,7 +286,16 @@ def connect(
             f"cannot start a local Ray instance: {exc.strerror or exc}:{where} (Ray keeps its "
             f"session files under {ray_temp_folder()}; make it writable, or set RAY_TMPDIR to "
             f"a folder that is)") from None
-    return Connection(count, owned=True, cpus=count, head=_gcs_address())
+    return Connection(count, owned=True, cpus=count, head=_gcs_address(), raylet=_raylet())
+
+
+def _raylet() -> tuple[str, int] | None:
+    """Where the one node of a local instance listens (its raylet), or None if unknown."""
+    try:
+        [node] = ray.nodes()  # type: ignore[no-untyped-call]
+        return str(node["NodeManagerAddress"]), int(node["NodeManagerPort"])
+    except (ValueError, KeyError, TypeError, RayError):
+        return None
 
 
 def ray_temp_folder() -> Path:
@@ -490,9 +549,7 @@ class Dispatcher:
                     # The driver's own Ray node is gone: no batch can run again. Sending the
                     # rest out anyway failed every match three times over minutes, and the
                     # run ended with status 0 and all of them in failures.jsonl.
-                    raise ClusterLost(
-                        "this machine's Ray node (the raylet the run talks to) died: the run "
-                        "stopped; every match recorded before is safe") from None
+                    raise ClusterLost(RAYLET_DIED) from None
                 except RayError as exc:
                     self._lost(batch, exc, attempts, recorded, solo, on_failure)
                     continue

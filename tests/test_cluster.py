@@ -317,6 +317,63 @@ def test_the_head_watch_stops_a_run_once_the_head_has_not_answered_for_its_patie
         watch.check()
 
 
+def test_the_head_watch_takes_a_raylet_that_refuses_three_probes_in_a_row_for_dead() -> None:
+    """The run's own raylet killed: Ray took about 17 s to tell the driver. A refused
+    connection to its port (nobody listens) three probes in a row stops the run; a refusal
+    between answers does not, and a head that still answers does not hide it."""
+    import socket
+
+    from arena.cluster import RAYLET_REFUSALS, ClusterLost, HeadWatch
+
+    now = [0.0]
+    head = socket.create_server(("127.0.0.1", 0))
+    raylet = socket.create_server(("127.0.0.1", 0))
+    where = ("127.0.0.1", raylet.getsockname()[1])
+    watch = HeadWatch(f"127.0.0.1:{head.getsockname()[1]}", "the local Ray instance",
+                      clock=lambda: now[0], raylet=where)
+    try:
+        for _ in range(5):
+            watch.check()
+            now[0] += 1.0
+        raylet.close()
+        for _ in range(RAYLET_REFUSALS - 1):
+            watch.check()
+            now[0] += 1.0
+        raylet = socket.create_server(where)  # answers again: the count starts over
+        watch.check()
+        now[0] += 1.0
+        raylet.close()
+        for _ in range(RAYLET_REFUSALS - 1):
+            watch.check()
+            now[0] += 1.0
+        with pytest.raises(ClusterLost, match=r"^this machine's Ray node \(the raylet"):
+            watch.check()
+    finally:
+        head.close()
+        raylet.close()
+
+
+@pytest.mark.parametrize(("given", "seconds"), [("", 20.0), ("3", 3.0), (" 0.5 ", 0.5)])
+def test_the_heads_patience_is_twenty_seconds_or_what_the_variable_says(
+        monkeypatch: pytest.MonkeyPatch, given: str, seconds: float) -> None:
+    from arena.cluster import head_patience
+
+    monkeypatch.setenv("ARENA_HEAD_PATIENCE", given)
+    assert head_patience() == seconds
+
+
+@pytest.mark.parametrize("given", ["0", "-1", "soon", "nan", "inf"])
+def test_a_patience_that_is_no_time_is_one_line(monkeypatch: pytest.MonkeyPatch,
+                                                 given: str) -> None:
+    from arena.cluster import head_patience
+    from arena.errors import ArenaError
+
+    monkeypatch.setenv("ARENA_HEAD_PATIENCE", given)
+    with pytest.raises(ArenaError, match=r"^ARENA_HEAD_PATIENCE must be a number of seconds "
+                                         r"above 0, not '"):
+        head_patience()
+
+
 @pytest.mark.parametrize("reply", [b"HTTP/1.0 400 Bad Request\r\n\r\n", b""])
 def test_an_address_where_something_else_answers_is_one_line_at_once(reply: bytes) -> None:
     """Drill (ops): ``--address`` at a port where a web server (or anything not a Ray head)
