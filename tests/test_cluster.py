@@ -331,21 +331,20 @@ def test_the_head_watch_takes_a_raylet_that_refuses_three_probes_in_a_row_for_de
     where = ("127.0.0.1", raylet.getsockname()[1])
     watch = HeadWatch(f"127.0.0.1:{head.getsockname()[1]}", "the local Ray instance",
                       clock=lambda: now[0], raylet=where)
+
+    def probed(times: int) -> None:  # a second apart
+        for _ in range(times):
+            watch.check()
+            now[0] += 1.0
+
     try:
-        for _ in range(5):
-            watch.check()
-            now[0] += 1.0
+        probed(5)
         raylet.close()
-        for _ in range(RAYLET_REFUSALS - 1):
-            watch.check()
-            now[0] += 1.0
+        probed(RAYLET_REFUSALS - 1)
         raylet = socket.create_server(where)  # answers again: the count starts over
-        watch.check()
-        now[0] += 1.0
+        probed(1)
         raylet.close()
-        for _ in range(RAYLET_REFUSALS - 1):
-            watch.check()
-            now[0] += 1.0
+        probed(RAYLET_REFUSALS - 1)
         with pytest.raises(ClusterLost, match=r"^this machine's Ray node \(the raylet"):
             watch.check()
     finally:
