@@ -171,3 +171,16 @@ def test_the_readme_layout_names_every_module_of_the_framework() -> None:
                if path.name != "__init__.py"}
     # The seats' modules are named in a parenthesis after `seats/`.
     assert modules <= named | {f"seats/{name}" for name in named}
+
+
+def test_the_readme_gives_the_explorers_observation_lengths_the_engine_has() -> None:
+    """The PolicyBot paragraph names the Explorers tensor's length at 2, 3 and 4 players; a
+    rules pass lengthened the tensor while another change wrote the old lengths there."""
+    from arena.plugins import require_registry
+
+    text = " ".join((ROOT / "README.md").read_text().split())
+    found = re.search(r"gives it: (\d+), (\d+) and (\d+) in Explorers", text)
+    assert found, "the README no longer names the lengths"
+    game = require_registry().game("explorers-of-the-lost-valley")
+    lengths = [len(game.new_initial_state(n).observation_tensor(0)) for n in (2, 3, 4)]
+    assert [int(number) for number in found.groups()] == lengths
