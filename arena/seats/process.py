@@ -364,12 +364,18 @@ class HostProcess:
             for pid in self._own_pids():
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.kill(pid, signal.SIGSTOP)
-            _await_stop(self._own_pids()[0])
+            stopped = _await_stop(self._own_pids()[0])
             if self._sandbox is not None and _traced(self._sandbox[0]):
                 self.kill()
                 raise BotIllegal("traced the sandbox's init (ptrace), which lets a bot run "
                                  "out of its turn")
-            if self.end_strays():
+            swept = self.end_strays()
+            if not stopped:
+                # A thread still running may fork after the sweep's last look: once it has
+                # stopped, what it forked exists, and is swept too.
+                _await_stop(self._own_pids()[0], LATE_STOP_WAIT)
+                swept += self.end_strays()
+            if swept:
                 # One of the processes swept may have been tracing the host and swallowed its
                 # stop; with the tracer gone, the stop is sent again.
                 for pid in self._own_pids():
@@ -746,13 +752,21 @@ class ProcessSeat:
 STOP_WAIT = 0.05
 """Seconds :func:`_await_stop` waits at most for a host's threads to stop."""
 
+LATE_STOP_WAIT = 2.0
+"""Seconds a pause waits, after its sweep, for a thread of the host that had not stopped
+within :data:`STOP_WAIT`, before it sweeps again: on a loaded machine a thread of a bot
+(niced) preempted inside ``fork`` ran again only after the sweep's last look, finished the
+fork and then stopped, and its child ran on while the host waited (1 run in 4 of the fork
+loop's test beside six busy processes)."""
+
 STOP_YIELDS = 20
 """Looks at a stopping host between which :func:`_await_stop` yields the core, before it
 sleeps between looks instead."""
 
 
-def _await_stop(pid: int) -> None:
-    """Wait until every thread of process ``pid`` has stopped (or ``STOP_WAIT`` has passed).
+def _await_stop(pid: int, wait: float = 0.0) -> bool:
+    """Wait until every thread of process ``pid`` has stopped (or ``wait``, by default
+    ``STOP_WAIT``, has passed); whether they all have (or the process is gone).
 
     A stop signal is delivered when each thread next runs: ``kill`` returns before a thread
     busy on another core has stopped, and one that forks meanwhile starts a child the sweep
@@ -765,7 +779,7 @@ def _await_stop(pid: int) -> None:
     timer's slack) was most of the wait (a third of the stops needed one). Yielding halved
     a sandboxed random-bot match's time, 25 to 12 ms, and took less CPU of the referee
     (``benchmarks/bench_seats.py`` (m))."""
-    deadline = time.perf_counter() + STOP_WAIT
+    deadline = time.perf_counter() + (wait or STOP_WAIT)
     looks = 0
     while True:
         try:
@@ -773,15 +787,15 @@ def _await_stop(pid: int) -> None:
             if fields[0] not in (b"T", b"t"):
                 threads = None
             elif fields[17] == b"1":
-                return
+                return True
             else:
                 threads = os.listdir(f"/proc/{pid}/task")
         except (OSError, IndexError):
-            return  # gone, or not readable: nothing to wait for
+            return True  # gone, or not readable: nothing to wait for
         if threads is not None and all(_thread_stopped(pid, task) for task in threads):
-            return
+            return True
         if time.perf_counter() > deadline:
-            return
+            return False
         looks += 1
         if looks <= STOP_YIELDS:
             os.sched_yield()

