@@ -10,6 +10,7 @@ import contextlib
 import json
 import os
 import secrets
+import signal
 import sys
 from collections.abc import Container, Sequence
 from pathlib import Path
@@ -358,15 +359,16 @@ def run(
         outcome = runner.play(plan, view, workers=workers, address=address)
     except KeyboardInterrupt as exc:
         # SIGTERM and SIGHUP stop it as Ctrl-C does (runner.Stopped), with their own status.
-        stopped = exc if isinstance(exc, runner.Stopped) else None
+        stopped = runner.stop_signal(exc)
+        said = f"Stopped ({signal.Signals(stopped).name})" if stopped else "Interrupted"
         with contextlib.suppress(OSError):  # after SIGHUP the terminal may be gone
             console.print(
-                f"\n[bold]{f'Stopped ({stopped})' if stopped else 'Interrupted'}.[/] Every "
+                f"\n[bold]{said}.[/] Every "
                 f"finished match is saved in {directory}; continue with: "
                 f"arena run {config_path} --out {directory} --resume",
                 soft_wrap=True,
             )
-        sys.exit(128 + stopped.signum if stopped else INTERRUPTED)
+        sys.exit(128 + stopped if stopped else INTERRUPTED)
     except runner.RecordingFailed as exc:
         raise ArenaError(
             f"{exc}; make room, then continue with: "

@@ -67,11 +67,25 @@ SIGTERM met Ray's own handler: a C++ stack dump on the terminal, then the exit w
 line saying how to resume."""
 
 
+_received: list[int] = []
+"""The stop signal a run was sent, if any: Ray's own code, if the signal lands while it
+runs, may raise a plain ``KeyboardInterrupt`` in place of :class:`Stopped` (seen once in
+CI: a SIGHUP said 'Interrupted' and exit status 130)."""
+
+
 def _stop(signum: int, frame: object) -> None:
     # Once: a second signal while Ray is let go would cut that short and leave it running.
     for stop in STOP_SIGNALS:
         signal.signal(stop, signal.SIG_IGN)
+    _received.append(signum)
     raise Stopped(signum)
+
+
+def stop_signal(interrupt: KeyboardInterrupt) -> int | None:
+    """The signal (SIGTERM, SIGHUP) that ended a run with ``interrupt``; None for Ctrl-C."""
+    if isinstance(interrupt, Stopped):
+        return interrupt.signum
+    return _received[-1] if _received else None
 
 
 def _catch_stop_signals() -> None:
@@ -343,6 +357,7 @@ def play(
     :class:`RecordingFailed` if the folder cannot be written."""
     main_thread = threading.current_thread() is threading.main_thread()
     previous = [signal.getsignal(stop) for stop in STOP_SIGNALS] if main_thread else []
+    _received.clear()
     try:
         if main_thread:
             _catch_stop_signals()

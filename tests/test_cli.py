@@ -382,3 +382,23 @@ def test_a_driver_killed_with_sigkill_resumes_to_the_uninterrupted_leaderboard(
     assert status == -signal.SIGKILL
     assert [pid for pid in hosts if alive(pid)] == []
     resumes_to_the_whole_run(tmp_path)
+
+
+def test_a_stop_signal_that_reaches_the_cli_as_a_plain_interrupt_is_still_named() -> None:
+    """Ray's code, when a stop signal lands in it, may raise a plain KeyboardInterrupt in place
+    of the handler's ``Stopped`` (once in CI: a SIGHUP said 'Interrupted', status 130): the
+    signal is known from the handler all the same; Ctrl-C alone is named by none."""
+    from arena import runner
+
+    previous = [signal.getsignal(stop) for stop in runner.STOP_SIGNALS]
+    try:
+        runner._received.clear()
+        assert runner.stop_signal(KeyboardInterrupt()) is None
+        with pytest.raises(runner.Stopped):
+            runner._stop(signal.SIGHUP, None)
+        assert runner.stop_signal(KeyboardInterrupt()) == signal.SIGHUP
+        assert runner.stop_signal(runner.Stopped(signal.SIGTERM)) == signal.SIGTERM
+    finally:
+        runner._received.clear()
+        for stop, handler in zip(runner.STOP_SIGNALS, previous, strict=True):
+            signal.signal(stop, handler)
