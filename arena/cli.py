@@ -23,6 +23,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
+from arena.aside import worth_it
 from arena.config import TournamentConfig, load, registry_for
 from arena.errors import ArenaError
 from arena.leaderboard import FORMATS, fault_summary, render
@@ -456,6 +457,9 @@ class _RunView(LiveBoard):
     def connected(self, connection: Connection, seconds: float) -> None:
         workers = f"{connection.workers} worker{'s' if connection.workers != 1 else ''}"
         self._console.print(f"Ray ready in {seconds:.1f}s: {workers}.", highlight=False)
+        # A cluster of several nodes plays elsewhere; a local instance on this machine's cores.
+        here = 0 if connection.joined and connection.nodes > 1 else connection.workers
+        self.rate_aside = worth_it(self._counts.total - self._counts.done, here)
         if connection.joined:
             self._console.print(
                 f"Cluster: {connection.nodes} node(s), {connection.cpus} CPU(s); bot packages "

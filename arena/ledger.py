@@ -19,6 +19,7 @@ import contextlib
 import hashlib
 import itertools
 import json
+import math
 import os
 import struct
 import tempfile
@@ -27,10 +28,14 @@ from collections import deque
 from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from arena.ratings import DRAW_PROBABILITY, Ratings, Standing
 from arena.records import STATUSES, MatchResult
 from arena.store import scan_results
+
+if TYPE_CHECKING:
+    from arena.aside import Aside
 
 
 class Ledger:
@@ -94,14 +99,7 @@ class Ledger:
     def rate_into(self, ratings: Ratings, match_id: str) -> None:
         """Add ``match_id`` to ``ratings`` (:meth:`Ratings.add` of :meth:`result`, without
         making the result)."""
-        record = self._records[match_id]
-        seats = record[0]
-        values = _layout(seats).unpack(record)
-        labels, statuses = self.labels, self.statuses
-        ratings.add_facts(
-            match_id, [labels[number] for number in values[1:1 + seats]],
-            values[1 + 3 * seats:], values[1 + seats:1 + 2 * seats],
-            [statuses[number] for number in values[1 + 2 * seats:1 + 3 * seats]])
+        rate_record(ratings, match_id, self._records[match_id], self.labels, self.statuses)
 
     def record(self, match_id: str) -> bytes:
         """The packed record of ``match_id`` (label and status numbers, not names)."""
@@ -275,6 +273,10 @@ class Rater:
     matches it has reached and :meth:`final` only rates what it has not.
     Without an order it rates in arrival order, a provisional table, and
     :meth:`final` rates everything again in canonical order.
+
+    Along an order, :meth:`hand_to` gives the rating to a process of its own
+    (:mod:`arena.aside`): the matches are then handed over instead of rated,
+    the live table is the process's, and :meth:`final_ratings` takes its ratings.
     """
 
     def __init__(
@@ -290,6 +292,7 @@ class Rater:
         self._next = next(self._order, None) if self._order is not None else None
         self._failed: set[str] = set()
         self._arrivals: deque[str] | None = None if self._order is not None else deque()
+        self._aside: Aside | None = None
 
     @property
     def canonical(self) -> bool:
@@ -298,8 +301,33 @@ class Rater:
 
     @property
     def waiting(self) -> int:
-        """Matches in the ledger not rated yet."""
+        """Matches in the ledger not rated yet (handed aside and rated there count)."""
+        if self._aside is not None and not self._aside.failed:
+            return len(self.ledger) - self._aside.snapshot.rated
         return len(self.ledger) - self.rated
+
+    @property
+    def aside(self) -> bool:
+        """True while a rating process rates along the order (:meth:`hand_to`)."""
+        return self._aside is not None
+
+    def hand_to(self, aside: Aside) -> None:
+        """Hand the rating along the order to ``aside`` from now on; it starts from
+        :attr:`ratings`, :attr:`rated` and :attr:`last` as they are."""
+        if self._order is None:
+            raise ValueError("only a rating along the plan's order can be handed aside")
+        self._aside = aside
+
+    def live(self) -> tuple[list[Standing], int, str | None]:
+        """The live table: its standings, the matches not rated yet, the last one rated."""
+        aside = self._aside
+        if aside is not None and not aside.failed:
+            snapshot = aside.snapshot
+            return snapshot.standings, len(self.ledger) - snapshot.rated, snapshot.last
+        if aside is not None:
+            return aside.base.ratings.standings(), len(self.ledger) - aside.base.rated, \
+                aside.base.last
+        return self.ratings.standings(), self.waiting, self.last
 
     @property
     def ready(self) -> bool:
@@ -324,11 +352,21 @@ class Rater:
         self._failed.add(match_id)
 
     def advance(self, deadline: float) -> None:
-        """Rate until ``deadline`` (``time.perf_counter``) or until nothing is ready."""
+        """Rate until ``deadline`` (``time.perf_counter``) or until nothing is ready; while
+        rating aside, hand over everything ready (the deadline does not apply)."""
         if self._arrivals is not None:
             while self._arrivals and time.perf_counter() < deadline:
                 self._rate(self._arrivals.popleft())
             return
+        if self._aside is not None:
+            self._walk(math.inf)
+            self._aside.flush(force=False)
+        else:
+            self._walk(deadline)
+
+    def _walk(self, deadline: float) -> None:
+        """Along the order, as far as every match has landed (or failed), until
+        ``deadline``."""
         while self._next is not None and time.perf_counter() < deadline:
             match_id = self._next
             if match_id in self.ledger:
@@ -340,6 +378,11 @@ class Rater:
                 return
             self._next = next(self._order, None)  # type: ignore[arg-type]
 
+    def flush(self) -> None:
+        """Send the rating process what was handed over and not sent yet (no-op inline)."""
+        if self._aside is not None:
+            self._aside.flush()
+
     def final(self) -> list[Standing]:
         """The canonical table of everything in the ledger (as :func:`arena.ratings.rate`
         gives it), reusing what was rated along the order."""
@@ -347,6 +390,8 @@ class Rater:
 
     def final_ratings(self) -> tuple[Ratings, list[str]]:
         """The ratings after every match of the ledger in canonical order, and those ids."""
+        if self._aside is not None:
+            self._take_aside()
         ids = self.ledger.ids()
         if self._order is None:
             ratings, start = Ratings(self.draw_probability, self.ledger.labels), 0
@@ -393,9 +438,47 @@ class Rater:
             _save_checkpoint(self.ledger, ids, self.draw_probability, ratings,
                              folder / CHECKPOINT)
 
+    def _take_aside(self) -> None:
+        """Rate inline again, from the rating process's final ratings, or, if it failed,
+        by rating here what was handed to it (the same matches in the same order)."""
+        aside, self._aside = self._aside, None
+        assert aside is not None
+        final = aside.finish()
+        if final is not None and final[0] == self.rated:
+            self.ratings = Ratings.restore(self.draw_probability, final[1])
+            return
+        ratings, ids = aside.base.ratings.copy(), self.ledger.ids()
+        start = 0 if aside.base.last is None else bisect.bisect_right(ids, aside.base.last)
+        end = 0 if self.last is None else bisect.bisect_right(ids, self.last)
+        for match_id in ids[start:end]:
+            self.ledger.rate_into(ratings, match_id)
+        self.ratings = ratings
+
+    def close(self) -> None:
+        """End a rating process that is still running (after an interruption); what it
+        was handed is rated here if the ratings are asked for again."""
+        if self._aside is not None:
+            self._aside.close()
+
     def _rate(self, match_id: str) -> None:
-        self.ledger.rate_into(self.ratings, match_id)
+        if self._aside is not None:
+            self._aside.add(match_id, self.ledger.record(match_id))
+        else:
+            self.ledger.rate_into(self.ratings, match_id)
         self.rated += 1
+
+
+def rate_record(ratings: Ratings, match_id: str, record: bytes, labels: list[str],
+                statuses: list[str]) -> None:
+    """Add one packed ledger record to ``ratings``, its label and status numbers read
+    through ``labels`` and ``statuses`` (the ledger's, or a copy of them in another
+    process: :mod:`arena.aside`)."""
+    seats = record[0]
+    values = _layout(seats).unpack(record)
+    ratings.add_facts(
+        match_id, [labels[number] for number in values[1:1 + seats]],
+        values[1 + 3 * seats:], values[1 + seats:1 + 2 * seats],
+        [statuses[number] for number in values[1 + 2 * seats:1 + 3 * seats]])
 
 
 _LAYOUTS: dict[int, struct.Struct] = {}

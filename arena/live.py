@@ -32,6 +32,7 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
+from arena.aside import start as start_aside
 from arena.leaderboard import fault_summary, leaderboard_table
 from arena.ledger import Ledger, Rater
 from arena.ratings import DRAW_PROBABILITY, Standing
@@ -288,6 +289,7 @@ class LiveBoard:
         clock: Callable[[], float] = time.monotonic,
         order: Iterable[str] | None = None,
         checkpoint: Path | None = None,
+        aside: bool = False,
     ) -> None:
         self._console = console
         self._labels = tuple(labels)
@@ -300,6 +302,9 @@ class LiveBoard:
         self._rating_seconds = 0.0
         self._rating_since = time.perf_counter()
         self._calibrated = False
+        self.rate_aside = aside
+        """Whether to rate along the order in a process of its own once entered
+        (:mod:`arena.aside`; only with an ``order``)."""
         self.first_match_seconds: float | None = None
         """Seconds from entering (the workers ready) to this session's first match."""
         # The live display's thread reads the ratings while add() updates them.
@@ -319,6 +324,10 @@ class LiveBoard:
         )
 
     def __enter__(self) -> LiveBoard:
+        if self.rate_aside and self._rater.canonical:
+            aside = start_aside(self._rater)
+            if aside is not None:
+                self._rater.hand_to(aside)
         self._counts.session_start_time = self._clock()
         self._view.start()
         return self
@@ -330,7 +339,14 @@ class LiveBoard:
         traceback: TracebackType | None,
     ) -> None:
         # Also after an interruption: the table of what finished is worth seeing.
+        try:
+            self._finish()
+        finally:
+            self._rater.close()
+
+    def _finish(self) -> None:
         self._view.stop(self._clock())
+        self._rater.flush()
         if self._rater.waiting >= SAY_RATING_ABOVE:
             self._console.print(
                 f"Rating the {self._rater.waiting:,} matches the live table has not reached, "
@@ -396,6 +412,11 @@ class LiveBoard:
         the end, when the workers have stopped. True while there is more to rate now; a
         provisional (arrival order) table is not rated here, since the end rates it again."""
         if not self._rater.canonical or not self._rater.ready:
+            self._rater.flush()
+            return False
+        if self._rater.aside:
+            self._rater.advance(math.inf)  # handed over: the rating process rates it
+            self._rater.flush()
             return False
         with self._lock:
             self._rater.advance(time.perf_counter() + IDLE_SLICE)
@@ -418,6 +439,9 @@ class LiveBoard:
         """Rate what is ready while the live table is within its share of the time."""
         if not self._rater.waiting:
             return
+        if self._rater.aside:
+            self._rater.advance(math.inf)  # handed over, within no share: rated aside
+            return
         started = time.perf_counter()
         allowed = RATING_SHARE * (started - self._rating_since) + RATING_ALLOWANCE
         if self._rating_seconds >= allowed:
@@ -428,8 +452,7 @@ class LiveBoard:
 
     def _provisional_table(self) -> Table:
         with self._lock:
-            standings = self._rater.ratings.standings()
-            waiting, last = self._rater.waiting, self._rater.last
+            standings, waiting, last = self._rater.live()
         if self._rater.canonical:
             caption = f"rated in match order through {last}" if last else "none rated yet"
         else:

@@ -39,6 +39,7 @@ import ray
 from rich.console import Console
 
 from arena import cluster
+from arena.aside import worth_it
 from arena.cluster import Dispatcher, connect
 from arena.live import LiveBoard
 from arena.match import play_match
@@ -162,7 +163,8 @@ def arena_rate(workers: int, specs: list[MatchSpec], warm: list[MatchSpec],
         Dispatcher(workers, in_flight=connection.in_flight).run(
             warm, lambda result: None, lambda failed: None)
         board = LiveBoard(Console(file=io.StringIO()), len(specs), [], 0.01, "bench",
-                          order=sorted(spec.id for spec in specs))
+                          order=sorted(spec.id for spec in specs),
+                          aside=worth_it(len(specs), workers))
         profiler = cProfile.Profile() if profile else None
         with tempfile.TemporaryDirectory() as scratch, RunStore(Path(scratch)) as store:
             if profiler:
