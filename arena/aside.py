@@ -7,7 +7,7 @@ of the driver's time) and most of a large run was rated after its last match,
 with the workers idle. At 16 workers, 18,500-20,000 of 24,000 random-bot
 matches were left for the end: 0.6 s of a 1.8 s run.
 
-When the machine has cores to spare (:func:`worth_it`), the driver walks the
+On a machine of several cores (:func:`worth_it`), the driver walks the
 plan's order as before but hands each match's ledger record to a rating
 process instead of rating it (:class:`Aside`); the process rates them as they
 come and sends the table back a few times a second; at the end the driver takes
@@ -38,10 +38,11 @@ from arena.ledger import Rater, rate_record
 from arena.ratings import Ratings, Standing
 
 ASIDE_ABOVE = 10_000
-"""Matches left to play from which a rating process is worth its start (about 0.2 s)."""
-SPARE_CORES = 2
-"""Cores beyond the workers on the driver's machine that rating aside needs: the driver's
-own and the rating process's."""
+"""Matches left to play from which a rating process is worth its start (about 0.1 s)."""
+MIN_CORES = 4
+"""Cores this machine needs for rating aside. With 16 workers on 16 cores it paid although it
+takes its core from the workers (issue 11's figures, benchmarks/README.md); on 2 cores, where
+the driver keeps up with the workers, it is not measured to pay, so it is not used."""
 HAND_OVER_COUNT = 512
 """Records gathered before they are sent to the rating process ..."""
 HAND_OVER_SECONDS = 0.05
@@ -53,15 +54,15 @@ ENVIRONMENT = "ARENA_RATE_ASIDE"
 anything else: when :func:`worth_it`."""
 
 
-def worth_it(matches_left: int, workers_here: int, cpus: int | None = None) -> bool:
-    """Whether a run should rate aside: at least :data:`ASIDE_ABOVE` matches to play, and
-    :data:`SPARE_CORES` cores on this machine beyond the ``workers_here`` that play on it
-    (``cpus``: this machine's, by default); :data:`ENVIRONMENT` overrides."""
+def worth_it(matches_left: int, cpus: int | None = None) -> bool:
+    """Whether a run should rate aside: at least :data:`ASIDE_ABOVE` matches to play on a
+    machine of at least :data:`MIN_CORES` cores (``cpus``: this machine's, by default);
+    :data:`ENVIRONMENT` overrides."""
     chosen = os.environ.get(ENVIRONMENT, "").strip()
     if chosen in ("0", "1"):
         return chosen == "1"
     cores = os.cpu_count() if cpus is None else cpus
-    return matches_left >= ASIDE_ABOVE and (cores or 1) >= workers_here + SPARE_CORES
+    return matches_left >= ASIDE_ABOVE and (cores or 1) >= MIN_CORES
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,14 +90,14 @@ class Aside:
     Sending and receiving run on two threads of their own, so the driver never waits on
     the pipe; :meth:`add` and :meth:`flush` are called from one thread."""
 
-    def __init__(self, draw_probability: float, base: Base, labels: list[str],
-                 statuses: list[str]) -> None:
-        self.base = base
-        self._labels, self._statuses = labels, statuses
+    def __init__(self) -> None:
+        self._base: Base | None = None
+        self._labels: list[str] = []
+        self._statuses: list[str] = []
         self._sent_labels = self._sent_statuses = 0
         self._pending: list[tuple[str, bytes]] = []
         self._flushed = time.monotonic()
-        self.snapshot = Snapshot(base.rated, base.last, base.ratings.standings())
+        self.snapshot = Snapshot(0, None, [])
         self._final: tuple[int, dict[str, Any]] | None = None
         self.failed = False
         """True once the process is known gone before its final ratings."""
@@ -117,13 +118,27 @@ class Aside:
         self._out = Connection(from_driver, readable=False)
         self._in = Connection(to_driver, writable=False)
         self._outbox: queue.SimpleQueue[tuple[Any, ...] | None] = queue.SimpleQueue()
-        self._outbox.put(("start", draw_probability, base.ratings.state(), base.rated,
-                          base.last))
         self._writer = threading.Thread(target=self._write, name="arena-aside-send", daemon=True)
         self._reader = threading.Thread(target=self._read, name="arena-aside-receive",
                                         daemon=True)
         self._writer.start()
         self._reader.start()
+
+    @property
+    def base(self) -> Base:
+        """Where the rating process began (:meth:`begin`)."""
+        if self._base is None:
+            raise RuntimeError("the rating process was not given a start (Aside.begin)")
+        return self._base
+
+    def begin(self, rater: Rater) -> None:
+        """Go on from where ``rater`` stands: its ratings, count and last id, and its
+        ledger's label and status numbers (kept up to date as they grow)."""
+        base = self._base = Base(rater.ratings.copy(), rater.rated, rater.last)
+        self._labels, self._statuses = rater.ledger.labels, rater.ledger.statuses
+        self.snapshot = Snapshot(base.rated, base.last, base.ratings.standings())
+        self._outbox.put(("start", rater.draw_probability, base.ratings.state(), base.rated,
+                          base.last))
 
     def add(self, match_id: str, record: bytes) -> None:
         """Hand over the next match of the order (its ledger record)."""
@@ -198,12 +213,12 @@ class Aside:
             self._in.close()
 
 
-def start(rater: Rater) -> Aside | None:
-    """A rating process that goes on from where ``rater`` stands; None if none can start
-    (the driver then rates as before)."""
-    base = Base(rater.ratings.copy(), rater.rated, rater.last)
+def spawn() -> Aside | None:
+    """A rating process, started now (its imports take a moment: start it before the run
+    needs it) and given its start by :meth:`Rater.hand_to`; None if none can start (the
+    driver then rates as before)."""
     try:
-        return Aside(rater.draw_probability, base, rater.ledger.labels, rater.ledger.statuses)
+        return Aside()
     except OSError:
         return None
 

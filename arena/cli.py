@@ -442,6 +442,8 @@ class _RunView(LiveBoard):
 
     def connecting(self, target: str) -> None:
         plan = self._plan
+        if worth_it(self._counts.total - self._counts.done):
+            self.prepare_aside()  # it starts while Ray does
         self._console.print(
             _header(self._config, plan.total, len(plan.done), self._directory), soft_wrap=True)
         self._console.print(f"Starting Ray: {target} ...", highlight=False)
@@ -457,9 +459,7 @@ class _RunView(LiveBoard):
     def connected(self, connection: Connection, seconds: float) -> None:
         workers = f"{connection.workers} worker{'s' if connection.workers != 1 else ''}"
         self._console.print(f"Ray ready in {seconds:.1f}s: {workers}.", highlight=False)
-        # A cluster of several nodes plays elsewhere; a local instance on this machine's cores.
-        here = 0 if connection.joined and connection.nodes > 1 else connection.workers
-        self.rate_aside = worth_it(self._counts.total - self._counts.done, here)
+        self.rate_aside = worth_it(self._counts.total - self._counts.done)
         if connection.joined:
             self._console.print(
                 f"Cluster: {connection.nodes} node(s), {connection.cpus} CPU(s); bot packages "

@@ -316,6 +316,7 @@ class Rater:
         :attr:`ratings`, :attr:`rated` and :attr:`last` as they are."""
         if self._order is None:
             raise ValueError("only a rating along the plan's order can be handed aside")
+        aside.begin(self)
         self._aside = aside
 
     def live(self) -> tuple[list[Standing], int, str | None]:

@@ -32,7 +32,7 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from arena.aside import start as start_aside
+from arena.aside import Aside, spawn
 from arena.leaderboard import fault_summary, leaderboard_table
 from arena.ledger import Ledger, Rater
 from arena.ratings import DRAW_PROBABILITY, Standing
@@ -305,6 +305,7 @@ class LiveBoard:
         self.rate_aside = aside
         """Whether to rate along the order in a process of its own once entered
         (:mod:`arena.aside`; only with an ``order``)."""
+        self._prepared: Aside | None = None
         self.first_match_seconds: float | None = None
         """Seconds from entering (the workers ready) to this session's first match."""
         # The live display's thread reads the ratings while add() updates them.
@@ -324,13 +325,22 @@ class LiveBoard:
         )
 
     def __enter__(self) -> LiveBoard:
+        prepared, self._prepared = self._prepared, None
         if self.rate_aside and self._rater.canonical:
-            aside = start_aside(self._rater)
+            aside = prepared or spawn()
             if aside is not None:
                 self._rater.hand_to(aside)
+        elif prepared is not None:
+            prepared.close()
         self._counts.session_start_time = self._clock()
         self._view.start()
         return self
+
+    def prepare_aside(self) -> None:
+        """Start a rating process now (say, while Ray starts), for :attr:`rate_aside` to
+        use once entered; ended unused if by then it is False."""
+        if self._prepared is None:
+            self._prepared = spawn()
 
     def __exit__(
         self,

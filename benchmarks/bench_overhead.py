@@ -8,8 +8,9 @@ The same matches are played two ways, alternating, best of ``--repeats``:
 - *arena*: the arena's path on a fresh local Ray instance of N workers: the
   dispatcher's batches, the results folder (a JSON line per match) and the
   live board (ledger, the live table rated in match order, within its share of the
-  driver's time and while the driver waits; ``--no-idle``: within its share only) up to
-  the final table, as ``arena run`` does.
+  driver's time and while the driver waits; ``--no-idle``: within its share only; on a
+  machine of 4 cores or more, in a process of its own: ``arena.aside``, chosen with
+  ``ARENA_RATE_ASIDE`` as for ``arena run``) up to the final table, as ``arena run`` does.
 
 Both sides are warmed up first (imports, bot hosts started). The ratio
 arena / pool is Ray's overhead plus the driver's; ``--profile`` prints where
@@ -158,13 +159,15 @@ def arena_rate(workers: int, specs: list[MatchSpec], warm: list[MatchSpec],
     """Matches/s of the arena's path on a fresh local Ray instance of ``workers``, up to its
     final table (rated in match order; ``idle``: the live table also rates while the driver
     waits for the workers, as ``arena run`` does)."""
+    board = LiveBoard(Console(file=io.StringIO()), len(specs), [], 0.01, "bench",
+                      order=sorted(spec.id for spec in specs),
+                      aside=worth_it(len(specs)))
+    if board.rate_aside:
+        board.prepare_aside()  # as arena run does, while Ray starts
     connection = connect(workers=workers)
     try:
         Dispatcher(workers, in_flight=connection.in_flight).run(
             warm, lambda result: None, lambda failed: None)
-        board = LiveBoard(Console(file=io.StringIO()), len(specs), [], 0.01, "bench",
-                          order=sorted(spec.id for spec in specs),
-                          aside=worth_it(len(specs), workers))
         profiler = cProfile.Profile() if profile else None
         with tempfile.TemporaryDirectory() as scratch, RunStore(Path(scratch)) as store:
             if profiler:

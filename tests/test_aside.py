@@ -4,6 +4,7 @@ final table, to the last bit, as rating in the driver; and nothing is lost if it
 from __future__ import annotations
 
 import io
+import json
 import os
 import signal
 import time
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
+from test_cli import CONFIG, TOTAL
 from test_scale import synthetic_results
 
 from arena import aside
@@ -156,15 +158,58 @@ def test_a_provisional_table_is_never_handed_aside() -> None:
         assert not board._rater.aside
 
 
-def test_rating_aside_needs_a_long_run_and_two_spare_cores(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_rating_aside_needs_a_long_run_and_four_cores(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(aside.ENVIRONMENT, raising=False)
-    assert worth_it(24_000, workers_here=16, cpus=18)
-    assert not worth_it(24_000, workers_here=16, cpus=17)  # no core for the rating
-    assert not worth_it(24_000, workers_here=2, cpus=2)
-    assert not worth_it(aside.ASIDE_ABOVE - 1, workers_here=1, cpus=64)  # not worth a start
+    assert worth_it(24_000, cpus=16)
+    assert not worth_it(24_000, cpus=2)
+    assert not worth_it(aside.ASIDE_ABOVE - 1, cpus=64)  # not worth a start
     monkeypatch.setenv(aside.ENVIRONMENT, "1")
-    assert worth_it(10, workers_here=2, cpus=2)
+    assert worth_it(10, cpus=2)
     monkeypatch.setenv(aside.ENVIRONMENT, "0")
-    assert not worth_it(10**6, workers_here=1, cpus=64)
+    assert not worth_it(10**6, cpus=64)
+
+
+def test_a_process_started_early_and_not_wanted_is_ended() -> None:
+    board = LiveBoard(Console(file=io.StringIO()), 100, LABELS, 0.05, order=["x"])
+    board.prepare_aside()
+    prepared = board._prepared
+    assert prepared is not None
+    with board:  # rate_aside is False: rated in the driver
+        assert not board._rater.aside
+    assert prepared._process.returncode is not None
+
+
+@pytest.mark.usefixtures("ray_cluster")
+def test_arena_run_rated_aside_prints_and_keeps_the_table_it_rates_in_the_driver(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``ARENA_RATE_ASIDE=1``: the process rates the run (started while Ray starts), and the
+    printed table and the rating checkpoint are those of a run rated in the driver."""
+    from click.testing import CliRunner
+
+    from arena.cli import main
+
+    started: list[Aside] = []
+
+    def spawn_and_keep() -> Aside | None:
+        process = aside.spawn()
+        if process is not None:
+            started.append(process)
+        return process
+
+    monkeypatch.setattr("arena.live.spawn", spawn_and_keep)
+    config = tmp_path / "cli.toml"
+    config.write_text(CONFIG)
+    tables = []
+    for choice in ("1", "0"):
+        monkeypatch.setenv(aside.ENVIRONMENT, choice)
+        out = tmp_path / f"run{choice}"
+        result = CliRunner(env={"COLUMNS": "200"}).invoke(
+            main, ["run", str(config), "--out", str(out)])
+        assert result.exit_code == 0, result.output
+        table = result.output[result.output.index("μ−3σ"):]  # noqa: RUF001
+        tables.append((table.replace(str(out), "OUT"),
+                       json.loads((out / CHECKPOINT).read_text())))
+    assert len(started) == 1 and started[0]._final is not None
+    assert started[0]._final[0] == TOTAL  # every match, rated aside
+    assert tables[0] == tables[1]

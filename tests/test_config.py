@@ -268,3 +268,9 @@ def test_a_bot_that_cannot_start_without_params_is_not_said_to_reject_them() -> 
         "bot 'oops' fails to start (with no params): RuntimeError: no model")
     assert refusal("fussy", {"level": 7}, "ValueError: no") == (
         "bot 'fussy' rejects params {'level': 7}: ValueError: no")
+
+
+def test_the_benchmark_s_16_worker_config_is_valid() -> None:
+    config = load(Path(__file__).parent.parent / "benchmarks" / "scale16.toml", registry())
+    assert config.total_matches() == 24_000  # the figure benchmarks/README.md reports
+    assert config.limits.isolation == "inprocess"
