@@ -95,6 +95,8 @@ from engines.dinosaurs.state import DinosaursState
 from engines.dinosaurs.table import COINS
 
 OPTION_TYPES: dict[str, type] = {"coins": int, "board": str}
+OPTION_KINDS = {bool: "true or false", int: "a whole number", str: "a string"}
+"""How an option\'s type is named to a config\'s author (TOML\'s words)."""
 
 
 def _check_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -106,8 +108,8 @@ def _check_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
             raise InvalidOptions(
                 f"dinosaurs: unknown option {key!r}; known options: {sorted(OPTION_TYPES)}")
         if not isinstance(value, OPTION_TYPES[key]) or isinstance(value, bool):
-            raise InvalidOptions(f"dinosaurs: option {key!r} must be a "
-                                 f"{OPTION_TYPES[key].__name__}, got {value!r}")
+            raise InvalidOptions(f"dinosaurs: option {key!r} must be "
+                                 f"{OPTION_KINDS[OPTION_TYPES[key]]}, got {value!r}")
         merged[key] = value
     if not 1 <= merged["coins"] <= COINS:
         raise InvalidOptions(f"dinosaurs: option 'coins' must be from 1 to {COINS} "

@@ -86,6 +86,8 @@ from engines.explorers.cards import load_cards
 from engines.explorers.state import ExplorersState
 
 OPTION_TYPES: dict[str, type] = {"advanced": bool, "cards": str}
+OPTION_KINDS = {bool: "true or false", int: "a whole number", str: "a string"}
+"""How an option\'s type is named to a config\'s author (TOML\'s words)."""
 
 
 def _check_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -99,7 +101,8 @@ def _check_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
             )
         if not isinstance(value, OPTION_TYPES[key]):
             raise InvalidOptions(
-                f"explorers: option {key!r} must be a {OPTION_TYPES[key].__name__}, got {value!r}"
+                f"explorers: option {key!r} must be {OPTION_KINDS[OPTION_TYPES[key]]}, "
+                f"got {value!r}"
             )
         merged[key] = value
     return merged

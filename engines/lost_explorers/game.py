@@ -71,6 +71,8 @@ from engines.lost_explorers.components import load_components
 from engines.lost_explorers.state import LostExplorersState
 
 OPTION_TYPES: dict[str, type] = {"components": str}
+OPTION_KINDS = {bool: "true or false", int: "a whole number", str: "a string"}
+"""How an option\'s type is named to a config\'s author (TOML\'s words)."""
 
 
 def _check_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -83,8 +85,8 @@ def _check_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
                 f"lost-explorers: unknown option {key!r}; known options: {sorted(OPTION_TYPES)}"
             )
         if not isinstance(value, OPTION_TYPES[key]):
-            raise InvalidOptions(f"lost-explorers: option {key!r} must be a "
-                                 f"{OPTION_TYPES[key].__name__}, got {value!r}")
+            raise InvalidOptions(f"lost-explorers: option {key!r} must be "
+                                 f"{OPTION_KINDS[OPTION_TYPES[key]]}, got {value!r}")
         merged[key] = value
     return merged
 

@@ -236,3 +236,16 @@ def test_render_draws_the_valley_in_80_columns_with_a_legend() -> None:
                  "coin", "seat 3", "carrying", "bullets"):
         assert word in plain
     assert str(state) == text
+
+
+@pytest.mark.parametrize(("options", "said"), [
+    ({"coins": "3"}, "option 'coins' must be a whole number, got '3'"),
+    ({"coins": True}, "option 'coins' must be a whole number, got True"),
+    ({"board": 3}, "option 'board' must be a string, got 3"),
+])
+def test_a_bad_option_is_named_in_a_config_s_own_words(
+    options: dict[str, object], said: str,
+) -> None:
+    with pytest.raises(InvalidOptions) as raised:
+        GAME.new_initial_state(2, options)
+    assert said in str(raised.value)

@@ -110,7 +110,7 @@ def test_bad_player_count_is_rejected(players: object) -> None:
 
 @pytest.mark.parametrize(("options", "message"), [
     ({"advance": True}, "unknown option 'advance'"),
-    ({"advanced": "yes"}, "option 'advanced' must be a bool"),
+    ({"advanced": "yes"}, "option 'advanced' must be true or false"),
     ({"cards": 3}, "option 'cards' must be a str"),
 ])
 def test_bad_options_are_rejected(options: dict[str, object], message: str) -> None:
