@@ -363,12 +363,8 @@ def run(
         stopped = runner.stop_signal(exc)
         said = f"Stopped ({signal.Signals(stopped).name})" if stopped else "Interrupted"
         with contextlib.suppress(OSError):  # after SIGHUP the terminal may be gone
-            console.print(
-                f"\n[bold]{said}.[/] Every "
-                f"finished match is saved in {directory}; continue with: "
-                f"arena run {config_path} --out {directory} --resume",
-                soft_wrap=True,
-            )
+            console.print(f"\n[bold]{said}.[/] {_after_stop(directory, config_path)}",
+                          soft_wrap=True)
         sys.exit(128 + stopped if stopped else INTERRUPTED)
     except runner.RecordingFailed as exc:
         raise ArenaError(
@@ -387,6 +383,16 @@ def run(
     if len(outcome.nodes) > 1:
         played = ", ".join(f"{node[:8]} {count}" for node, count in outcome.nodes)
         console.print(f"Matches per node: {played}", highlight=False, soft_wrap=True)
+
+
+def _after_stop(directory: Path, config_path: Path) -> str:
+    """What a stopped run says about its folder: saved, and how to go on; or, stopped while
+    Ray started on a new folder (which is then removed), that nothing was written."""
+    if not directory.exists():
+        return (f"No match was played and nothing was written; start again with: "
+                f"arena run {config_path} --out {directory}")
+    return (f"Every finished match is saved in {directory}; continue with: "
+            f"arena run {config_path} --out {directory} --resume")
 
 
 def _shadowed(config: TournamentConfig, found: Registry) -> list[str]:

@@ -402,3 +402,21 @@ def test_a_stop_signal_that_reaches_the_cli_as_a_plain_interrupt_is_still_named(
         runner._received.clear()
         for stop, handler in zip(runner.STOP_SIGNALS, previous, strict=True):
             signal.signal(stop, handler)
+
+
+def test_a_run_stopped_while_ray_starts_says_nothing_was_written(
+    config: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Ctrl-C during Ray's start of a new run: the folder is removed again, and the line
+    says so instead of 'saved in' a folder that is not there and '--resume'."""
+    def interrupted(*args: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("arena.runner._connect", interrupted)
+    out = tmp_path / "never"
+    result = arena("run", str(config), "--out", str(out))
+    assert result.exit_code == 130, result.output
+    assert not out.exists()
+    assert "Interrupted. No match was played and nothing was written; start again with: " \
+        f"arena run {config} --out {out}" in " ".join(result.output.split())
+    assert "--resume" not in result.output
