@@ -12,7 +12,7 @@ import os
 import secrets
 import signal
 import sys
-from collections.abc import Container, Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -34,7 +34,7 @@ from arena.ratings import Standing, rate
 from arena.records import Limits, MatchResult, plain
 from arena.schedule import canonical_ids
 from arena.seats.sandbox import SANDBOX_MODES, protections
-from arena.store import MATCHES, FolderLost, read_failures, read_results
+from arena.store import CONFIG, MATCHES, FolderLost, read_failures, read_results
 
 if TYPE_CHECKING:
     from arena.cluster import Connection, Failed
@@ -545,13 +545,15 @@ def leaderboard(
 
     path = run_dir / MATCHES
     if not path.is_file():
-        raise ArenaError(f"no results in {run_dir}: {path} does not exist")
+        if not (run_dir / CONFIG).is_file():
+            raise ArenaError(f"no results in {run_dir}: {path} does not exist")
+        path = Path(os.devnull)  # a run stopped before its first match: read as empty
     saved = saved_settings(run_dir, _installed_games)
     if pairs or history or plot is not None:  # these views read every result whole
         loaded = read_results(path)
         results, faulty, warnings = loaded.results, loaded.results, loaded.warnings
         standings = rate(results, saved.draw_probability, saved.labels)
-        done: Container[str] = {result.id for result in results}
+        done: Collection[str] = {result.id for result in results}
     else:  # a million-match run: read a line at a time, rate from the checkpoint on
         records = read_run(path, saved.labels)
         results, faulty, warnings = [], records.faulty, records.warnings
@@ -559,6 +561,8 @@ def leaderboard(
         done = records.ledger
     for warning in [*warnings, *saved.warnings]:
         click.echo(f"arena: warning: {warning}", err=True)
+    if not done:
+        click.echo(f"arena: no match of the run in {run_dir} is recorded yet", err=True)
     failed = [f for f in read_failures(run_dir) if f["id"] not in done]
     console = _console()
     if pairs or history:

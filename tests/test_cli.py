@@ -420,3 +420,27 @@ def test_a_run_stopped_while_ray_starts_says_nothing_was_written(
     assert "Interrupted. No match was played and nothing was written; start again with: " \
         f"arena run {config} --out {out}" in " ".join(result.output.split())
     assert "--resume" not in result.output
+
+
+@pytest.mark.usefixtures("ray_cluster")
+def test_a_run_folder_with_no_match_recorded_shows_an_empty_table(
+    config: Path, tmp_path: Path,
+) -> None:
+    """A run stopped before its first match finished keeps its config.json and no
+    matches.jsonl: its leaderboard is every bot unrated, as for an empty matches.jsonl,
+    with a note; a folder that is no run's stays an error."""
+    out = tmp_path / "run"
+    assert arena("run", str(config), "--out", str(out)).exit_code == 0
+    (out / "matches.jsonl").unlink()
+    for name in ("ratings-checkpoint.json", "failures.jsonl"):
+        (out / name).unlink(missing_ok=True)
+    missing = arena("leaderboard", str(out), "--format", "json")
+    (out / "matches.jsonl").write_text("")
+    empty = arena("leaderboard", str(out), "--format", "json")
+    for result in (missing, empty):
+        assert result.exit_code == 0, result.output
+        assert f"arena: no match of the run in {out} is recorded yet" in result.stderr
+        rows = json.loads(result.stdout)
+        assert {row["bot"] for row in rows} == {"random", "random-2", "crasher"}
+        assert all(row["matches"] == 0 for row in rows)
+    assert missing.stdout == empty.stdout
