@@ -217,6 +217,8 @@ def spawn() -> Aside | None:
     """A rating process, started now (its imports take a moment: start it before the run
     needs it) and given its start by :meth:`Rater.hand_to`; None if none can start (the
     driver then rates as before)."""
+    if not sys.executable:  # an embedded interpreter: no Python to start
+        return None
     try:
         return Aside()
     except OSError:
