@@ -142,8 +142,8 @@ def _check_tokens(observation: Mapping[str, Any]) -> None:
                 and (p["seat"] != mover or phase != "exhausted")):
             _fail(f"players[{p['seat']}].exploration_tokens is 0 for an explorer still in the "
                   "adventure: \"When a player has no exploration tokens left, he has to decide "
-                  "immediately\" (phase 'exhausted', the seat on move) between the base camp "
-                  "and abandoning")
+                  "immediately\" between the base camp and abandoning: set `abandoned`, or make "
+                  "them the seat on move in phase 'exhausted'")
     supply = AMMUNITION[observation["num_players"]]
     held = sum(p["ammunition"] for p in players)
     if observation["center_ammunition"] < 0 or held + observation["center_ammunition"] != supply:
@@ -169,7 +169,7 @@ def _check_throw_bonus(observation: Mapping[str, Any], cards: CardSet) -> None:
                 or allies in observation["discards"]):
             _fail(f"players[{seat}].throw_bonus is 1 but the Allies card is not in their "
                   "advantages nor in the discards (after their base camp): the +1 comes from "
-                  "taking it")
+                  "taking it: move its id there")
 
 
 def _check_trail_tokens(observation: Mapping[str, Any]) -> None:
