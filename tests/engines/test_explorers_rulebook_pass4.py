@@ -19,6 +19,7 @@ from test_explorers_blackbox import (
     ALLIES,
     ASK_SEAT_FIRST,
     BASE_CAMP,
+    BUY_ACTION,
     DISCARD,
     HAVEN,
     HOUND,
@@ -199,6 +200,42 @@ def test_the_hound_capture_deals_no_damage_even_to_an_explorer_with_one_token() 
     assert me["dinosaurs"] == [card_id(state, MEGA_9)]
     assert me["points"] == 2 * 5 - 1
     assert state.current_player() == 1  # 1 token buys no extra action
+
+
+def test_back_from_the_base_camp_an_explorer_who_bought_the_extra_action_buys_no_second() -> None:
+    """"The same player can only win one extra action per turn, no matter how many exploration
+    tokens he has." Seat 0 buys the extra action with 3 tokens, is exhausted by the capture's
+    damage and comes back from the base camp with 6: the bought action is still due, but a
+    second one is not for sale, neither before it nor once it is spent."""
+    state = rebuild(start(2, row=(IGUA_5, IGUA_7)),
+                    lambda table: table["players"][0].update(exploration_tokens=3))
+    state.apply_action(BUY_ACTION)
+    hunt(state, 0, 12)  # captured, 1 damage: 0 tokens left
+    assert phase(state) == "exhausted"
+    state.apply_action(BASE_CAMP)
+    chance(state, PTERO_4)
+    table = obs(state)
+    assert table["players"][0]["exploration_tokens"] == 6 and table["actions_left"] == 1
+    assert table["extra_action_bought"] and BUY_ACTION not in state.legal_actions()
+    state.apply_action(DISCARD[0])
+    chance(state, PTERO_5)
+    assert state.current_player() == 1  # no turn-end question: nothing left to buy
+
+
+def test_a_discard_locks_the_next_explorer_out_even_when_a_failed_hunt_ends_the_turn() -> None:
+    """"When a player takes this action, the next one in the turn order will NOT be able to
+    choose it." and "If, after all, you still fail, inflict yourself as much damage as
+    necessary ... and pass the turn." The discard was made before the failed hunt passed the
+    turn: seat 1 may not discard."""
+    state = start(2, row=(PTERO_6, IGUA_7))
+    state.apply_action(BUY_ACTION)
+    state.apply_action(DISCARD[1])
+    chance(state, PTERO_4)
+    hunt(state, 0, 2)
+    state.apply_action(STOP_HUNT)
+    assert state.current_player() == 1 and player(state, 0)["exploration_tokens"] == 2
+    assert obs(state)["discard_locked"]
+    assert not set(DISCARD) & set(state.legal_actions())
 
 
 # --- advanced game -------------------------------------------------------------------------------
