@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, NoReturn
 
-from engines.explorers.cards import DINOSAUR, SPECIES, TRAIL_TOKENS, CardSet
+from engines.explorers.cards import ALLIES, DINOSAUR, SPECIES, TRAIL_TOKENS, CardSet
 from engines.explorers.table import AMMUNITION, EXPLORATION_TOKENS, MAX_TURNS_PER_ADVENTURE
 
 
@@ -24,6 +24,7 @@ def check(observation: Mapping[str, Any], cards: CardSet) -> None:
     _check_hunt(observation, cards, row)
     _check_row(observation, row)
     _check_tokens(observation)
+    _check_throw_bonus(observation, cards)
     _check_trail_tokens(observation)
     _check_counters(observation)
     _check_phase(observation, cards)
@@ -135,11 +136,40 @@ def _check_tokens(observation: Mapping[str, Any]) -> None:
                   f"not 0..{EXPLORATION_TOKENS}")
         if p["ammunition"] < 0:
             _fail(f"players[{p['seat']}].ammunition is {p['ammunition']}")
+    mover, phase = observation["current_player"], observation["phase"]
+    for p in players:
+        if (not p["exploration_tokens"] and not p["abandoned"]
+                and (p["seat"] != mover or phase != "exhausted")):
+            _fail(f"players[{p['seat']}].exploration_tokens is 0 for an explorer still in the "
+                  "adventure: \"When a player has no exploration tokens left, he has to decide "
+                  "immediately\" between the base camp and abandoning: set `abandoned`, or make "
+                  "them the seat on move in phase 'exhausted'")
     supply = AMMUNITION[observation["num_players"]]
     held = sum(p["ammunition"] for p in players)
     if observation["center_ammunition"] < 0 or held + observation["center_ammunition"] != supply:
         _fail(f"center_ammunition {observation['center_ammunition']} and {held} held by the "
               f"players do not make the {supply} tokens of {len(players)} players")
+
+
+def _check_throw_bonus(observation: Mapping[str, Any], cards: CardSet) -> None:
+    """The +1 comes from taking the one Allies card from the row: at most one seat has it,
+    and its Allies is in that seat's advantages or, after its base camp, in the discards."""
+    allies = cards.kind.index(ALLIES)
+    holders = []
+    for p in observation["players"]:
+        if p["throw_bonus"] not in (0, 1):
+            _fail(f"players[{p['seat']}].throw_bonus is {p['throw_bonus']!r}, not 0 or 1")
+        if p["throw_bonus"]:
+            holders.append(p["seat"])
+    if len(holders) > 1:
+        _fail(f"players {holders} all have throw_bonus 1: only the explorer who took the one "
+              "Allies card from the row has it")
+    for seat in holders:
+        if not (allies in observation["players"][seat]["advantages"]
+                or allies in observation["discards"]):
+            _fail(f"players[{seat}].throw_bonus is 1 but the Allies card is not in their "
+                  "advantages nor in the discards (after their base camp): the +1 comes from "
+                  "taking it: move its id there")
 
 
 def _check_trail_tokens(observation: Mapping[str, Any]) -> None:
