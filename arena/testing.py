@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arena.bot import supports
+from arena.classes import bot_problem
 from arena.game import (
     CHANCE,
     TERMINAL,
@@ -333,9 +334,10 @@ def check_bot(
     read-only) and the legal actions as a tuple, and that the same seeds give the same
     moves. Prints :meth:`BotReport.summary` and returns the report."""
     resolved = _game_named(game) if isinstance(game, str) else game
-    name = getattr(bot_class, "name", None)
-    if not isinstance(name, str) or not name:
-        raise AssertionError(f"{bot_class.__name__}.name is missing or not a non-empty string")
+    problem = bot_problem(bot_class)  # what arena bots would skip it for
+    if problem is not None:
+        raise AssertionError(problem)
+    name: str = bot_class.name  # type: ignore[attr-defined]
     if not supports(bot_class, resolved.name):
         declared = getattr(bot_class, "games", None)
         raise AssertionError(f"{name} declares games {declared!r}, without {resolved.name!r}")

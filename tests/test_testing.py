@@ -103,6 +103,26 @@ def test_check_bot_refuses_a_game_the_bot_does_not_declare() -> None:
         check_bot(Elsewhere, "tiny-race")
 
 
+def test_check_bot_refuses_games_written_as_one_string_as_arena_bots_does() -> None:
+    # `("tiny-race")` is a string: `"tiny-race" in games` held, so check_bot passed the bot
+    # and only the sandboxed listing refused it, for a "game name '-'".
+    from arena_testbroken import OneGame
+
+    with pytest.raises(AssertionError, match=r"OneGame.games is the string 'tiny-race', not a "
+                                             r"tuple of game names .*\('tiny-race',\)"):
+        check_bot(OneGame, "tiny-race")
+
+
+def test_check_bot_says_what_a_bot_without_a_constructor_lacks() -> None:
+    # "A bot is any class with a name ... and act": without __init__, each seat raised
+    # "TypeError: Argless() takes no arguments".
+    from arena_testbroken import Argless
+
+    with pytest.raises(AssertionError, match="does not take the keyword arguments game, seat, "
+                                             "num_players and seed"):
+        check_bot(Argless, "tiny-race")
+
+
 def test_check_bot_hands_the_observation_over_as_a_sandboxed_bot_gets_it() -> None:
     class TupleState(RaceState):
         def observation(self, seat: int) -> dict[str, Any]:
