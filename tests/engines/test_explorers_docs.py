@@ -40,6 +40,16 @@ def test_the_readme_documents_every_observation_key() -> None:
     assert decisions <= documented
 
 
+def test_the_readme_gives_last_roll_as_the_throws_total() -> None:
+    """The README said `last_roll` was "the last throw's two dice": a bot author wrote
+    ``first, second = hunt["last_roll"]`` for what is one number, the total (the chance
+    outcome is the total too)."""
+    state = setup(3, row=("Iguanodon galvensis", "Allies"))
+    play(state, A.TAKE, roll(3))
+    assert state.observation(0)["hunt"]["last_roll"] == 3
+    assert "`last_roll` (the last throw's total, one number 2..12" in " ".join(README.split())
+
+
 def test_the_readme_action_table_covers_every_id_once() -> None:
     """The README's action table names every id of actions.py exactly once, and the fixed
     decisions where actions.py puts them."""
