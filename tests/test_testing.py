@@ -10,6 +10,7 @@ from arena_testgame import RaceState, TinyRace
 
 from arena.bot import Bot
 from arena.errors import ArenaError
+from arena.game import InvalidOptions
 from arena.plugins import registry
 from arena.testing import check_bot, check_game
 
@@ -101,6 +102,32 @@ def test_check_bot_refuses_a_game_the_bot_does_not_declare() -> None:
 
     with pytest.raises(AssertionError, match=r"declares games .* without 'tiny-race'"):
         check_bot(Elsewhere, "tiny-race")
+
+
+class AdvancedOnly(Bot):
+    """Written for Explorers' advanced game: it reads the trail tokens it can discard."""
+
+    name = "advanced-only"
+    games = ("explorers-of-the-lost-valley",)
+
+    def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        assert observation["advanced"], "played the basic game"
+        return legal_actions[0]
+
+
+def test_check_bot_plays_the_options_a_config_gives(capsys: pytest.CaptureFixture[str]) -> None:
+    # arena check plays the advanced game; a bot's own tests could only play the basic one.
+    report = check_bot(AdvancedOnly, "explorers-of-the-lost-valley", options={"advanced": True})
+    assert report.options == {"advanced": True} and report.decisions > 0
+    assert 'passed in explorers-of-the-lost-valley with options {"advanced": true}: 3 games' in (
+        capsys.readouterr().out)
+    with pytest.raises(AssertionError, match="played the basic game"):
+        check_bot(AdvancedOnly, "explorers-of-the-lost-valley")
+
+
+def test_check_bot_refuses_an_option_the_game_does_not_take() -> None:
+    with pytest.raises(InvalidOptions, match="advancd"):
+        check_bot(AdvancedOnly, "explorers-of-the-lost-valley", options={"advancd": True})
 
 
 def test_check_bot_refuses_games_written_as_one_string_as_arena_bots_does() -> None:
