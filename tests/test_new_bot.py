@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from arena.cli import main
-from arena.scaffold import names_for
+from arena.scaffold import BOT_NAME, MAX_NAME, names_for
 
 BIN = Path(sys.executable).parent
 GAME = "explorers-of-the-lost-valley"
@@ -35,6 +35,15 @@ def test_a_name_that_is_not_a_bot_name_is_one_line_and_writes_nothing(
     assert result.exit_code == 2
     assert result.stderr.count("\n") == 1 and "is not valid" in result.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_readme_states_the_name_rule_that_new_bot_applies() -> None:
+    # It said "lowercase letters and digits, words joined by - or _": `1st`, `bot--two` and
+    # 41 letters were refused by rules it did not state.
+    readme = " ".join((Path(__file__).parent.parent / "README.md").read_text().split())
+    assert (f"(NAME: up to {MAX_NAME} lowercase letters and digits, starting with a letter, "
+            "words joined by single `-` or `_`;") in readme
+    assert BOT_NAME.fullmatch("a1_b-c") and not BOT_NAME.fullmatch("1st")
 
 
 def test_an_existing_folder_is_never_overwritten(tmp_path: Path) -> None:
