@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -97,6 +98,19 @@ def test_the_package_is_clean_python_that_needs_no_ray(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-c", probe], cwd=folder, capture_output=True,
                           text=True, timeout=60, check=False)
     assert done.stdout.split() == ["arena_register_bots", "False"], done.stderr
+
+
+def test_a_bot_for_every_game_is_pointed_at_each_games_observation_page(tmp_path: Path) -> None:
+    # Its docstring said "engines/<game>/README.md": there is no
+    # engines/lost-valley-of-the-dinosaurs/ (the engine's folder is engines/dinosaurs/).
+    assert new_bot(tmp_path, "every-game").exit_code == 0
+    text = (tmp_path / "every-game" / "arena_bot_every_game" / "bot.py").read_text()
+    pages = dict(re.findall(r"^(\S+) in (\S+/README\.md), section \"Observation\"", text, re.M))
+    assert {"explorers-of-the-lost-valley", "lost-explorers",
+            "lost-valley-of-the-dinosaurs"} <= set(pages)
+    root = Path(__file__).parent.parent
+    assert all((root / page).is_file() for page in pages.values())
+    assert "<game>" not in (tmp_path / "every-game" / "README.md").read_text()
 
 
 @pytest.fixture
