@@ -339,7 +339,9 @@ def check_bot(
     or an int-like such as ``numpy.int64``, as the referee reads it) given the observation
     a seat receives in a tournament (decoded JSON, its :class:`~arena.game.Static` parts
     read-only) and the legal actions as a tuple, and that the same seeds give the same
-    moves. Prints :meth:`BotReport.summary` and returns the report."""
+    moves; each bot's optional ``close()`` is called at the end of its game, as a seat's is
+    (what it raises passes through here: a tournament would ignore it). Prints
+    :meth:`BotReport.summary` and returns the report."""
     resolved = _game_named(game) if isinstance(game, str) else game
     problem = bot_problem(bot_class)  # what arena bots would skip it for
     if problem is not None:
@@ -396,7 +398,12 @@ def _bot_game(
         answers.append(action)
         return action
 
-    return drive(state, decide, rng), answers
+    actions = drive(state, decide, rng)
+    for bot in bots:  # as a seat that played its match to the end
+        close = getattr(bot, "close", None)
+        if callable(close):
+            close()
+    return actions, answers
 
 
 def _action_id(answer: object) -> int | None:

@@ -125,6 +125,29 @@ def test_check_bot_plays_the_options_a_config_gives(capsys: pytest.CaptureFixtur
         check_bot(AdvancedOnly, "explorers-of-the-lost-valley")
 
 
+class Learner(Bot):
+    """Learns between matches in close(), as the contract allows: its class attribute lasts
+    as long as the process, so its next match plays other moves."""
+
+    name = "learner"
+    closed = 0
+
+    def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        return legal_actions[-1 if type(self).closed else 0]
+
+    def close(self) -> None:
+        type(self).closed += 1
+
+
+def test_check_bot_closes_every_seat_at_the_end_of_each_game_as_a_tournament_does() -> None:
+    # close() was never called: a bot that learns there passed check_bot, and in its
+    # tournament the same seeds no longer gave the same moves.
+    Learner.closed = 0
+    with pytest.raises(AssertionError, match="the same seeds gave different moves"):
+        check_bot(Learner, "tiny-race")
+    assert Learner.closed == 2 * 2  # a game of two seats, played twice from its seed
+
+
 def test_check_bot_refuses_an_option_the_game_does_not_take() -> None:
     with pytest.raises(InvalidOptions, match="advancd"):
         check_bot(AdvancedOnly, "explorers-of-the-lost-valley", options={"advancd": True})
