@@ -1,11 +1,14 @@
 """The bot contract.
 
 A bot is any class with a ``name`` class attribute (its registry name), an
-optional ``games`` class attribute (the game names it supports; absent or
-``None`` means all) and a method ``act(observation, legal_actions) -> action``.
+optional ``games`` class attribute (a tuple of the game names it supports, so one game
+is ``("lost-explorers",)`` with its comma; absent or ``None`` means all), a constructor
+and a method ``act(observation, legal_actions) -> action``.
 The referee constructs one instance per match and seat with the keyword
 arguments ``game``, ``seat``, ``num_players``, ``seed`` and the bot's own
-``params`` from the tournament config: the constructor is the match's start (there is
+``params`` from the tournament config, so the constructor must take them (:class:`Bot`'s
+does; a class without an ``__init__`` of its own takes none and is skipped, as a string
+``games`` is): the constructor is the match's start (there is
 no ``reset``), and what the instance keeps lasts the match. Search bots simulate with
 the engine they import themselves; they never receive the referee's state.
 

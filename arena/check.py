@@ -13,7 +13,7 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
-from arena.errors import ArenaError, unknown_name
+from arena.errors import ArenaError, closest, unknown_name
 from arena.match import EngineError, refereed
 from arena.plugins import Registry
 from arena.records import Limits, MatchSpec, SeatSpec
@@ -91,7 +91,11 @@ def games_to_check(bot: str, found: Registry, games: list[str] | None) -> list[s
     names = games or [name for name in sorted(found.games) if info.supports(name)]
     if not names:
         installed = ", ".join(found.games)
-        raise ArenaError(f"bot {bot!r} plays none of the installed games ({installed})")
+        meant = [f"{name!r} (did you mean {' or '.join(repr(c) for c in close)}?)"
+                 if (close := closest(name, found.games)) else repr(name)
+                 for name in info.games or ()]
+        raise ArenaError(f"bot {bot!r} plays none of the installed games ({installed}): its "
+                         f"games are {', '.join(meant) or 'none'}")
     return names
 
 

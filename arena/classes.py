@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import inspect
 import re
+from collections.abc import Iterable
 from types import ModuleType
 from typing import Any
 
-__all__ = ["HOOKS", "MAX_REGISTERED_NAME", "REGISTERED_NAME", "accepted_params", "bot_problem",
-           "game_problem", "hook_problems", "name_problem"]
+__all__ = ["HOOKS", "MAX_REGISTERED_NAME", "REGISTERED_NAME", "STANDARD_ARGUMENTS",
+           "accepted_params", "bot_problem", "constructor_problem", "game_problem",
+           "hook_problems", "name_problem"]
 
 HOOKS = ("arena_register_games", "arena_register_bots")
 """The functions a plugin module may define, each marked ``@arena.hookimpl``."""
@@ -94,14 +96,42 @@ def bot_problem(cls: Any) -> str | None:
     if not callable(getattr(cls, "act", None)):
         return f"{cls.__name__} has no act(observation, legal_actions) method"
     games = getattr(cls, "games", None)
-    if games is not None and not all(isinstance(g, str) for g in games):
+    if isinstance(games, str):
+        # ("lost-explorers") is a string: `game in games` would match parts of the name.
+        return (f"{cls.__name__}.games is the string {games[:MAX_REGISTERED_NAME]!a}, not "
+                f"a tuple of game names (a tuple of one needs its comma: "
+                f"({games[:MAX_REGISTERED_NAME]!a},))")
+    if games is not None and not (isinstance(games, Iterable)
+                                  and all(isinstance(g, str) for g in games)):
         return f"{cls.__name__}.games must be a collection of game names"
+    return constructor_problem(cls)
+
+
+STANDARD_ARGUMENTS = ("game", "seat", "num_players", "seed")
+"""The keyword arguments the referee builds every bot with, besides its params."""
+
+
+def constructor_problem(cls: Any) -> str | None:
+    """Why the referee could not build ``cls`` with the :data:`STANDARD_ARGUMENTS` (a class
+    without a constructor of its own takes none), or None if it can (or if its signature
+    cannot be read)."""
+    try:
+        signature = inspect.signature(cls)
+    except (TypeError, ValueError):
+        return None
+    try:
+        signature.bind_partial(**dict.fromkeys(STANDARD_ARGUMENTS, 0))
+    except TypeError:
+        return (f"{cls.__name__}() does not take the keyword arguments game, seat, num_players "
+                "and seed that the referee builds each bot with (subclass arena.bot.Bot, or "
+                "define __init__(self, *, game, seat, num_players, seed) or __init__(self, "
+                "**kwargs))")
     return None
 
 
 def accepted_params(cls: Any) -> list[str] | None:
     """The keyword params a bot's constructor names besides the standard ones (None: any)."""
-    standard = ("self", "game", "seat", "num_players", "seed")
+    standard = ("self", *STANDARD_ARGUMENTS)
     try:
         parameters = list(inspect.signature(cls).parameters.values())
     except (TypeError, ValueError):

@@ -33,7 +33,9 @@ def arena_register_bots(register: Callable[[type], None]) -> None:
 
     Called once when the arena discovers plugins. Call ``register(BotClass)``
     for each bot class the plugin provides (see :mod:`arena.bot`): it needs a
-    ``name`` class attribute and an ``act(observation, legal_actions)``
-    method. A class that breaks the contract is reported by ``arena bots``
-    and skipped.
+    ``name`` class attribute, a constructor that takes the keyword arguments
+    ``game``, ``seat``, ``num_players`` and ``seed`` (and its params), and an
+    ``act(observation, legal_actions)`` method; ``games``, if given, is a tuple
+    of game names. A class that breaks the contract is reported by ``arena
+    bots`` and skipped.
     """

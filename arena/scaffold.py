@@ -281,7 +281,8 @@ def files(
         doc = f"documented in the arena's {observation_doc(installed[game])}"
         plays = f"it plays `{game}`"
     else:
-        doc = "documented per game in the arena's engines/<game>/README.md, section \"Observation\""
+        doc = "documented per game in the arena:\n" + ";\n".join(
+            f"{name} in {observation_doc(installed[name])}" for name in checked)
         plays = "it plays every game"
     values = {
         "bot": names.bot, "package": names.package, "distribution": names.distribution,

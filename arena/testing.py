@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arena.bot import supports
+from arena.classes import bot_problem
 from arena.game import (
     CHANCE,
     TERMINAL,
@@ -306,11 +307,15 @@ class BotReport:
     decisions: int
     """Answers checked (each a legal action id), over the first play of each game."""
     params: dict[str, Any] = field(default_factory=dict)
+    options: dict[str, Any] = field(default_factory=dict)
+    """The game's options the games were played with (none: its defaults)."""
 
     def summary(self) -> str:
         params = f" with params {json.dumps(self.params, sort_keys=True)}" if self.params else ""
+        options = (f" with options {json.dumps(self.options, sort_keys=True)}"
+                   if self.options else "")
         return (
-            f"check_bot: {self.bot} passed in {self.game}{params}: {self.games} games of "
+            f"check_bot: {self.bot} passed in {self.game}{options}{params}: {self.games} games of "
             f"{self.players} seats, {self.decisions} answers all legal action ids, "
             "the same seeds gave the same moves"
         )
@@ -324,30 +329,37 @@ def check_bot(
     params: dict[str, Any] | None = None,
     games: int = 3,
     seed: int = 0,
+    options: dict[str, Any] | None = None,
 ) -> BotReport:
     """Play ``games`` games of ``game`` (a :class:`~arena.game.Game` or an installed game's
-    name) with ``bot_class`` in every seat, built as the referee builds it. Checks that the
+    name, with its ``options``, as a config's ``options`` gives them: Explorers'
+    ``{"advanced": True}``, say) with ``bot_class`` in every seat, built as the referee
+    builds it. Checks that the
     bot has a ``name`` and plays the game, that every answer is a legal action id (an int,
     or an int-like such as ``numpy.int64``, as the referee reads it) given the observation
     a seat receives in a tournament (decoded JSON, its :class:`~arena.game.Static` parts
     read-only) and the legal actions as a tuple, and that the same seeds give the same
-    moves. Prints :meth:`BotReport.summary` and returns the report."""
+    moves; each bot's optional ``close()`` is called at the end of its game, as a seat's is
+    (what it raises passes through here: a tournament would ignore it). Prints
+    :meth:`BotReport.summary` and returns the report."""
     resolved = _game_named(game) if isinstance(game, str) else game
-    name = getattr(bot_class, "name", None)
-    if not isinstance(name, str) or not name:
-        raise AssertionError(f"{bot_class.__name__}.name is missing or not a non-empty string")
+    problem = bot_problem(bot_class)  # what arena bots would skip it for
+    if problem is not None:
+        raise AssertionError(problem)
+    name: str = bot_class.name  # type: ignore[attr-defined]
     if not supports(bot_class, resolved.name):
         declared = getattr(bot_class, "games", None)
         raise AssertionError(f"{name} declares games {declared!r}, without {resolved.name!r}")
     count = players or resolved.min_players
     decisions = 0
     for index in range(games):
-        first = _bot_game(bot_class, resolved, count, params or {}, seed + index)
-        second = _bot_game(bot_class, resolved, count, params or {}, seed + index)
+        first = _bot_game(bot_class, resolved, count, params or {}, seed + index, options)
+        second = _bot_game(bot_class, resolved, count, params or {}, seed + index, options)
         if first != second:
             raise AssertionError(f"{bot_class.__name__}: the same seeds gave different moves")
         decisions += len(first[1])
-    report = BotReport(name, resolved.name, count, games, decisions, dict(params or {}))
+    report = BotReport(name, resolved.name, count, games, decisions, dict(params or {}),
+                       dict(options or {}))
     print(report.summary())
     return report
 
@@ -360,7 +372,8 @@ def _game_named(name: str) -> Game:
 
 
 def _bot_game(
-    bot_class: type, game: Game, players: int, params: dict[str, Any], seed: int
+    bot_class: type, game: Game, players: int, params: dict[str, Any], seed: int,
+    options: dict[str, Any] | None,
 ) -> tuple[list[int], list[int]]:
     """One game: every action applied, and the bot's answers among them."""
     rng = random.Random(seed)
@@ -369,7 +382,7 @@ def _bot_game(
         for seat in range(players)
     ]
     observes = bool(getattr(bot_class, "observes", True))
-    state = game.new_initial_state(players)
+    state = game.new_initial_state(players, options)
     answers: list[int] = []
     static: dict[str, Static] = {}
 
@@ -385,7 +398,12 @@ def _bot_game(
         answers.append(action)
         return action
 
-    return drive(state, decide, rng), answers
+    actions = drive(state, decide, rng)
+    for bot in bots:  # as a seat that played its match to the end
+        close = getattr(bot, "close", None)
+        if callable(close):
+            close()
+    return actions, answers
 
 
 def _action_id(answer: object) -> int | None:

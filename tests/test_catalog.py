@@ -174,3 +174,35 @@ def test_an_entry_point_that_registers_nothing_says_why_sandboxed_and_in_process
         assert "crasher" not in found.bots and "unmarked" not in found.bots
         assert [problem.plugin for problem in found.problems] == ["slip"]
         assert reason in found.problems[0].reason
+
+
+def test_a_bot_sees_every_package_of_its_own_distribution_installed_in_editable_mode(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A distribution of two top-level packages, its plugin importing the other, as
+    ``pip install -e`` leaves it (outside the virtualenv): its sandboxed host saw only the
+    plugin's package and skipped the bot, "No module named 'twopkg_core'"."""
+    info = tmp_path / "twopkg-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: twopkg\nVersion: 0.1\n")
+    (info / "top_level.txt").write_text("twopkg_core\ntwopkg_plugin\n")
+    for package in ("twopkg_core", "twopkg_plugin"):
+        (tmp_path / package).mkdir()
+        (tmp_path / package / "__init__.py").write_text("")
+    (tmp_path / "twopkg_core" / "logic.py").write_text("def choose(legal):\n    return legal[0]\n")
+    (tmp_path / "twopkg_plugin" / "plugin.py").write_text(
+        "import arena\nfrom arena.bot import Bot\nfrom twopkg_core.logic import choose\n\n\n"
+        "class Two(Bot):\n    name = 'two-packages'\n\n"
+        "    def act(self, observation, legal_actions):\n        return choose(legal_actions)\n\n\n"
+        "@arena.hookimpl\ndef arena_register_bots(register):\n    register(Two)\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    sandbox_module = sys.modules["arena.seats.sandbox"]
+    sandbox_module.dependency_locations.cache_clear()
+    sandbox_module._distributions.cache_clear()
+    try:
+        found = catalog([entry("two", "twopkg_plugin.plugin")], sandbox="required")
+    finally:
+        sandbox_module.dependency_locations.cache_clear()
+        sandbox_module._distributions.cache_clear()
+    assert [problem.reason for problem in found.problems] == []
+    assert "two-packages" in found.bots

@@ -120,6 +120,16 @@ def test_a_game_the_bot_does_not_play_is_refused_as_arena_run_refuses_it() -> No
     assert "unknown game 'tiny-rice'; did you mean 'tiny-race'" in done.stderr
 
 
+def test_a_bot_that_plays_no_installed_game_is_told_which_game_it_may_have_meant() -> None:
+    # It said only "plays none of the installed games", with a bot whose `games` held
+    # "lost-explorer" for "lost-explorers".
+    done = check("picky")
+    assert done.returncode == 2
+    assert ("bot 'picky' plays none of the installed games (" in done.stderr
+            and "): its games are 'no-such-game', 'tiny-rase' (did you mean 'tiny-race'?)\n"
+            in done.stderr)
+
+
 def test_an_unknown_bot_is_one_clear_line() -> None:
     done = check("no-such-bot")
     assert done.returncode == 2

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -13,7 +14,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from arena.cli import main
-from arena.scaffold import names_for
+from arena.scaffold import BOT_NAME, MAX_NAME, names_for
 
 BIN = Path(sys.executable).parent
 GAME = "explorers-of-the-lost-valley"
@@ -35,6 +36,15 @@ def test_a_name_that_is_not_a_bot_name_is_one_line_and_writes_nothing(
     assert result.exit_code == 2
     assert result.stderr.count("\n") == 1 and "is not valid" in result.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_readme_states_the_name_rule_that_new_bot_applies() -> None:
+    # It said "lowercase letters and digits, words joined by - or _": `1st`, `bot--two` and
+    # 41 letters were refused by rules it did not state.
+    readme = " ".join((Path(__file__).parent.parent / "README.md").read_text().split())
+    assert (f"(NAME: up to {MAX_NAME} lowercase letters and digits, starting with a letter, "
+            "words joined by single `-` or `_`;") in readme
+    assert BOT_NAME.fullmatch("a1_b-c") and not BOT_NAME.fullmatch("1st")
 
 
 def test_an_existing_folder_is_never_overwritten(tmp_path: Path) -> None:
@@ -88,6 +98,19 @@ def test_the_package_is_clean_python_that_needs_no_ray(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-c", probe], cwd=folder, capture_output=True,
                           text=True, timeout=60, check=False)
     assert done.stdout.split() == ["arena_register_bots", "False"], done.stderr
+
+
+def test_a_bot_for_every_game_is_pointed_at_each_games_observation_page(tmp_path: Path) -> None:
+    # Its docstring said "engines/<game>/README.md": there is no
+    # engines/lost-valley-of-the-dinosaurs/ (the engine's folder is engines/dinosaurs/).
+    assert new_bot(tmp_path, "every-game").exit_code == 0
+    text = (tmp_path / "every-game" / "arena_bot_every_game" / "bot.py").read_text()
+    pages = dict(re.findall(r"^(\S+) in (\S+/README\.md), section \"Observation\"", text, re.M))
+    assert {"explorers-of-the-lost-valley", "lost-explorers",
+            "lost-valley-of-the-dinosaurs"} <= set(pages)
+    root = Path(__file__).parent.parent
+    assert all((root / page).is_file() for page in pages.values())
+    assert "<game>" not in (tmp_path / "every-game" / "README.md").read_text()
 
 
 @pytest.fixture

@@ -39,8 +39,13 @@ def test_broken_plugins_are_reported_and_the_rest_still_load() -> None:
     junk = sorted(r for plugin, r in reasons if plugin == "registers-junk")
     assert junk == [
         "42 is not a class",
+        "Argless() does not take the keyword arguments game, seat, num_players and seed that "
+        "the referee builds each bot with (subclass arena.bot.Bot, or define __init__(self, "
+        "*, game, seat, num_players, seed) or __init__(self, **kwargs))",
         "Mute has no act(observation, legal_actions) method",
         "Nameless.name is missing or not a non-empty string",
+        "OneGame.games is the string 'tiny-race', not a tuple of game names (a tuple of one "
+        "needs its comma: ('tiny-race',))",
         'arena_register_games raised RuntimeError("this plugin\'s game hook is broken")',
     ]
     assert {"random", "crasher", "sleeper"} <= set(found.bots)

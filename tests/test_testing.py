@@ -10,6 +10,7 @@ from arena_testgame import RaceState, TinyRace
 
 from arena.bot import Bot
 from arena.errors import ArenaError
+from arena.game import InvalidOptions
 from arena.plugins import registry
 from arena.testing import check_bot, check_game
 
@@ -101,6 +102,75 @@ def test_check_bot_refuses_a_game_the_bot_does_not_declare() -> None:
 
     with pytest.raises(AssertionError, match=r"declares games .* without 'tiny-race'"):
         check_bot(Elsewhere, "tiny-race")
+
+
+class AdvancedOnly(Bot):
+    """Written for Explorers' advanced game: it reads the trail tokens it can discard."""
+
+    name = "advanced-only"
+    games = ("explorers-of-the-lost-valley",)
+
+    def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        assert observation["advanced"], "played the basic game"
+        return legal_actions[0]
+
+
+def test_check_bot_plays_the_options_a_config_gives(capsys: pytest.CaptureFixture[str]) -> None:
+    # arena check plays the advanced game; a bot's own tests could only play the basic one.
+    report = check_bot(AdvancedOnly, "explorers-of-the-lost-valley", options={"advanced": True})
+    assert report.options == {"advanced": True} and report.decisions > 0
+    assert 'passed in explorers-of-the-lost-valley with options {"advanced": true}: 3 games' in (
+        capsys.readouterr().out)
+    with pytest.raises(AssertionError, match="played the basic game"):
+        check_bot(AdvancedOnly, "explorers-of-the-lost-valley")
+
+
+class Learner(Bot):
+    """Learns between matches in close(), as the contract allows: its class attribute lasts
+    as long as the process, so its next match plays other moves."""
+
+    name = "learner"
+    closed = 0
+
+    def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        return legal_actions[-1 if type(self).closed else 0]
+
+    def close(self) -> None:
+        type(self).closed += 1
+
+
+def test_check_bot_closes_every_seat_at_the_end_of_each_game_as_a_tournament_does() -> None:
+    # close() was never called: a bot that learns there passed check_bot, and in its
+    # tournament the same seeds no longer gave the same moves.
+    Learner.closed = 0
+    with pytest.raises(AssertionError, match="the same seeds gave different moves"):
+        check_bot(Learner, "tiny-race")
+    assert Learner.closed == 2 * 2  # a game of two seats, played twice from its seed
+
+
+def test_check_bot_refuses_an_option_the_game_does_not_take() -> None:
+    with pytest.raises(InvalidOptions, match="advancd"):
+        check_bot(AdvancedOnly, "explorers-of-the-lost-valley", options={"advancd": True})
+
+
+def test_check_bot_refuses_games_written_as_one_string_as_arena_bots_does() -> None:
+    # `("tiny-race")` is a string: `"tiny-race" in games` held, so check_bot passed the bot
+    # and only the sandboxed listing refused it, for a "game name '-'".
+    from arena_testbroken import OneGame
+
+    with pytest.raises(AssertionError, match=r"OneGame.games is the string 'tiny-race', not a "
+                                             r"tuple of game names .*\('tiny-race',\)"):
+        check_bot(OneGame, "tiny-race")
+
+
+def test_check_bot_says_what_a_bot_without_a_constructor_lacks() -> None:
+    # "A bot is any class with a name ... and act": without __init__, each seat raised
+    # "TypeError: Argless() takes no arguments".
+    from arena_testbroken import Argless
+
+    with pytest.raises(AssertionError, match="does not take the keyword arguments game, seat, "
+                                             "num_players and seed"):
+        check_bot(Argless, "tiny-race")
 
 
 def test_check_bot_hands_the_observation_over_as_a_sandboxed_bot_gets_it() -> None:

@@ -3,8 +3,8 @@ confined as far as the kernel allows without it.
 
 With bubblewrap (Debian package ``bubblewrap``) the host sees a private root:
 read-only binds of the system's ``/usr``, the Python installation, the
-virtualenv, the arena's own packages and the bot's own package, and nothing
-else (no home, no results, no other project files); an empty private
+virtualenv, the arena's own packages, the bot's own packages and what it
+requires, and nothing else (no home, no results, no other project files); an empty private
 ``/tmp`` as its working directory (64 MiB, and 16 MiB of ``/dev/shm``: the rest of
 ``/dev`` is read-only); no network; its own user, PID, IPC and
 UTS namespaces; the figures of the whole machine in ``/proc`` hidden (:data:`HIDDEN_PROC`);
@@ -274,30 +274,39 @@ def module_location(module: str) -> Path | None:
 
 @functools.cache
 def dependency_locations(plugin: str) -> tuple[Path, ...]:
-    """The top-level packages of what the distribution providing ``plugin`` requires, and so
-    on (those installed; the arena's own excluded). They are bound into the sandbox beside
-    the bot's own package: a requirement installed in editable mode lives outside the
-    virtualenv, and a bot must see what it depends on (and nothing else of the project)."""
+    """The other top-level packages of the distribution providing ``plugin``, then those of
+    what it requires, and so on (those installed; the arena's own excluded). They are bound
+    into the sandbox beside the plugin's own package: a distribution installed in editable
+    mode lives outside the virtualenv, and a bot must see what it is made of and depends on
+    (and nothing else of the project)."""
     top = plugin.partition(":")[0].split(".")[0]
-    own = _distributions().get(top, [])
+    own = [name for name in _distributions().get(top, []) if name.lower() != "lostvalley-arena"]
+    found: list[Path] = []
+    for name in own:
+        _add_packages(name, found, besides=module_location(top))
     wanted = [need for name in own for need in _requirements(name)]
     seen = {"lostvalley-arena", *(name.lower() for name in own)}
-    found: list[Path] = []
     while wanted:
         name = wanted.pop()
         if name in seen:
             continue
         seen.add(name)
         wanted += _requirements(name)
-        try:
-            modules = importlib.metadata.distribution(name).read_text("top_level.txt") or ""
-        except importlib.metadata.PackageNotFoundError:
-            continue
-        for module in modules.split():
-            where = _regular_location(module)
-            if where is not None and where not in found:
-                found.append(where)
+        _add_packages(name, found)
     return tuple(found)
+
+
+def _add_packages(distribution: str, found: list[Path], besides: Path | None = None) -> None:
+    """Add to ``found`` the installed top-level packages of ``distribution`` (its
+    ``top_level.txt``) that are not ``besides`` nor in it already."""
+    try:
+        modules = importlib.metadata.distribution(distribution).read_text("top_level.txt") or ""
+    except importlib.metadata.PackageNotFoundError:
+        return
+    for module in modules.split():
+        where = _regular_location(module)
+        if where is not None and where != besides and where not in found:
+            found.append(where)
 
 
 def _regular_location(module: str) -> Path | None:

@@ -530,3 +530,26 @@ def test_the_readme_documents_the_action_ids_and_phases() -> None:
     assert all(low == previous[1] + 1 for previous, (low, _) in itertools.pairwise(chance))
     listed = re.findall(r"`([a-z-]+)`", text[text.index("Phases a seat decides in"):])
     assert listed == list(PHASE_NAMES[MOVE_PICK:OVER])
+
+
+def test_the_readme_says_what_the_turn_and_the_end_hold_when_nothing_is_under_way() -> None:
+    """A bot author read `now.card` as always a card kind and `end_reason` as always a reason
+    (the README named no other value): both are null for most decisions, and `roll` is 0."""
+    text = " ".join(_section(README.read_text("utf-8"), "## Observation (what").split())
+    assert "`card` (kind being carried out, `null` while none is" in text
+    assert "`roll` (what the die or dice of this turn showed, `0` while none was thrown)" in text
+    assert "`bound` once over, `null` while the match goes on)" in text
+    state, rng = started(), random.Random(3)
+    seen: set[tuple[bool, bool]] = set()
+    while not state.is_terminal():
+        if state.current_player() == CHANCE:
+            play(state, sample_chance(state.chance_outcomes(), rng))
+            continue
+        view = state.observation(state.current_player())
+        assert view["end_reason"] is None and view["winner"] == -1
+        assert view["now"]["card"] is None or view["now"]["card"] in view["deck"]
+        assert 0 <= view["now"]["roll"] <= 12
+        seen.add((view["now"]["card"] is None, view["now"]["roll"] == 0))
+        play(state, rng.choice(state.legal_actions()))
+    assert {(True, True), (True, False), (False, True)} <= seen
+    assert state.observation(0)["end_reason"] in ("coins", "deaths", "no-coins", "bound")

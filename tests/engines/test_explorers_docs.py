@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 
 from test_explorers_helpers import play, roll, setup
 
+from arena.game import sample_chance
 from engines.explorers import actions as A
 from engines.explorers import phases
+from engines.explorers.game import ExplorersGame
 
 HERE = Path(__file__).parent
 README = (HERE.parents[1] / "engines/explorers/README.md").read_text("utf-8")
@@ -38,6 +41,39 @@ def test_the_readme_documents_every_observation_key() -> None:
     assert set(observation["cards"]) <= documented
     decisions = {phases.NAMES[phase] for phase in range(phases.TURN, len(phases.NAMES))}
     assert decisions <= documented
+
+
+def test_the_readme_gives_last_roll_as_the_throws_total() -> None:
+    """The README said `last_roll` was "the last throw's two dice": a bot author wrote
+    ``first, second = hunt["last_roll"]`` for what is one number, the total (the chance
+    outcome is the total too)."""
+    state = setup(3, row=("Iguanodon galvensis", "Allies"))
+    play(state, A.TAKE, roll(3))
+    assert state.observation(0)["hunt"]["last_roll"] == 3
+    assert "`last_roll` (the last throw's total, one number 2..12" in " ".join(README.split())
+
+
+def test_the_readme_says_when_the_steal_and_the_hound_fields_are_null() -> None:
+    """It said `steal_victim` held "the player asked during a steal": a bot read it at
+    `steal-victim`, where it is still null (the victim is what that decision chooses)."""
+    assert ("each `null` at every other decision (in `steal-victim` too" in
+            " ".join(section("Observation (what").split()))
+    game = ExplorersGame()
+    seen = set()
+    for seed in range(6):
+        state, rng = game.new_initial_state(3, {"advanced": True}), random.Random(seed)
+        while not state.is_terminal():
+            if state.current_player() < 0:
+                state.apply_action(sample_chance(state.chance_outcomes(), rng))
+                continue
+            view = state.observation(state.current_player())
+            stealing, hound = view["phase"] == "steal-pick", view["phase"] == "hound-capture"
+            assert (view["steal_victim"] is not None) is stealing
+            assert (view["steal_roll"] is not None) is stealing
+            assert (view["hound_card"] is not None) is hound
+            seen.add(view["phase"])
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert {"steal-victim", "steal-pick", "hound-capture"} <= seen
 
 
 def test_the_readme_action_table_covers_every_id_once() -> None:

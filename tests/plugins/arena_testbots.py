@@ -159,10 +159,10 @@ class Kamikaze(Bot):
 
 
 class Picky(Bot):
-    """Plays only a game that does not exist."""
+    """Plays only games that do not exist, one of them a misspelt ``tiny-race``."""
 
     name = "picky"
-    games = ("no-such-game",)
+    games = ("no-such-game", "tiny-rase")
 
     def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
         return legal_actions[0]
