@@ -184,6 +184,7 @@ def test_all_dead_with_equal_coins_and_no_one_left_is_a_shared_first_place(game:
     state.apply_action(CARD["swamp-monster"])
     obs = view(state)
     assert state.is_terminal() and (obs["end_reason"], obs["winner"]) == ("deaths", -1)
+    assert obs["turn"] == 1                   # the turn ends there, and counts (README)
     assert state.ranking() == [0, 0, 0, 0]
 
 
@@ -200,6 +201,7 @@ def test_a_win_mid_round_in_four_players_ranks_the_rest_by_explorers_left(game: 
     obs = view(state)
     assert state.is_terminal() and (obs["end_reason"], obs["winner"]) == ("coins", 1)
     assert state.ranking() == [1, 0, 2, 2]
+    assert obs["turn"] == 0                   # the winning turn is not a finished one (README)
 
 
 def test_the_hard_bound_ends_the_match_after_the_600th_turn(game: Game) -> None:
@@ -329,6 +331,35 @@ def test_dinosaur_attack_eats_every_seats_captives_where_its_captor_lands(game: 
     assert obs["players"][1]["explorers"][0] == -2 and obs["players"][2]["explorers"][0] == -2
     assert obs["coins"] == [[spot(o, "e12"), 1]] and obs["dinosaurs"][2] == spot(o, "d13")
     assert obs["phase"] == "dinosaur-pick" and obs["now"]["dinosaur_moves"] == [1, 1, 1]
+
+
+def test_a_bullet_after_dinosaur_attack_captures_but_eats_no_one(game: Game) -> None:
+    """'Dinosaur Attack! ... All captured explorers there are eaten alive!' is the card's
+    effect; 'You can use a bullet to move a Dinosaur onto a space occupied by another
+    explorer, resulting in their capture (and being taken to its lair)' comes after it, in
+    the move's part of the turn. Once the card's four dinosaurs have moved, seat 0 shoots a
+    fifth onto seat 1's explorer and takes it to the lair where seat 1's other explorer is
+    held: both are captives, alive (ruling 21: 'during this card')."""
+    def edit(o: Obs) -> None:
+        o["dinosaurs"][5] = spot(o, "e3")
+        put(o, 1, 0, spot(o, "e2"))
+        put(o, 1, 1, spot(o, "j12"))
+        armed(o, 0, 1)
+    state = at_draw(game, edit)
+    o = view(state)
+    state.apply_action(CARD["dinosaur-attack"])
+    while phase(state) in ("dinosaur-pick", "dinosaur-step", "lair-pick"):
+        state.apply_action(state.legal_actions()[0])
+    obs = view(state)
+    assert obs["phase"] == "move-pick" and obs["now"]["card"] is None
+    assert obs["players"][1]["explorers"][:2] == [spot(o, "e2"), spot(o, "j12")]
+    assert obs["dinosaurs"][5] == spot(o, "e3")
+    state.apply_action(SHOOT + 5)
+    state.apply_action(spot(o, "e2"))
+    state.apply_action(spot(o, "j12"))
+    obs = view(state)
+    assert obs["players"][1]["explorers"][:2] == [spot(o, "j12")] * 2
+    assert obs["players"][1]["alive"] == 4 and obs["dinosaurs"][5] == spot(o, "j12")
 
 
 def test_a_bullet_that_drives_off_the_guard_makes_the_captive_move(game: Game) -> None:
