@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from test_dinosaurs_blackbox import CARD, NAME, Obs, dice, die, dino, kill, phase, put, view
@@ -22,13 +23,14 @@ from test_dinosaurs_rulebook_pass3 import (
     DONE,
     LEAVE,
     SHOOT,
+    _slope_beside,
     at_draw,
     finish_turn,
     grow_flow,
     pick,
 )
 
-from arena.game import CHANCE, Game, State
+from arena.game import CHANCE, Game, InvalidOptions, State
 from arena.plugins import require_registry
 
 
@@ -533,3 +535,19 @@ def test_bullets_without_a_gun_are_refused(game: Game) -> None:
     def edit(o: Obs) -> None:
         o["players"][0]["bullets"], o["bullet_supply"] = 3, 9
     refused(game, edit, "no gun")
+
+
+def test_a_board_whose_inner_swamp_touches_land_is_refused(game: Game, tmp_path: Path) -> None:
+    """'It can place an opposing explorer on one of the four separate inner swamp spaces. In
+    order to leave the swamp they must be based on an adjacent space with an arrow (exit
+    arrow).' / 'The explorer can only move one space per turn via the grey arrows until they
+    reach dry land beyond the blue arrows.' A board file (the README's ``board`` option) that
+    draws an inner swamp space next to dry land was accepted, and an explorer dropped there
+    stepped straight out onto the land; the check (ruling 1: the exits are the only way out
+    of the swamp) looked at the grey arrows only. It is refused, naming the space."""
+    inner_beside_land = _slope_beside(tmp_path, "i3", "h4")
+    with pytest.raises(InvalidOptions, match="'i3' is not an exit but touches land"):
+        game.new_initial_state(2, {"board": inner_beside_land})
+    grey_beside_land = _slope_beside(tmp_path, "k2", "k4")
+    with pytest.raises(InvalidOptions, match="'k2' is not an exit but touches land"):
+        game.new_initial_state(2, {"board": grey_beside_land})
