@@ -3,17 +3,17 @@
 Corners a careless implementation gets wrong: the long game's coins and the exact moment a
 match ends, how it is scored and ranked (ties, eliminated seats, 3 and 4 players), the last
 piece of a supply (the last free lair, every entry blocked), the order of effects inside a
-card, and the Short of Water run against the movement rules. Everything goes through the
-documented public surface only (engines/dinosaurs/README.md): the registry's ``Game``, action
-ids, ``observation`` and ``Game.state_from_observation`` on an edited observation. No engine
-module is imported. Each test quotes the rulebook sentence (rules/lost-valley-of-the-
-dinosaurs.txt) or the ruling (RULINGS.md) it checks; tests/engines/RULES-COVERAGE-dinosaurs.md
-names them in its rows.
+card, the Short of Water run against the movement rules, and a board file's swamp (the
+README's ``board`` option). Everything goes through the documented public surface only
+(engines/dinosaurs/README.md): the registry's ``Game``, action ids, ``observation`` and
+``Game.state_from_observation`` on an edited observation. No engine module is imported.
+Each test quotes the rulebook sentence (rules/lost-valley-of-the-dinosaurs.txt) or the
+ruling (RULINGS.md) it checks; tests/engines/RULES-COVERAGE-dinosaurs.md names them in its
+rows.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from pathlib import Path
 
@@ -23,6 +23,7 @@ from test_dinosaurs_rulebook_pass3 import (
     DONE,
     LEAVE,
     SHOOT,
+    _refused,
     _slope_beside,
     at_draw,
     finish_turn,
@@ -56,15 +57,6 @@ def only(o: Obs, seat: int, alive: int) -> None:
     """Kill every explorer of ``seat`` but the first ``alive``."""
     for k in range(alive, 4):
         kill(o, seat, k)
-
-
-def refused(game: Game, edit: Callable[[Obs], None], words: str) -> None:
-    state = game.new_initial_state(2)
-    state.apply_action(225)
-    obs = view(state)
-    edit(obs)
-    with pytest.raises(ValueError, match=words):
-        game.state_from_observation(obs, random.Random(0))
 
 
 def leave_with_the_coin(state: State, seat: int, k: int) -> None:
@@ -525,7 +517,7 @@ def test_a_dinosaur_standing_on_lava_is_refused(game: Game) -> None:
     def edit(o: Obs) -> None:
         grow_flow(o, 0)
         o["dinosaurs"][0] = o["board"]["lava_start"]
-    refused(game, edit, "dinosaur 0 stands on lava")
+    _refused(game, edit, "dinosaur 0 stands on lava")
 
 
 def test_bullets_without_a_gun_are_refused(game: Game) -> None:
@@ -534,7 +526,7 @@ def test_bullets_without_a_gun_are_refused(game: Game) -> None:
     gun were accepted, and fired."""
     def edit(o: Obs) -> None:
         o["players"][0]["bullets"], o["bullet_supply"] = 3, 9
-    refused(game, edit, "no gun")
+    _refused(game, edit, "no gun")
 
 
 def test_a_board_whose_inner_swamp_touches_land_is_refused(game: Game, tmp_path: Path) -> None:
