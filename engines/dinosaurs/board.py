@@ -243,7 +243,7 @@ def _check_exits(source: str, names: tuple[str, ...], terrain: list[int],
     for space in exits:
         if not any(terrain[other] in WALKABLE for other in neighbors[space]):
             raise _fail(source, f"swamp exit {names[space]!r} leads to no dry land")
-    for space in _of(terrain, SWAMP):
+    for space in _of(terrain, SWAMP) + _of(terrain, INNER_SWAMP):
         if space not in exits and any(terrain[o] not in SWAMPY for o in neighbors[space]):
             raise _fail(source, f"swamp space {names[space]!r} is not an exit but touches "
                                 f"land (only the exit arrows lead out of the swamp)")

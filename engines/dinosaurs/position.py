@@ -49,6 +49,10 @@ def check(observation: Mapping[str, Any], board: Board) -> None:
             _space(board, f"a space explorer {number} walked into this turn", space)
     dinosaurs = _dinosaurs(observation, board)
     lava = _lava(observation, board)
+    for number, at in enumerate(dinosaurs):
+        if at in lava:
+            raise _fail(f"dinosaur {number} stands on lava at {board.names[at]} ({at}): no "
+                        "dinosaur may land on lava, and lava is never placed on one")
     _explorers(observation, board, dinosaurs, lava)
     _counts(observation, board)
     _going_on(observation)
@@ -179,6 +183,10 @@ def _counts(observation: Mapping[str, Any], board: Board) -> None:
                                  *(p["bullets"] for p in players)) < 0:
         raise _fail(f"bullet_supply and the seats' bullets make {bullets}, not the sheet's "
                     f"{BULLETS}")
+    for seat, player in enumerate(players):
+        if player["bullets"] and not player["guns"]:
+            raise _fail(f"seat {seat} holds {player['bullets']} bullet(s) but no gun: bullets "
+                        "are taken only once a gun is drawn (guns: 1, from the deck)")
 
 
 def _going_on(observation: Mapping[str, Any]) -> None:
