@@ -69,14 +69,39 @@ def test_a_worker_killed_mid_tournament_loses_no_match_and_repeats_none(tmp_path
     assert all(r.statuses == ("ok", "ok") for r in results)
 
 
-def test_a_match_that_keeps_killing_its_worker_is_given_up_and_the_rest_played() -> None:
-    kamikaze = SeatSpec("kamikaze", "kamikaze")  # kills every worker that plays it
-    doomed = spec(kamikaze, "random", match_id="r001-t000000-s001", limits=TRUSTED)
+@pytest.mark.parametrize("bot", ["kamikaze", "zoo-exit", "zoo-segfault"])
+def test_a_bot_that_takes_its_in_process_worker_down_is_the_crash_of_its_seat(bot: str) -> None:
+    """It kills every worker that plays it in-process (SIGKILL, ``os._exit``, a segfault):
+    the match was given up after three dead workers and never recorded, so a bot that did it
+    whenever it was losing lost no match and had no fault (the red team's ``zoo-exit`` played
+    none of its four). Lost alone, the match is played again with its bots sandboxed: the
+    bot crashes its own host, is ranked last, and the rest are played."""
+    doomed = spec(SeatSpec(bot, bot), "random", match_id="r001-t000000-s001", limits=TRUSTED)
     specs = [doomed, *many(6, "random", "random")[1:]]
-    results, failures, _ = play(specs, workers=2)
-    assert [f.id for f in failures] == [doomed.id]
-    assert "lost 3 times" in failures[0].reason
-    assert sorted(r.id for r in results) == [s.id for s in specs[1:]]
+    results, failures, retried = play(specs, workers=2)
+    assert failures == [] and retried == 1
+    assert sorted(r.id for r in results) == sorted(s.id for s in specs)
+    played = next(r for r in results if r.id == doomed.id)
+    assert played.statuses == ("crash", "ok") and played.ranking == (1, 0)
+
+
+def test_a_match_lost_to_dead_workers_sandboxed_too_is_given_up() -> None:
+    """A sandboxed match cannot take its worker down by its bots: lost anyway (its node went),
+    it is tried again as it was, and given up after ``max_attempts``."""
+    class NodeLost(RayError):
+        pass
+
+    doomed = spec("random", "random", limits=TRUSTED)
+    failures: list[Failed] = []
+    solo: deque[MatchSpec] = deque()
+    attempts: dict[str, int] = {}
+    dispatcher = Dispatcher(1)
+    for _ in range(2):
+        dispatcher._lost([solo.popleft() if solo else doomed], NodeLost(), attempts, set(),
+                         solo, failures.append)
+        assert solo[0].limits.isolation == "process" and failures == []
+    dispatcher._lost([solo.popleft()], NodeLost(), attempts, set(), solo, failures.append)
+    assert not solo and "lost 3 times" in failures[0].reason
 
 
 def test_a_lost_match_says_where_and_what_of_the_workers_error() -> None:
