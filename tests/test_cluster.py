@@ -77,6 +77,7 @@ QUICK_TRUSTED = Limits(isolation="inprocess", move_seconds=0.2, bank_seconds=0.1
 
 @pytest.mark.parametrize(("bot", "status", "lost"), [
     ("kamikaze", "crash", 2), ("zoo-exit", "crash", 2), ("zoo-segfault", "crash", 2),
+    ("zoo-exit:KeyboardInterrupt", "crash", 2), ("zoo-exit:GeneratorExit", "crash", 2),
     ("zoo-native-loop", "timeout", 2), ("zoo-python-loop", "timeout", 2),
     ("zoo-slow-start", "timeout", 0),
 ])
@@ -86,14 +87,17 @@ def test_a_bot_that_takes_its_in_process_worker_down_faults_its_seat_alone(
     """It kills every worker that plays it in-process (SIGKILL, ``os._exit``, a segfault):
     the match was given up after three dead workers and never recorded, so a bot that did it
     whenever it was losing lost no match and had no fault (the red team's ``zoo-exit`` played
-    none of its four). Or it held its worker for good: stuck in native code, which no signal
+    none of its four; one that raised ``KeyboardInterrupt`` or ``GeneratorExit``, which the
+    seat does not catch, failed its task three times the same way). Or it held its worker
+    for good: stuck in native code, which no signal
     interrupts, swallowing the interruption (``except BaseException``), or sleeping in its
     constructor, which had no deadline in-process (``zoo-native-loop`` on two workers: no
     match of six recorded in 90 s). The guard ends such a worker; the last try of a match
     lost is played with its bots sandboxed, where the bot faults its own seat, is ranked last,
     and the rest are played."""
-    doomed = spec(SeatSpec(bot, bot), "random", match_id="r001-t000000-s001",
-                  limits=QUICK_TRUSTED)
+    name, _, raises = bot.partition(":")
+    seat = SeatSpec(name, name, {"raises": raises} if raises else {})
+    doomed = spec(seat, "random", match_id="r001-t000000-s001", limits=QUICK_TRUSTED)
     specs = [doomed, *many(6, "random", "random", limits=QUICK_TRUSTED)[1:]]
     results, failures, retried = play(specs, workers=2)
     assert failures == [] and retried == lost

@@ -7,6 +7,7 @@ the other seats and matches are unaffected, and that nothing leaks out.
 
 from __future__ import annotations
 
+import builtins
 import contextlib
 import ctypes
 import json
@@ -76,15 +77,20 @@ class SlowStart(Bot):
 
 
 class Exit(Bot):
-    """Leaves through ``os._exit(code)`` on its first decision, or dies of ``signal``."""
+    """Leaves through ``os._exit(code)`` on its first decision, or dies of ``signal``, or
+    raises the exception named ``raises`` (one that is no ``Exception``: ``SystemExit``,
+    ``KeyboardInterrupt``, ``GeneratorExit``)."""
 
     name = "zoo-exit"
 
-    def __init__(self, *, code: int = 3, signal: int = 0, **kwargs: Any) -> None:
+    def __init__(self, *, code: int = 3, signal: int = 0, raises: str = "",
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.code, self.signal = code, signal
+        self.code, self.signal, self.raises = code, signal, raises
 
     def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        if self.raises:
+            raise getattr(builtins, self.raises)()
         if self.signal:
             os.kill(os.getpid(), self.signal)
             time.sleep(5)
