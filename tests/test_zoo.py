@@ -587,7 +587,7 @@ def forger_cpu_seconds() -> float:
 
 
 @pytest.mark.parametrize("channel", ["locks", "flock", "inotify", "io_uring", "pagecache",
-                                     "machine", "inflight", "pipes"])
+                                     "machine", "inflight", "pipes", "timers"])
 def test_two_seats_cannot_signal_each_other_through_shared_files(channel: str) -> None:
     """Both sandboxes see the same read-only files (the bot's own module among them): a lock
     on one, or an inotify watch, passed a secret from one seat to the other (the red team's
@@ -595,8 +595,9 @@ def test_two_seats_cannot_signal_each_other_through_shared_files(channel: str) -
     their pages the kernel holds in memory (224 bits a turn without an error: pages
     dropped with fadvise and asked after with mincore). The seccomp filter refuses them, and
     io_uring (kernel work outside the stops); the machine's figures a seat sets by holding
-    threads while it is stopped (sysinfo, /proc/loadavg) are refused or empty. The bots play
-    on."""
+    threads while it is stopped (sysinfo, /proc/loadavg) are refused or empty, and so is
+    /proc/timer_list, root's alone, which lists when a timer that one seat armed expires (a
+    34-bit number a turn, noiselessly, where the arena runs as root). The bots play on."""
     colluder = [SeatSpec(label, "zoo-colluder", {"channel": channel}) for label in "ab"]
     result = play_match(spec(*colluder, limits=limits("required")))
     assert result.statuses == ("ok", "ok"), result.errors

@@ -370,12 +370,18 @@ no control group counts it, unbounded, and unseen by the pool's budget)."""
 
 HIDDEN_PROC = ("loadavg", "stat", "meminfo", "vmstat", "zoneinfo", "buddyinfo", "pagetypeinfo",
                "diskstats", "interrupts", "softirqs", "uptime", "swaps", "schedstat", "cgroups",
-               "sys", "pressure")
+               "sys", "pressure", "timer_list", "slabinfo", "vmallocinfo", "key-users", "locks",
+               "kpagecount", "kpageflags", "kpagecgroup", "irq")
 """What a sandboxed host finds empty in its ``/proc``: counters of the whole machine (threads
 running and in all, free memory and pages, disk reads, interrupts, idle time, open files in
 ``sys/fs``), which one seat sets by holding threads, memory or files while it is stopped and
 another reads on its turn: a channel between two seats of one author. A bot has its own
-figures in ``/proc/self``."""
+figures in ``/proc/self``. Where the arena runs as root, the sandbox's user is root outside
+it, and reads root's own files of ``/proc`` too: every timer of the machine, and when it
+expires (``timer_list``: the red team's pair passed a 34-bit number a turn, noiselessly, as
+the time a ``timerfd`` of one seat expires, armed while it was stopped), the kernel's objects
+by kind (``slabinfo``), its thread stacks (``vmallocinfo``, a count of the machine's
+threads) and the state of every page of memory (``kpage*``)."""
 
 EMPTY_FILE = Path(__file__).with_name("empty")
 """An empty file of the arena's, bound over each file of :data:`HIDDEN_PROC`."""

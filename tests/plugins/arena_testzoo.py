@@ -600,7 +600,10 @@ class Colluder(Bot):
     ``sysinfo`` and ``/proc/loadavg`` tell, and what else of ``/proc`` counts the machine's
     threads, memory, files and disk reads. ``inflight``: descriptors sent on a socket and
     never received, which count for the user every sandbox is outside; ``pipes``: the
-    pages of grown pipes, which count for that user too."""
+    pages of grown pipes, which count for that user too. ``timers``: a timer armed to expire
+    at a time that is the secret (a ``timerfd``: it stays armed while its host is stopped),
+    which ``/proc/timer_list`` lists with every timer of the machine (it is root's alone,
+    and the sandbox's user is root outside it where the arena runs as root)."""
 
     name = "zoo-colluder"
     SECRET = int.from_bytes(os.urandom(4), "big") | 1 << 33
@@ -780,6 +783,28 @@ class Colluder(Bot):
                 os.close(fd)
             print(f"SAID {len(self.held)} pipes", flush=True)
         return f"room for {grown} pipes" if refused else ""
+
+    TIMER_BASE = 4 * 10**18
+    """Where the ``timers`` channel's expiry times start (ns of ``CLOCK_MONOTONIC``): far
+    past any machine's uptime, so no other timer is taken for one."""
+
+    def _timers(self) -> str:
+        listed = Path("/proc/timer_list").read_text()
+        if not listed:
+            raise OSError(61, "empty")  # ENODATA
+        heard = [int(found) - self.TIMER_BASE
+                 for found in re.findall(rf"expires at ({str(self.TIMER_BASE)[:3]}\d{{16}})-",
+                                         listed)]
+        if not self.held:  # what it says: a timer that expires at the base plus its secret
+            libc = ctypes.CDLL(None, use_errno=True)
+            fd = libc.timerfd_create(1, 0)  # CLOCK_MONOTONIC
+            when = (ctypes.c_long * 4)(0, 0, *divmod(self.TIMER_BASE + self.SECRET, 10**9))
+            if fd < 0 or libc.timerfd_settime(fd, 1, when, None) != 0:  # TFD_TIMER_ABSTIME
+                raise OSError(ctypes.get_errno(), "timerfd")
+            self.held.append(fd)
+            print(f"SAID {self.SECRET}", flush=True)
+        others = [secret for secret in heard if secret != self.SECRET]
+        return str(others[0]) if others else ""
 
     def _io_uring(self) -> str:
         libc = ctypes.CDLL(None, use_errno=True)
