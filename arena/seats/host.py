@@ -45,8 +45,18 @@ keep in memory files (``memfd_create``, which the address-space limit does not c
 
 
 def confine(memory_mb: int, cpu_seconds: int, file_mb: int, processes: int) -> None:
-    """Resource limits on this process (and so on everything it starts)."""
+    """Resource limits on this process (and so on everything it starts).
+
+    No bytes of POSIX message queues (``mq_open``) and no signals queued by ``sigqueue`` or
+    a timer: both count for their user, the same one outside every sandbox, up to a limit
+    each sandbox's user namespace has too (800 KiB, about 96,000 signals), so one seat held
+    queues or queued signals while it was stopped and the other counted how many of its own
+    still fit (the red team's pair passed a number up to 98 and up to about 1,000 a turn).
+    A signal sent by ``kill`` (what ``multiprocessing`` and the arena send) is not held to
+    it."""
     _limit(resource.RLIMIT_CORE, 0)
+    _limit(resource.RLIMIT_MSGQUEUE, 0)
+    _limit(resource.RLIMIT_SIGPENDING, 0)
     _limit(resource.RLIMIT_NOFILE, OPEN_FILES)
     if memory_mb > 0:
         _limit(resource.RLIMIT_AS, memory_mb * 1024 * 1024)

@@ -603,7 +603,10 @@ class Colluder(Bot):
     pages of grown pipes, which count for that user too. ``timers``: a timer armed to expire
     at a time that is the secret (a ``timerfd``: it stays armed while its host is stopped),
     which ``/proc/timer_list`` lists with every timer of the machine (it is root's alone,
-    and the sandbox's user is root outside it where the arena runs as root)."""
+    and the sandbox's user is root outside it where the arena runs as root). ``mqueue``: the
+    bytes of POSIX message queues, and ``sigpending``: signals queued and not yet taken, both
+    counted for the user every sandbox is outside, against limits of its own: one seat holds
+    some, the other counts how many of its own still fit."""
 
     name = "zoo-colluder"
     SECRET = int.from_bytes(os.urandom(4), "big") | 1 << 33
@@ -805,6 +808,67 @@ class Colluder(Bot):
             print(f"SAID {self.SECRET}", flush=True)
         others = [secret for secret in heard if secret != self.SECRET]
         return str(others[0]) if others else ""
+
+    def _most(self, channel: str, fitted: int) -> str:
+        """What a seat that fitted ``fitted`` of its own beside those it holds hears: how many
+        fewer fit in all than on its best turn (the other seat held them meanwhile)."""
+        total = fitted + len(self.held)
+        best = self.best = max(getattr(self, "best", 0), total)
+        return f"{best - total} {channel}" if best > total else ""
+
+    def _mqueue(self) -> str:
+        libc = ctypes.CDLL(None, use_errno=True)
+        shape = (ctypes.c_long * 8)(0, 1, 8192, 0)  # one message of 8 KiB
+
+        def made(name: bytes) -> bool:
+            fd = libc.mq_open(name, os.O_CREAT | os.O_EXCL | os.O_RDWR, 0o600, shape)
+            if fd >= 0:
+                os.close(fd)  # a queue with a name outlives its descriptors
+            return bool(fd >= 0)
+
+        fitted = 0
+        while fitted < 200 and made(f"/probe-{fitted}".encode()):
+            fitted += 1
+        refused = ctypes.get_errno()
+        for number in range(fitted):
+            libc.mq_unlink(f"/probe-{number}".encode())
+        if fitted == 0 and not self.held:
+            raise OSError(refused, "mq_open")
+        heard = self._most("queues", fitted)
+        if not self.held:  # what it says: this many queues, held
+            for number in range(10 + self.SECRET % 30):
+                if made(f"/held-{number}".encode()):
+                    self.held.append(number)
+            print(f"SAID {len(self.held)} queues", flush=True)
+        return heard
+
+    def _sigpending(self) -> str:
+        import signal as signals
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        held, probe = signals.SIGRTMIN + 1, signals.SIGRTMIN + 2
+        signals.pthread_sigmask(signals.SIG_BLOCK, [held, probe])
+
+        def queued(number: int, most: int) -> int:
+            count = 0
+            while count < most and libc.sigqueue(os.getpid(), number, 0) == 0:
+                count += 1
+            return count
+
+        if not self.held:  # what it says: all that fit but a number its secret gives
+            filled = queued(held, 1 << 20)
+            if filled == 0:
+                raise OSError(ctypes.get_errno(), "sigqueue")
+            for _ in range(100 + self.SECRET % 900):
+                signals.sigtimedwait([held], 0)
+            self.held.extend(range(filled - 100 - self.SECRET % 900))
+            self.best = 0
+            print(f"SAID {100 + self.SECRET % 900} left", flush=True)
+            return ""
+        fitted = queued(probe, 4000)
+        while signals.sigtimedwait([probe], 0) is not None:
+            pass
+        return f"{fitted} left" if fitted < 1000 else ""
 
     def _io_uring(self) -> str:
         libc = ctypes.CDLL(None, use_errno=True)
