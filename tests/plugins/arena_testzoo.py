@@ -606,7 +606,9 @@ class Colluder(Bot):
     and the sandbox's user is root outside it where the arena runs as root). ``mqueue``: the
     bytes of POSIX message queues, and ``sigpending``: signals queued and not yet taken, both
     counted for the user every sandbox is outside, against limits of its own: one seat holds
-    some, the other counts how many of its own still fit."""
+    some, the other counts how many of its own still fit. ``perf``: the pages of perf
+    events' buffers count for that user too, up to ``perf_event_mlock_kb`` a core, and past
+    it as the process's own pinned memory (``VmPin``), which the other reads."""
 
     name = "zoo-colluder"
     SECRET = int.from_bytes(os.urandom(4), "big") | 1 << 33
@@ -869,6 +871,44 @@ class Colluder(Bot):
         while signals.sigtimedwait([probe], 0) is not None:
             pass
         return f"{fitted} left" if fitted < 1000 else ""
+
+    def _perf(self) -> str:
+        import mmap
+        import struct
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.syscall.restype = ctypes.c_long
+        event = bytearray(128)  # a dummy software event of this process, disabled
+        struct.pack_into("IIQ", event, 0, 1, 128, 9)
+        struct.pack_into("Q", event, 40, 1 | 1 << 5 | 1 << 6)
+        number = 241 if os.uname().machine == "aarch64" else 298  # perf_event_open
+
+        def mapped(pages: int) -> tuple[int, mmap.mmap]:
+            fd = libc.syscall(number, (ctypes.c_char * 128).from_buffer(event), 0, -1, -1, 0)
+            if fd < 0:
+                raise OSError(ctypes.get_errno(), "perf_event_open")
+            return fd, mmap.mmap(fd, (1 + pages) * 4096)
+
+        def pinned() -> int:
+            status = Path("/proc/self/status").read_text()
+            return int(re.search(r"VmPin:\s+(\d+)", status)[1]) // 4  # type: ignore[index]
+
+        probes: list[tuple[int, mmap.mmap]] = []
+        try:
+            while len(probes) < 20 and not pinned():
+                probes.append(mapped(256))
+            free = 257 * len(probes) - pinned()
+        finally:
+            for fd, buffer in probes:
+                buffer.close()
+                os.close(fd)
+        total = free + 2 * len(self.held)
+        best = self.best = max(getattr(self, "best", 0), total)
+        if not self.held:  # what it says: this many buffers of 2 pages, held
+            self.buffers = [mapped(1) for _ in range(5 + self.SECRET % 20)]
+            self.held.extend(fd for fd, _ in self.buffers)
+            print(f"SAID {2 * len(self.held)} pages", flush=True)
+        return f"{best - total} pages" if best > total else ""
 
     def _io_uring(self) -> str:
         libc = ctypes.CDLL(None, use_errno=True)
