@@ -135,8 +135,9 @@ class _Guard:
     :attr:`window` seconds on (``dump_traceback_later(exit=True)``); a thread of this guard
     puts it off every :data:`GUARD_PUSH_SECONDS` while it can run, and itself ends the
     process once the bot in hand is :data:`HARD_GRACE_SECONDS` past its time (``until``).
-    Setting the timer costs about 70 µs, so it is set per seat and by the guard's thread,
-    never per decision: a decision only writes ``until``."""
+    Setting the timer costs about 70 µs (a tenth of a short match), so a seat sets it only
+    where it is not set, and the guard's thread puts it off and unsets it: a decision only
+    writes ``until``."""
 
     def __init__(self) -> None:
         self.seats = 0
@@ -144,29 +145,39 @@ class _Guard:
         """Seconds the timer waits: the longest a seat may need at once, and the grace."""
         self.until = math.inf
         """When the bot in hand must be back (``perf_counter``), its grace included."""
+        self.armed = False
+        """Whether faulthandler's timer is set."""
         self.lock = threading.Lock()
         self.sink = open(os.devnull, "w")  # noqa: SIM115  # the timer's traceback, unread
         threading.Thread(target=self._watch, daemon=True, name="arena-guard").start()
 
     def open(self, patience: float) -> None:
-        """An in-process seat opens whose bot may hold the thread ``patience`` seconds."""
+        """An in-process seat opens whose bot may hold the thread ``patience`` seconds. The
+        timer is set only if it is not (or for less than that): matches one after the other
+        keep it set."""
         with self.lock:
             self.seats += 1
-            self.window = max(self.window, patience + HARD_GRACE_SECONDS)
-            faulthandler.dump_traceback_later(self.window, exit=True, file=self.sink)
+            window = patience + HARD_GRACE_SECONDS
+            if not self.armed or window > self.window:
+                self.window = max(self.window, window)
+                faulthandler.dump_traceback_later(self.window, exit=True, file=self.sink)
+                self.armed = True
 
     def close(self) -> None:
+        """A seat closes; once none is open, the guard's thread unsets the timer (within
+        :data:`GUARD_PUSH_SECONDS`, far within the timer's window)."""
         with self.lock:
-            self.seats -= 1
-            if self.seats <= 0:
-                self.seats, self.window = 0, 0.0
-                faulthandler.cancel_dump_traceback_later()
+            self.seats = max(0, self.seats - 1)
 
     def _watch(self) -> None:
         while True:
             time.sleep(GUARD_PUSH_SECONDS)
             with self.lock:
+                if not self.armed:
+                    continue
                 if not self.seats:
+                    faulthandler.cancel_dump_traceback_later()
+                    self.armed, self.window = False, 0.0
                     continue
                 if time.perf_counter() > self.until:
                     os._exit(OVERDUE_EXIT)
