@@ -71,7 +71,7 @@ _SET_LIMITS = (
     " r.RLIMIT_FSIZE), map(int, sys.argv[1:6])):\n"
     "    if value > 0 or which == r.RLIMIT_CORE:\n"
     "        r.setrlimit(which, (value, value))\n"
-    "for which in (r.RLIMIT_MSGQUEUE, r.RLIMIT_SIGPENDING):\n"
+    "for which in (r.RLIMIT_MSGQUEUE, r.RLIMIT_SIGPENDING, r.RLIMIT_MEMLOCK):\n"
     "    r.setrlimit(which, (0, 0))\n"
     "moves = [tuple(map(int, pair.split(':'))) for pair in sys.argv[6].split(',') if pair]\n"
     "copies = [(fcntl.fcntl(old, fcntl.F_DUPFD, 16), new) for old, new in moves]\n"
@@ -166,10 +166,11 @@ class Confinement:
         it becomes ``command``: no code of a stored bot's environment has run yet (a ``.pth``
         file of its wheel, or a runtime module its wheel replaced, runs before the host's own
         :func:`arena.seats.host.confine`, and could disarm it). No POSIX message queue's
-        bytes and no queued signal are allowed at all (:func:`arena.seats.host.confine`
-        says why); bubblewrap makes the sandbox's user namespace under these, so they bound
-        its users' counts outside it too. The process limit stays the
-        host's alone (outside a user namespace it would count all the arena user's).
+        bytes, no queued signal and no locked memory are allowed at all
+        (:func:`arena.seats.host.confine` says why); bubblewrap makes the sandbox's user
+        namespace under these, so they bound its users' counts outside it too. The process
+        limit stays the host's alone (outside a user namespace it would count all the arena
+        user's).
         ``moves``: inherited descriptors renumbered first (old -> new; new ones below 16).
         ``own_user``: (root only) ``command`` runs in a network namespace of its own, as a
         user of its own (:data:`FALLBACK_UIDS`), to whom its working directory is given;

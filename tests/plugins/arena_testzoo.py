@@ -608,7 +608,10 @@ class Colluder(Bot):
     counted for the user every sandbox is outside, against limits of its own: one seat holds
     some, the other counts how many of its own still fit. ``perf``: the pages of perf
     events' buffers count for that user too, up to ``perf_event_mlock_kb`` a core, and past
-    it as the process's own pinned memory (``VmPin``), which the other reads."""
+    it as the process's own pinned memory (``VmPin``), which the other reads. ``zerocopy``:
+    the pages a ``MSG_ZEROCOPY`` send pins until the data leaves its socket count for that
+    user too, against the sender's ``RLIMIT_MEMLOCK``: one seat holds data unsent (its
+    receiver reads nothing), the other counts how much of its own still goes."""
 
     name = "zoo-colluder"
     SECRET = int.from_bytes(os.urandom(4), "big") | 1 << 33
@@ -909,6 +912,44 @@ class Colluder(Bot):
             self.held.extend(fd for fd, _ in self.buffers)
             print(f"SAID {2 * len(self.held)} pages", flush=True)
         return f"{best - total} pages" if best > total else ""
+
+    def _zerocopy(self) -> str:
+        def stuck(kilobytes: int) -> tuple[int, list[socket.socket]]:
+            """Sends of 16 KiB, zero-copy, into sockets whose other ends read nothing, until
+            ``kilobytes`` are sent or the user's pinned pages are too many (ENOBUFS)."""
+            sent, held, chunk = 0, [], bytes(16 << 10)
+            while sent < kilobytes << 10 and len(held) < 30:
+                server = socket.create_server(("127.0.0.1", 0))
+                sender = socket.socket()
+                sender.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4 << 20)
+                sender.setsockopt(socket.SOL_SOCKET, 60, 1)  # SO_ZEROCOPY
+                sender.connect(server.getsockname())
+                held += [server, sender, server.accept()[0]]
+                sender.setblocking(False)
+                while sent < kilobytes << 10:
+                    try:
+                        sent += sender.send(chunk, 0x4000000)  # MSG_ZEROCOPY
+                    except BlockingIOError:
+                        break
+                    except OSError as exc:
+                        if exc.errno != 105 or not sent:  # ENOBUFS: as many as may be
+                            for end in held:
+                                end.close()
+                            raise
+                        return sent >> 10, held
+            return sent >> 10, held
+
+        fitted, probes = stuck(1 << 16)
+        for end in probes:
+            end.close()
+        total = fitted + sum(getattr(self, "said", [0]))
+        best = self.best = max(getattr(self, "best", 0), total)
+        if not self.held:  # what it says: this many KiB unsent
+            self.said, self.stuck = [64 * (4 + self.SECRET % 60)], []
+            self.said[0], self.stuck = stuck(self.said[0])
+            self.held.append(self.said[0])
+            print(f"SAID {self.said[0]} KiB", flush=True)
+        return f"{best - total} KiB" if best > total + 16 else ""
 
     def _io_uring(self) -> str:
         libc = ctypes.CDLL(None, use_errno=True)
