@@ -588,7 +588,7 @@ def forger_cpu_seconds() -> float:
 
 @pytest.mark.parametrize("channel", ["locks", "flock", "inotify", "io_uring", "pagecache",
                                      "machine", "inflight", "pipes", "timers", "mqueue",
-                                     "sigpending", "perf", "zerocopy"])
+                                     "sigpending", "perf", "zerocopy", "aio"])
 def test_two_seats_cannot_signal_each_other_through_shared_files(channel: str) -> None:
     """Both sandboxes see the same read-only files (the bot's own module among them): a lock
     on one, or an inotify watch, passed a secret from one seat to the other (the red team's

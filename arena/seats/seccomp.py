@@ -48,7 +48,13 @@ own. So the filter answers, inside the sandbox:
   it as the process's own pinned memory (``VmPin`` in ``/proc/self/status``): one seat held
   buffers while it was stopped and the other mapped one and read how much of it was pinned
   (the red team's pair passed a number up to 48 a turn, without an error). A bot has no use
-  for the machine's performance counters.
+  for the machine's performance counters;
+- ``io_setup``: ``ENOSYS``, as on a kernel without Linux AIO (the C library's POSIX AIO uses
+  threads, and is left). The events of every AIO context count for the whole machine, up to
+  ``fs.aio-max-nr`` (65,536): one seat held contexts while it was stopped and the other
+  counted how many of its own still fit (the red team's pair passed a number up to 65 a
+  turn, without an error), and a host that held them all, kept in the pool between its
+  matches, left none to any other process of the machine.
 
 Any other architecture's calls (a 32-bit or x32 call from a 64-bit host) kill the process.
 The filter is a classic BPF program, built here (no libseccomp), for x86-64 and AArch64;
@@ -102,7 +108,7 @@ class Calls:
     """EPERM: inotify, fanotify, keyrings, io_uring, process_madvise, sendmsg, sendmmsg,
     perf_event_open."""
     absent: tuple[int, ...]
-    """ENOSYS: mincore, sysinfo, preadv2, pwritev2, cachestat."""
+    """ENOSYS: mincore, sysinfo, preadv2, pwritev2, cachestat, io_setup."""
     fadvise: int
     madvise: int
 
@@ -110,10 +116,10 @@ class Calls:
 _CALLS = {
     "x86_64": Calls(0xC000003E, 72, 73, (253, 294, 300, 248, 249, 250, 425, 426, 427, 440,
                                          46, 307, 298),
-                    (27, 99, 327, 328, 451), 221, 28),
+                    (27, 99, 327, 328, 451, 206), 221, 28),
     "aarch64": Calls(0xC00000B7, 25, 32, (26, 262, 217, 218, 219, 425, 426, 427, 440,
                                           211, 269, 241),
-                     (232, 179, 286, 287, 451), 223, 233),
+                     (232, 179, 286, 287, 451, 0), 223, 233),
 }
 
 

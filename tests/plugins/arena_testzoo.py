@@ -611,7 +611,9 @@ class Colluder(Bot):
     it as the process's own pinned memory (``VmPin``), which the other reads. ``zerocopy``:
     the pages a ``MSG_ZEROCOPY`` send pins until the data leaves its socket count for that
     user too, against the sender's ``RLIMIT_MEMLOCK``: one seat holds data unsent (its
-    receiver reads nothing), the other counts how much of its own still goes."""
+    receiver reads nothing), the other counts how much of its own still goes. ``aio``: the
+    events of Linux AIO contexts (``io_setup``) count for the whole machine, up to
+    ``fs.aio-max-nr`` (65,536): one seat holds some, the other counts how many still fit."""
 
     name = "zoo-colluder"
     SECRET = int.from_bytes(os.urandom(4), "big") | 1 << 33
@@ -950,6 +952,32 @@ class Colluder(Bot):
             self.held.append(self.said[0])
             print(f"SAID {self.said[0]} KiB", flush=True)
         return f"{best - total} KiB" if best > total + 16 else ""
+
+    def _aio(self) -> str:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.syscall.restype = ctypes.c_long
+        setup = 0 if os.uname().machine == "aarch64" else 206  # io_setup
+
+        def contexts(events: int, most: int) -> list[int]:
+            made: list[int] = []
+            while len(made) < most:
+                context = ctypes.c_ulong(0)
+                if libc.syscall(setup, events, ctypes.byref(context)) != 0:
+                    break
+                made.append(context.value)
+            return made
+
+        if not self.held:  # what it says: this many thousand events, held
+            self.held = contexts(1000, 5 + self.SECRET % 50)
+            if not self.held:
+                raise OSError(ctypes.get_errno(), "io_setup")
+            print(f"SAID {len(self.held)} thousand", flush=True)
+            return ""
+        if getattr(self, "probed", False):  # a probe's contexts are held (ending one takes
+            return ""                         # long): one probe a match
+        self.probed = True
+        fitted = len(contexts(1000, 70)) + len(self.held)
+        return f"{65 - fitted} thousand" if fitted < 65 else ""
 
     def _io_uring(self) -> str:
         libc = ctypes.CDLL(None, use_errno=True)
