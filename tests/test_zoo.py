@@ -606,6 +606,19 @@ def test_two_seats_cannot_signal_each_other_through_shared_files(channel: str) -
     assert all("REFUSED" in output for output in result.outputs), result.outputs
 
 
+def test_a_bot_holds_no_memory_in_sockets_of_the_network() -> None:
+    """Data sent over TCP and never read is the kernel's memory, which a control group of
+    cgroup v1 does not count: the red team's bot held 95 MiB so in a host whose group
+    counted 9 (every host of it, kept idle in the pool, as much again, past ``memory_mb`` and
+    the pool's budget; and past ``tcp_mem`` every TCP connection of the machine, Ray's too,
+    fails). The count of all that memory, in ``/proc/net/sockstat`` of any network
+    namespace, was also a channel between two seats. A sandbox has no network: sockets of
+    the Internet's families are refused (``EAFNOSUPPORT``)."""
+    result = duel(SeatSpec("hog", "zoo-hog", {"sockets_mb": 64}), "required")
+    assert result.statuses == ("ok", "ok"), result.errors
+    assert "SOCKETS REFUSED Address family not supported" in result.outputs[0], result.outputs
+
+
 @pytest.mark.parametrize("sandbox_mode", SANDBOXES)
 def test_a_bot_cannot_tell_which_process_started_its_host(sandbox_mode: str) -> None:
     """A host inherited its starter's descriptor numbers, niceness and blocked signals: a

@@ -147,16 +147,25 @@ class Hog(Bot):
     (written, so resident) for as long as its host lives, and plays legally; with
     ``scratch_mb``, it fills its scratch folders instead (its working folder, ``/tmp`` in
     bubblewrap, then ``/dev/shm``, tmpfs both: memory no process of it maps) with that much
-    and 100,000 empty files."""
+    and 100,000 empty files; with ``sockets_mb``, it holds that much data sent over TCP
+    connections of its own (loopback) and never read, and says how much (``SOCKETS``): the
+    kernel's memory, which a control group of cgroup v1 does not count."""
 
     name = "zoo-hog"
 
-    def __init__(self, *, hold_mb: int = 0, scratch_mb: int = 0, **kwargs: Any) -> None:
+    def __init__(self, *, hold_mb: int = 0, scratch_mb: int = 0, sockets_mb: int = 0,
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.hold_mb = hold_mb
         self.scratch_mb = scratch_mb
+        self.sockets_mb = sockets_mb
+        self.sockets: list[socket.socket] = []
 
     def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        if self.sockets_mb:
+            if not self.sockets:
+                print(f"SOCKETS {self.hold_sockets()}", flush=True)
+            return legal_actions[0]
         if self.scratch_mb:
             if not os.path.exists("hoard"):
                 _fill_scratch(self.scratch_mb)
@@ -168,6 +177,22 @@ class Hog(Bot):
             return legal_actions[0]
         hoard = bytearray(8 * 1024 * 1024 * 1024)
         return legal_actions[len(hoard) % len(legal_actions)]
+
+    def hold_sockets(self) -> str:
+        sent, chunk = 0, bytes(1 << 20)
+        try:
+            while sent < self.sockets_mb << 20 and len(self.sockets) < 50:
+                with socket.create_server(("127.0.0.1", 0)) as server:
+                    sender = socket.create_connection(server.getsockname())
+                    self.sockets += [sender, server.accept()[0]]
+                sender.setblocking(False)
+                with contextlib.suppress(BlockingIOError):
+                    while sent < self.sockets_mb << 20:
+                        sent += sender.send(chunk)
+        except OSError as exc:
+            if not sent:
+                return f"REFUSED {exc.strerror}"
+        return f"HELD {sent >> 20} MiB"
 
 
 HELD = b""
