@@ -613,10 +613,12 @@ def test_a_bot_holds_no_memory_in_sockets_of_the_network() -> None:
     the pool's budget; and past ``tcp_mem`` every TCP connection of the machine, Ray's too,
     fails). The count of all that memory, in ``/proc/net/sockstat`` of any network
     namespace, was also a channel between two seats. A sandbox has no network: sockets of
-    the Internet's families are refused (``EAFNOSUPPORT``)."""
+    the Internet's families are refused (``EAFNOSUPPORT``), and of ``AF_VSOCK``, which
+    reaches a virtual machine's host past any network namespace."""
     result = duel(SeatSpec("hog", "zoo-hog", {"sockets_mb": 64}), "required")
     assert result.statuses == ("ok", "ok"), result.errors
     assert "SOCKETS REFUSED Address family not supported" in result.outputs[0], result.outputs
+    assert "VSOCK REFUSED Address family not supported" in result.outputs[0], result.outputs
 
 
 @pytest.mark.parametrize("sandbox_mode", SANDBOXES)

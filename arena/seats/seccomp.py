@@ -55,8 +55,9 @@ own. So the filter answers, inside the sandbox:
   counted how many of its own still fit (the red team's pair passed a number up to 65 a
   turn, without an error), and a host that held them all, kept in the pool between its
   matches, left none to any other process of the machine;
-- ``socket`` of the Internet's families (``AF_INET``, ``AF_INET6``): ``EAFNOSUPPORT``, as on a
-  kernel without them (a sandbox has no network; ``AF_UNIX``, pipes and socket pairs are
+- ``socket`` of the Internet's families (``AF_INET``, ``AF_INET6``) and ``AF_VSOCK`` (a virtual
+  machine's line to its host, which no network namespace separates): ``EAFNOSUPPORT``, as on
+  a kernel without them (a sandbox has no network; ``AF_UNIX``, pipes and socket pairs are
   left). Data sent on a connection of the sandbox's own loopback and never read is the
   kernel's memory, which a control group of cgroup v1 does not count: the red team's bot held
   95 MiB in a host whose group counted 9, in every host of it the pool kept idle, and past
@@ -90,8 +91,9 @@ _NR, _ARCH, _ARG0, _ARG1, _ARG2 = 0, 4, 16, 24, 32
 of its first three arguments (``socket``'s family, ``fcntl``'s command, ``madvise``'s advice;
 little-endian machines only, as both are)."""
 
-NETWORK_FAMILIES = (2, 10)
-"""``socket`` families refused (``EAFNOSUPPORT``): AF_INET, AF_INET6."""
+NETWORK_FAMILIES = (2, 10, 40)
+"""``socket`` families refused (``EAFNOSUPPORT``): AF_INET, AF_INET6 and AF_VSOCK (which reaches
+the virtual machine's host, across network namespaces)."""
 
 _X32 = 0x40000000
 

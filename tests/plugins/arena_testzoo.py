@@ -149,7 +149,8 @@ class Hog(Bot):
     bubblewrap, then ``/dev/shm``, tmpfs both: memory no process of it maps) with that much
     and 100,000 empty files; with ``sockets_mb``, it holds that much data sent over TCP
     connections of its own (loopback) and never read, and says how much (``SOCKETS``): the
-    kernel's memory, which a control group of cgroup v1 does not count."""
+    kernel's memory, which a control group of cgroup v1 does not count; and whether it may
+    make a socket of ``AF_VSOCK`` (``VSOCK``)."""
 
     name = "zoo-hog"
 
@@ -165,6 +166,11 @@ class Hog(Bot):
         if self.sockets_mb:
             if not self.sockets:
                 print(f"SOCKETS {self.hold_sockets()}", flush=True)
+                try:  # the virtual machine's host, past any network namespace
+                    socket.socket(socket.AF_VSOCK, socket.SOCK_STREAM).close()
+                    print("VSOCK MADE", flush=True)
+                except OSError as exc:
+                    print(f"VSOCK REFUSED {exc.strerror}", flush=True)
             return legal_actions[0]
         if self.scratch_mb:
             if not os.path.exists("hoard"):
