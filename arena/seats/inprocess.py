@@ -19,10 +19,12 @@ with ``except BaseException``) ends its whole process, the Ray worker: see
 
 from __future__ import annotations
 
+import contextlib
 import faulthandler
 import math
 import os
 import signal
+import sys
 import threading
 import time
 from collections.abc import Mapping, Sequence
@@ -148,7 +150,9 @@ class _Guard:
         self.armed = False
         """Whether faulthandler's timer is set."""
         self.lock = threading.Lock()
-        self.sink = open(os.devnull, "w")  # noqa: SIM115  # the timer's traceback, unread
+        # Where the timer writes the stuck thread's traceback: the process's own stderr (a
+        # Ray worker's log), if it has one.
+        self.sink = _stderr_fd()
         threading.Thread(target=self._watch, daemon=True, name="arena-guard").start()
 
     def open(self, patience: float) -> None:
@@ -180,8 +184,22 @@ class _Guard:
                     self.armed, self.window = False, 0.0
                     continue
                 if time.perf_counter() > self.until:
+                    with contextlib.suppress(OSError, ValueError):
+                        os.write(self.sink, b"arena: an in-process bot is past its "
+                                 b"time by more than its grace; ending this process\n")
                     os._exit(OVERDUE_EXIT)
                 faulthandler.dump_traceback_later(self.window, exit=True, file=self.sink)
+
+
+def _stderr_fd() -> int:
+    """The descriptor of this process's stderr, or of ``/dev/null`` where it has none."""
+    try:
+        stream = sys.__stderr__
+        if stream is not None:
+            return stream.fileno()
+    except (OSError, ValueError, AttributeError):
+        pass
+    return os.open(os.devnull, os.O_WRONLY)
 
 
 _guard: _Guard | None = None
