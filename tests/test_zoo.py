@@ -606,6 +606,20 @@ def test_two_seats_cannot_signal_each_other_through_shared_files(channel: str) -
     assert all("REFUSED" in output for output in result.outputs), result.outputs
 
 
+def test_a_root_fallback_host_reads_no_timer_of_the_machine() -> None:
+    """A root arena's fallback host keeps ``CAP_DAC_READ_SEARCH``, which reads root's own files
+    of ``/proc``: in a tournament the red team's bot heard, through ``/proc/timer_list``, the
+    number a bot of its author in another match said (39 times in 8 matches). Its mount
+    namespace has an empty file over each."""
+    if not sandbox_module.fallback_user():
+        pytest.skip("a fallback host runs as the arena's own user, which is not root here")
+    colluder = [SeatSpec(label, "zoo-colluder", {"channel": "timers"}) for label in "ab"]
+    result = play_match(spec(*colluder, limits=limits("fallback")))
+    assert result.statuses == ("ok", "ok"), result.errors
+    assert not [output for output in result.outputs if "HEARD" in output], result.outputs
+    assert all("REFUSED" in output for output in result.outputs), result.outputs
+
+
 def test_a_bot_holds_no_memory_in_sockets_of_the_network() -> None:
     """Data sent over TCP and never read is the kernel's memory, which a control group of
     cgroup v1 does not count: the red team's bot held 95 MiB so in a host whose group

@@ -65,6 +65,12 @@ SCRATCH_MB = 64
 """Size of a sandboxed host's private ``/tmp`` (memory: a tmpfs, which the host's own
 memory limit does not count, so it is bounded here); its ``/dev/shm`` gets a quarter."""
 
+ROOTS_PROC = ("timer_list", "slabinfo", "vmallocinfo", "kpagecount", "kpageflags", "kpagecgroup")
+"""Files of ``/proc`` only root reads, which tell what other processes of the machine do (every
+timer and when it expires, the kernel's objects, its thread stacks, every page of memory):
+hidden from every sandbox (:data:`HIDDEN_PROC`), the fallback's too, where the kernel gives it
+a mount namespace (it keeps ``CAP_DAC_READ_SEARCH``, which reads them)."""
+
 _SET_LIMITS = (
     "import fcntl, os, re, resource as r, signal, sys\n"
     "for which, value in zip((r.RLIMIT_CORE, r.RLIMIT_NOFILE, r.RLIMIT_AS, r.RLIMIT_CPU,"
@@ -110,6 +116,11 @@ _SET_LIMITS = (
     "            libc.mount(b'tmpfs', folder.encode(), b'tmpfs', 6,\n"  # MS_NOSUID | MS_NODEV
     "                       f'size={size},mode={mode}'.encode())\n"
     "        os.chdir(here)\n"
+    # What CAP_DAC_READ_SEARCH, which it keeps, would read of root's own in /proc (see
+    # ROOTS_PROC): an empty file over each.
+    f"        for name in {ROOTS_PROC!r}:\n"
+    f"            libc.mount({str(Path(__file__).with_name('empty')).encode()!r},\n"
+    "                       f'/proc/{name}'.encode(), None, 0x1000, None)\n"  # MS_BIND
     "    for cap in range(64):\n"  # the bounding set: CAP_DAC_READ_SEARCH (2) alone
     "        if cap != 2 and libc.prctl(24, cap, 0, 0, 0) != 0 and ctypes.get_errno() != 22:\n"
     "            check(-1)\n"  # PR_CAPBSET_DROP (EINVAL past the kernel's last capability)
@@ -377,8 +388,7 @@ no control group counts it, unbounded, and unseen by the pool's budget)."""
 
 HIDDEN_PROC = ("loadavg", "stat", "meminfo", "vmstat", "zoneinfo", "buddyinfo", "pagetypeinfo",
                "diskstats", "interrupts", "softirqs", "uptime", "swaps", "schedstat", "cgroups",
-               "sys", "pressure", "timer_list", "slabinfo", "vmallocinfo", "key-users", "locks",
-               "kpagecount", "kpageflags", "kpagecgroup", "irq")
+               "sys", "pressure", "key-users", "locks", "irq", *ROOTS_PROC)
 """What a sandboxed host finds empty in its ``/proc``: counters of the whole machine (threads
 running and in all, free memory and pages, disk reads, interrupts, idle time, open files in
 ``sys/fs``), which one seat sets by holding threads, memory or files while it is stopped and
