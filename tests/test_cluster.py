@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+import time
 from collections import deque
 from pathlib import Path
 
@@ -13,6 +16,7 @@ from ray.exceptions import RayError
 from arena.cluster import Dispatcher, Failed, connect
 from arena.match import play_match
 from arena.records import Limits, MatchResult, MatchSpec, SeatSpec
+from arena.seats.inprocess import OVERDUE_EXIT
 
 pytestmark = pytest.mark.usefixtures("ray_cluster")
 
@@ -76,9 +80,8 @@ QUICK_TRUSTED = Limits(isolation="inprocess", move_seconds=0.2, bank_seconds=0.1
 
 
 @pytest.mark.parametrize(("bot", "status", "lost"), [
-    ("kamikaze", "crash", 2), ("zoo-exit", "crash", 2), ("zoo-segfault", "crash", 2),
-    ("zoo-exit:KeyboardInterrupt", "crash", 2), ("zoo-exit:GeneratorExit", "crash", 2),
-    ("zoo-native-loop", "timeout", 2), ("zoo-python-loop", "timeout", 2),
+    ("zoo-exit", "crash", 2), ("zoo-segfault", "crash", 2),
+    ("zoo-exit:KeyboardInterrupt", "crash", 2), ("zoo-native-loop", "timeout", 2),
     ("zoo-slow-start", "timeout", 0),
 ])
 def test_a_bot_that_takes_its_in_process_worker_down_faults_its_seat_alone(
@@ -87,8 +90,8 @@ def test_a_bot_that_takes_its_in_process_worker_down_faults_its_seat_alone(
     """It kills every worker that plays it in-process (SIGKILL, ``os._exit``, a segfault):
     the match was given up after three dead workers and never recorded, so a bot that did it
     whenever it was losing lost no match and had no fault (the red team's ``zoo-exit`` played
-    none of its four; one that raised ``KeyboardInterrupt`` or ``GeneratorExit``, which the
-    seat does not catch, failed its task three times the same way). Or it held its worker
+    none of its four; one that raised ``KeyboardInterrupt`` (or ``GeneratorExit``), which
+    the seat does not catch, failed its task three times the same way). Or it held its worker
     for good: stuck in native code, which no signal
     interrupts, swallowing the interruption (``except BaseException``), or sleeping in its
     constructor, which had no deadline in-process (``zoo-native-loop`` on two workers: no
@@ -104,6 +107,26 @@ def test_a_bot_that_takes_its_in_process_worker_down_faults_its_seat_alone(
     assert sorted(r.id for r in results) == sorted(s.id for s in specs)
     played = next(r for r in results if r.id == doomed.id)
     assert played.statuses == (status, "ok") and played.ranking == (1, 0)
+
+
+def test_an_in_process_bot_that_swallows_its_interruption_ends_its_process() -> None:
+    """``except BaseException`` around a loop: the watchdog's interruption is swallowed, and
+    the bot went on for good. The guard ends its process (a Ray worker: its match is then
+    played sandboxed, as above) and says why."""
+    script = ("import sys\n"
+              f"sys.path.insert(0, {str(Path(__file__).parent)!r})\n"
+              "from helpers import spec\n"
+              "from arena.match import play_match\n"
+              "from arena.records import Limits\n"
+              "play_match(spec('zoo-python-loop', 'random', limits=Limits(\n"
+              "    isolation='inprocess', move_seconds=0.2, bank_seconds=0.1,\n"
+              "    startup_seconds=1.0)))\n")
+    began = time.monotonic()
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=60, check=False)
+    assert done.returncode == OVERDUE_EXIT, done.stderr
+    assert "in-process bot is past its time" in done.stderr
+    assert time.monotonic() - began < 20
 
 
 def test_a_match_lost_to_dead_workers_sandboxed_too_is_given_up() -> None:
