@@ -9,8 +9,10 @@ cluster's CPUs to themselves, else exactly ``workers``), and come back as
 they finish (``ray.wait``), not in submission order. The matches are taken
 from the plan as they go out (a look-ahead of a few batches), so a plan of
 millions is never held in memory. If a worker dies, the
-matches of its batch that were not recorded go out again one by one; a match
-that fails ``max_attempts`` times is reported to ``on_failure`` instead, and
+matches of its batch that were not recorded go out again one by one (the last
+try of one with its in-process bots in sandboxed seats: :func:`contained`); a
+match that fails ``max_attempts`` times is
+reported to ``on_failure`` instead, and
 so, at once and without a retry, is one that cannot be set up (the game
 rejects its options) or whose engine raises. A match id is handed to
 ``on_result`` at most once.
@@ -37,7 +39,7 @@ import tempfile
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import ray
@@ -653,4 +655,20 @@ class Dispatcher:
                 on_failure(Failed(spec.id, f"lost {attempts[spec.id]} times; last: {reason}"))
             else:
                 self.retried += 1
-                solo.append(spec)
+                # The last try is sandboxed: a match lost twice was lost to one of its
+                # bots, not to a worker that died of something else once.
+                last = attempts[spec.id] == self.max_attempts - 1
+                solo.append(contained(spec) if last else spec)
+
+
+def contained(spec: MatchSpec) -> MatchSpec:
+    """``spec`` with its bots in sandboxed seats, if they ran in-process: a match that took its
+    worker down again, alone, was taken down by one of its bots (or its node went), and played
+    so, the bot that did it ends ``crash`` in its own host while the match goes on. Given up
+    instead, the match was not recorded at all: a bot that left through ``os._exit`` or a
+    segfault whenever it was losing lost no match (the red team's played none and had no
+    fault). The match is fully determined by its spec and the bots' answers, so it is the
+    same match, up to the bot's fault."""
+    if spec.limits.isolation != "inprocess":
+        return spec
+    return replace(spec, limits=replace(spec.limits, isolation="process"))

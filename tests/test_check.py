@@ -31,8 +31,8 @@ def test_a_healthy_bot_passes_and_the_protections_are_named() -> None:
     assert done.returncode == 0, done.stdout + done.stderr
     assert "random: all checks passed" in done.stdout
     assert "protection: bubblewrap" in done.stdout
-    assert ("protection: no file locks, inotify, keyrings, io_uring or descriptor passing"
-            in done.stdout)
+    assert ("protection: no file locks, inotify, keyrings, io_uring, Linux AIO, perf events, "
+            "Internet sockets or descriptor passing" in " ".join(done.stdout.split()))
     assert "ray imported: False" in done.stdout
     assert "tiny-race: ok" in done.stdout
 

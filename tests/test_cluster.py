@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+import time
 from collections import deque
 from pathlib import Path
 
@@ -13,6 +16,7 @@ from ray.exceptions import RayError
 from arena.cluster import Dispatcher, Failed, connect
 from arena.match import play_match
 from arena.records import Limits, MatchResult, MatchSpec, SeatSpec
+from arena.seats.inprocess import OVERDUE_EXIT
 
 pytestmark = pytest.mark.usefixtures("ray_cluster")
 
@@ -69,14 +73,80 @@ def test_a_worker_killed_mid_tournament_loses_no_match_and_repeats_none(tmp_path
     assert all(r.statuses == ("ok", "ok") for r in results)
 
 
-def test_a_match_that_keeps_killing_its_worker_is_given_up_and_the_rest_played() -> None:
-    kamikaze = SeatSpec("kamikaze", "kamikaze")  # kills every worker that plays it
-    doomed = spec(kamikaze, "random", match_id="r001-t000000-s001", limits=TRUSTED)
-    specs = [doomed, *many(6, "random", "random")[1:]]
-    results, failures, _ = play(specs, workers=2)
-    assert [f.id for f in failures] == [doomed.id]
+QUICK_TRUSTED = Limits(isolation="inprocess", move_seconds=0.2, bank_seconds=0.1,
+                      startup_seconds=1.0)
+"""In-process, with a guard (:class:`arena.seats.inprocess._Guard`) that ends a worker about
+4 s after a bot went silent: 2 s (a bot's ``close()``) and 2 s of grace."""
+
+
+@pytest.mark.parametrize(("bot", "status", "lost"), [
+    ("zoo-exit", "crash", 2), ("zoo-segfault", "crash", 2),
+    ("zoo-exit:KeyboardInterrupt", "crash", 2), ("zoo-native-loop", "timeout", 2),
+    ("zoo-slow-start", "timeout", 0),
+])
+def test_a_bot_that_takes_its_in_process_worker_down_faults_its_seat_alone(
+    bot: str, status: str, lost: int
+) -> None:
+    """It kills every worker that plays it in-process (SIGKILL, ``os._exit``, a segfault):
+    the match was given up after three dead workers and never recorded, so a bot that did it
+    whenever it was losing lost no match and had no fault (the red team's ``zoo-exit`` played
+    none of its four; one that raised ``KeyboardInterrupt`` (or ``GeneratorExit``), which
+    the seat does not catch, failed its task three times the same way). Or it held its worker
+    for good: stuck in native code, which no signal
+    interrupts, swallowing the interruption (``except BaseException``), or sleeping in its
+    constructor, which had no deadline in-process (``zoo-native-loop`` on two workers: no
+    match of six recorded in 90 s). The guard ends such a worker; the last try of a match
+    lost is played with its bots sandboxed, where the bot faults its own seat, is ranked last,
+    and the rest are played."""
+    name, _, raises = bot.partition(":")
+    seat = SeatSpec(name, name, {"raises": raises} if raises else {})
+    doomed = spec(seat, "random", match_id="r001-t000000-s001", limits=QUICK_TRUSTED)
+    specs = [doomed, *many(6, "random", "random", limits=QUICK_TRUSTED)[1:]]
+    results, failures, retried = play(specs, workers=2)
+    assert failures == [] and retried == lost
+    assert sorted(r.id for r in results) == sorted(s.id for s in specs)
+    played = next(r for r in results if r.id == doomed.id)
+    assert played.statuses == (status, "ok") and played.ranking == (1, 0)
+
+
+def test_an_in_process_bot_that_swallows_its_interruption_ends_its_process() -> None:
+    """``except BaseException`` around a loop: the watchdog's interruption is swallowed, and
+    the bot went on for good. The guard ends its process (a Ray worker: its match is then
+    played sandboxed, as above) and says why."""
+    script = ("import sys\n"
+              f"sys.path.insert(0, {str(Path(__file__).parent)!r})\n"
+              "from helpers import spec\n"
+              "from arena.match import play_match\n"
+              "from arena.records import Limits\n"
+              "play_match(spec('zoo-python-loop', 'random', limits=Limits(\n"
+              "    isolation='inprocess', move_seconds=0.2, bank_seconds=0.1,\n"
+              "    startup_seconds=1.0)))\n")
+    began = time.monotonic()
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=60, check=False)
+    assert done.returncode == OVERDUE_EXIT, done.stderr
+    assert "in-process bot is past its time" in done.stderr
+    assert time.monotonic() - began < 20
+
+
+def test_a_match_lost_to_dead_workers_sandboxed_too_is_given_up() -> None:
+    """A match lost once is tried again as it was (its worker may have died of something
+    else); its last try is sandboxed, and lost even so (its node went), it is given up."""
+    class NodeLost(RayError):
+        pass
+
+    doomed = spec("random", "random", limits=TRUSTED)
+    failures: list[Failed] = []
+    solo: deque[MatchSpec] = deque()
+    attempts: dict[str, int] = {}
+    dispatcher = Dispatcher(1)
+    tried: list[str] = []
+    for _ in range(3):
+        dispatcher._lost([solo.popleft() if solo else doomed], NodeLost(), attempts, set(),
+                         solo, failures.append)
+        tried += [next.limits.isolation for next in solo]
+    assert tried == ["inprocess", "process"] and not solo
     assert "lost 3 times" in failures[0].reason
-    assert sorted(r.id for r in results) == [s.id for s in specs[1:]]
 
 
 def test_a_lost_match_says_where_and_what_of_the_workers_error() -> None:

@@ -740,6 +740,19 @@ def test_a_listed_bot_whose_name_could_pass_for_another_version_is_refused(
     assert "bot name 'snoop@0.1.0' is not valid" in line
 
 
+def test_a_catalog_nested_deep_with_an_escape_is_one_line(tmp_path: Path) -> None:
+    """A catalog nested 600 deep, with a character JSON writes as an escape (``\\u00e9``) at
+    its bottom: the decoder takes it (under Python's recursion limit), but the pass that puts
+    U+FFFD for lone surrogates went twice as deep, and ``arena submit`` ended in a traceback
+    of ``RecursionError`` (red team round 11)."""
+    deep: object = "\u00e9t\u00e9"
+    for _ in range(600):
+        deep = [deep]
+    line = refused(str(forging_catalog(tmp_path, "abyss", deep)), "--sandbox", "required",
+                   store=tmp_path / "store")
+    assert "listing its bots failed: sent a line that is not a JSON object" in line
+
+
 def craft_wheel(folder: Path, name: str, extra: dict[str, bytes], *,
                 compression: int = zipfile.ZIP_STORED, requires: tuple[str, ...] = ()) -> Path:
     """A bot's wheel made by hand, as a stranger may: an ordinary bot plus ``extra`` files

@@ -587,7 +587,8 @@ def forger_cpu_seconds() -> float:
 
 
 @pytest.mark.parametrize("channel", ["locks", "flock", "inotify", "io_uring", "pagecache",
-                                     "machine", "inflight", "pipes"])
+                                     "machine", "inflight", "pipes", "timers", "mqueue",
+                                     "sigpending", "perf", "zerocopy", "aio"])
 def test_two_seats_cannot_signal_each_other_through_shared_files(channel: str) -> None:
     """Both sandboxes see the same read-only files (the bot's own module among them): a lock
     on one, or an inotify watch, passed a secret from one seat to the other (the red team's
@@ -595,13 +596,43 @@ def test_two_seats_cannot_signal_each_other_through_shared_files(channel: str) -
     their pages the kernel holds in memory (224 bits a turn without an error: pages
     dropped with fadvise and asked after with mincore). The seccomp filter refuses them, and
     io_uring (kernel work outside the stops); the machine's figures a seat sets by holding
-    threads while it is stopped (sysinfo, /proc/loadavg) are refused or empty. The bots play
-    on."""
+    threads while it is stopped (sysinfo, /proc/loadavg) are refused or empty, and so is
+    /proc/timer_list, root's alone, which lists when a timer that one seat armed expires (a
+    34-bit number a turn, noiselessly, where the arena runs as root). The bots play on."""
     colluder = [SeatSpec(label, "zoo-colluder", {"channel": channel}) for label in "ab"]
     result = play_match(spec(*colluder, limits=limits("required")))
     assert result.statuses == ("ok", "ok"), result.errors
     assert not [output for output in result.outputs if "HEARD" in output], result.outputs
     assert all("REFUSED" in output for output in result.outputs), result.outputs
+
+
+def test_a_root_fallback_host_reads_no_timer_of_the_machine() -> None:
+    """A root arena's fallback host keeps ``CAP_DAC_READ_SEARCH``, which reads root's own files
+    of ``/proc``: in a tournament the red team's bot heard, through ``/proc/timer_list``, the
+    number a bot of its author in another match said (39 times in 8 matches). Its mount
+    namespace has an empty file over each."""
+    if not sandbox_module.fallback_user():
+        pytest.skip("a fallback host runs as the arena's own user, which is not root here")
+    colluder = [SeatSpec(label, "zoo-colluder", {"channel": "timers"}) for label in "ab"]
+    result = play_match(spec(*colluder, limits=limits("fallback")))
+    assert result.statuses == ("ok", "ok"), result.errors
+    assert not [output for output in result.outputs if "HEARD" in output], result.outputs
+    assert all("REFUSED" in output for output in result.outputs), result.outputs
+
+
+def test_a_bot_holds_no_memory_in_sockets_of_the_network() -> None:
+    """Data sent over TCP and never read is the kernel's memory, which a control group of
+    cgroup v1 does not count: the red team's bot held 95 MiB so in a host whose group
+    counted 9 (every host of it, kept idle in the pool, as much again, past ``memory_mb`` and
+    the pool's budget; and past ``tcp_mem`` every TCP connection of the machine, Ray's too,
+    fails). The count of all that memory, in ``/proc/net/sockstat`` of any network
+    namespace, was also a channel between two seats. A sandbox has no network: sockets of
+    the Internet's families are refused (``EAFNOSUPPORT``), and of ``AF_VSOCK``, which
+    reaches a virtual machine's host past any network namespace."""
+    result = duel(SeatSpec("hog", "zoo-hog", {"sockets_mb": 64}), "required")
+    assert result.statuses == ("ok", "ok"), result.errors
+    assert "SOCKETS REFUSED Address family not supported" in result.outputs[0], result.outputs
+    assert "VSOCK REFUSED Address family not supported" in result.outputs[0], result.outputs
 
 
 @pytest.mark.parametrize("sandbox_mode", SANDBOXES)

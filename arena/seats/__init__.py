@@ -93,7 +93,8 @@ def open_seat(spec: MatchSpec, index: int) -> Seat:
     if limits.isolation == "inprocess":
         from arena.seats.inprocess import InProcessSeat
 
-        return InProcessSeat(seat_spec.bot, start)
+        return InProcessSeat(seat_spec.bot, start, limits.startup_seconds,
+                             limits.move_seconds + limits.bank_seconds)
     from arena.seats.process import ProcessSeat
     from arena.seats.sandbox import Confinement
 

@@ -45,8 +45,22 @@ keep in memory files (``memfd_create``, which the address-space limit does not c
 
 
 def confine(memory_mb: int, cpu_seconds: int, file_mb: int, processes: int) -> None:
-    """Resource limits on this process (and so on everything it starts)."""
+    """Resource limits on this process (and so on everything it starts).
+
+    No bytes of POSIX message queues (``mq_open``) and no signals queued by ``sigqueue`` or
+    a timer: both count for their user, the same one outside every sandbox, up to a limit
+    each sandbox's user namespace has too (800 KiB, about 96,000 signals), so one seat held
+    queues or queued signals while it was stopped and the other counted how many of its own
+    still fit (the red team's pair passed a number up to 98 and up to about 1,000 a turn).
+    A signal sent by ``kill`` (what ``multiprocessing`` and the arena send) is not held to
+    it. No locked memory (``mlock``) either: the pages a ``MSG_ZEROCOPY`` send pins until its
+    data leaves the socket count for that user as well, against the sender's own limit (8
+    MiB), and one seat held data unsent while the other counted how much of its own still
+    went (a number of KiB up to 7,000 a turn, without an error)."""
     _limit(resource.RLIMIT_CORE, 0)
+    _limit(resource.RLIMIT_MSGQUEUE, 0)
+    _limit(resource.RLIMIT_SIGPENDING, 0)
+    _limit(resource.RLIMIT_MEMLOCK, 0)
     _limit(resource.RLIMIT_NOFILE, OPEN_FILES)
     if memory_mb > 0:
         _limit(resource.RLIMIT_AS, memory_mb * 1024 * 1024)

@@ -77,5 +77,11 @@ def decode(line: bytes) -> dict[str, Any]:
         # written out as UTF-8, and raised wherever the referee's caller printed it.
         from arena.records import scrubbed
 
-        return scrubbed(message)  # type: ignore[no-any-return]
+        try:
+            return scrubbed(message)  # type: ignore[no-any-return]
+        except RecursionError:
+            # The decoder stops at Python's recursion limit, but this pass goes two frames a
+            # level: a line nested 600 deep, decoded, raised here (``arena submit`` ended in a
+            # traceback listing such a plugin, and so did ``arena bots`` and ``arena run``).
+            raise ValueError(f"nested too deeply: {line[:80]!r}") from None
     return message

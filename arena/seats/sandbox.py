@@ -65,12 +65,20 @@ SCRATCH_MB = 64
 """Size of a sandboxed host's private ``/tmp`` (memory: a tmpfs, which the host's own
 memory limit does not count, so it is bounded here); its ``/dev/shm`` gets a quarter."""
 
+ROOTS_PROC = ("timer_list", "slabinfo", "vmallocinfo", "kpagecount", "kpageflags", "kpagecgroup")
+"""Files of ``/proc`` only root reads, which tell what other processes of the machine do (every
+timer and when it expires, the kernel's objects, its thread stacks, every page of memory):
+hidden from every sandbox (:data:`HIDDEN_PROC`), the fallback's too, where the kernel gives it
+a mount namespace (it keeps ``CAP_DAC_READ_SEARCH``, which reads them)."""
+
 _SET_LIMITS = (
     "import fcntl, os, re, resource as r, signal, sys\n"
     "for which, value in zip((r.RLIMIT_CORE, r.RLIMIT_NOFILE, r.RLIMIT_AS, r.RLIMIT_CPU,"
     " r.RLIMIT_FSIZE), map(int, sys.argv[1:6])):\n"
     "    if value > 0 or which == r.RLIMIT_CORE:\n"
     "        r.setrlimit(which, (value, value))\n"
+    "for which in (r.RLIMIT_MSGQUEUE, r.RLIMIT_SIGPENDING, r.RLIMIT_MEMLOCK):\n"
+    "    r.setrlimit(which, (0, 0))\n"
     "moves = [tuple(map(int, pair.split(':'))) for pair in sys.argv[6].split(',') if pair]\n"
     "copies = [(fcntl.fcntl(old, fcntl.F_DUPFD, 16), new) for old, new in moves]\n"
     "for old, _ in moves:\n"
@@ -108,6 +116,11 @@ _SET_LIMITS = (
     "            libc.mount(b'tmpfs', folder.encode(), b'tmpfs', 6,\n"  # MS_NOSUID | MS_NODEV
     "                       f'size={size},mode={mode}'.encode())\n"
     "        os.chdir(here)\n"
+    # What CAP_DAC_READ_SEARCH, which it keeps, would read of root's own in /proc (see
+    # ROOTS_PROC): an empty file over each.
+    f"        for name in {ROOTS_PROC!r}:\n"
+    f"            libc.mount({str(Path(__file__).with_name('empty')).encode()!r},\n"
+    "                       f'/proc/{name}'.encode(), None, 0x1000, None)\n"  # MS_BIND
     "    for cap in range(64):\n"  # the bounding set: CAP_DAC_READ_SEARCH (2) alone
     "        if cap != 2 and libc.prctl(24, cap, 0, 0, 0) != 0 and ctypes.get_errno() != 22:\n"
     "            check(-1)\n"  # PR_CAPBSET_DROP (EINVAL past the kernel's last capability)
@@ -163,8 +176,12 @@ class Confinement:
         """``command`` started under these limits, set by the arena's own interpreter before
         it becomes ``command``: no code of a stored bot's environment has run yet (a ``.pth``
         file of its wheel, or a runtime module its wheel replaced, runs before the host's own
-        :func:`arena.seats.host.confine`, and could disarm it). The process limit stays the
-        host's alone (outside a user namespace it would count all the arena user's).
+        :func:`arena.seats.host.confine`, and could disarm it). No POSIX message queue's
+        bytes, no queued signal and no locked memory are allowed at all
+        (:func:`arena.seats.host.confine` says why); bubblewrap makes the sandbox's user
+        namespace under these, so they bound its users' counts outside it too. The process
+        limit stays the host's alone (outside a user namespace it would count all the arena
+        user's).
         ``moves``: inherited descriptors renumbered first (old -> new; new ones below 16).
         ``own_user``: (root only) ``command`` runs in a network namespace of its own, as a
         user of its own (:data:`FALLBACK_UIDS`), to whom its working directory is given;
@@ -235,8 +252,9 @@ def protections(mode: str) -> list[str]:
         bounded = "memory, number and CPU" if cgroups.cpu_limited() else "memory and number"
         common.append(f"a control group: the bot's processes' {bounded} together")
     if use_bubblewrap(mode):
-        refused = ["no file locks, inotify, keyrings, io_uring or descriptor passing, no "
-                   "page-cache queries or sysinfo (a seccomp filter)"]
+        refused = ["no file locks, inotify, keyrings, io_uring, Linux AIO, perf events, "
+                   "Internet sockets or descriptor passing, no page-cache queries or sysinfo "
+                   "(a seccomp filter)"]
         if seccomp.program() is None:
             refused = [f"no seccomp filter on this machine ({platform.machine()}): file "
                        f"locks, inotify and the page cache can pass signals between seats"]
@@ -379,12 +397,17 @@ no control group counts it, unbounded, and unseen by the pool's budget)."""
 
 HIDDEN_PROC = ("loadavg", "stat", "meminfo", "vmstat", "zoneinfo", "buddyinfo", "pagetypeinfo",
                "diskstats", "interrupts", "softirqs", "uptime", "swaps", "schedstat", "cgroups",
-               "sys", "pressure")
+               "sys", "pressure", "key-users", "locks", "irq", *ROOTS_PROC)
 """What a sandboxed host finds empty in its ``/proc``: counters of the whole machine (threads
 running and in all, free memory and pages, disk reads, interrupts, idle time, open files in
 ``sys/fs``), which one seat sets by holding threads, memory or files while it is stopped and
 another reads on its turn: a channel between two seats of one author. A bot has its own
-figures in ``/proc/self``."""
+figures in ``/proc/self``. Where the arena runs as root, the sandbox's user is root outside
+it, and reads root's own files of ``/proc`` too: every timer of the machine, and when it
+expires (``timer_list``: the red team's pair passed a 34-bit number a turn, noiselessly, as
+the time a ``timerfd`` of one seat expires, armed while it was stopped), the kernel's objects
+by kind (``slabinfo``), its thread stacks (``vmallocinfo``, a count of the machine's
+threads) and the state of every page of memory (``kpage*``)."""
 
 EMPTY_FILE = Path(__file__).with_name("empty")
 """An empty file of the arena's, bound over each file of :data:`HIDDEN_PROC`."""

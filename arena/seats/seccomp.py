@@ -42,7 +42,27 @@ own. So the filter answers, inside the sandbox:
   for that one user too, and once they pass ``/proc/sys/fs/pipe-user-pages-soft`` (16,384)
   no pipe of a sandbox grows: one seat held 58 pipes grown to 1 MiB (empty: no memory),
   and the other counted how many of its own still grew. At 16 pages a pipe, a host's 64
-  open files hold at most 1,024.
+  open files hold at most 1,024;
+- ``perf_event_open``: ``EPERM``, as where ``perf_event_paranoid`` forbids it. The pages of an
+  event's buffer count for that one user too, up to ``perf_event_mlock_kb`` a core, and past
+  it as the process's own pinned memory (``VmPin`` in ``/proc/self/status``): one seat held
+  buffers while it was stopped and the other mapped one and read how much of it was pinned
+  (the red team's pair passed a number up to 48 a turn, without an error). A bot has no use
+  for the machine's performance counters;
+- ``io_setup``: ``ENOSYS``, as on a kernel without Linux AIO (the C library's POSIX AIO uses
+  threads, and is left). The events of every AIO context count for the whole machine, up to
+  ``fs.aio-max-nr`` (65,536): one seat held contexts while it was stopped and the other
+  counted how many of its own still fit (the red team's pair passed a number up to 65 a
+  turn, without an error), and a host that held them all, kept in the pool between its
+  matches, left none to any other process of the machine;
+- ``socket`` of the Internet's families (``AF_INET``, ``AF_INET6``) and ``AF_VSOCK`` (a virtual
+  machine's line to its host, which no network namespace separates): ``EAFNOSUPPORT``, as on
+  a kernel without them (a sandbox has no network; ``AF_UNIX``, pipes and socket pairs are
+  left). Data sent on a connection of the sandbox's own loopback and never read is the
+  kernel's memory, which a control group of cgroup v1 does not count: the red team's bot held
+  95 MiB in a host whose group counted 9, in every host of it the pool kept idle, and past
+  ``tcp_mem`` every TCP connection of the machine fails. The count of it, which
+  ``/proc/net/sockstat`` gives in every network namespace, was a channel too.
 
 Any other architecture's calls (a 32-bit or x32 call from a 64-bit host) kill the process.
 The filter is a classic BPF program, built here (no libseccomp), for x86-64 and AArch64;
@@ -66,10 +86,14 @@ _ALLOW = 0x7FFF0000
 _KILL_PROCESS = 0x80000000
 _ERRNO = 0x00050000
 
-_NR, _ARCH, _ARG1, _ARG2 = 0, 4, 24, 32
+_NR, _ARCH, _ARG0, _ARG1, _ARG2 = 0, 4, 16, 24, 32
 """Offsets in ``struct seccomp_data``: the call's number, its architecture, and the low halves
-of its second and third arguments (``fcntl``'s command, ``madvise``'s advice; little-endian
-machines only, as both are)."""
+of its first three arguments (``socket``'s family, ``fcntl``'s command, ``madvise``'s advice;
+little-endian machines only, as both are)."""
+
+NETWORK_FAMILIES = (2, 10, 40)
+"""``socket`` families refused (``EAFNOSUPPORT``): AF_INET, AF_INET6 and AF_VSOCK (which reaches
+the virtual machine's host, across network namespaces)."""
 
 _X32 = 0x40000000
 
@@ -93,20 +117,22 @@ class Calls:
     fcntl: int
     flock: int
     refused: tuple[int, ...]
-    """EPERM: inotify, fanotify, keyrings, io_uring, process_madvise, sendmsg, sendmmsg."""
+    """EPERM: inotify, fanotify, keyrings, io_uring, process_madvise, sendmsg, sendmmsg,
+    perf_event_open."""
     absent: tuple[int, ...]
-    """ENOSYS: mincore, sysinfo, preadv2, pwritev2, cachestat."""
+    """ENOSYS: mincore, sysinfo, preadv2, pwritev2, cachestat, io_setup."""
     fadvise: int
     madvise: int
+    socket: int
 
 
 _CALLS = {
     "x86_64": Calls(0xC000003E, 72, 73, (253, 294, 300, 248, 249, 250, 425, 426, 427, 440,
-                                         46, 307),
-                    (27, 99, 327, 328, 451), 221, 28),
+                                         46, 307, 298),
+                    (27, 99, 327, 328, 451, 206), 221, 28, 41),
     "aarch64": Calls(0xC00000B7, 25, 32, (26, 262, 217, 218, 219, 425, 426, 427, 440,
-                                          211, 269),
-                     (232, 179, 286, 287, 451), 223, 233),
+                                          211, 269, 241),
+                     (232, 179, 286, 287, 451, 0), 223, 233, 198),
 }
 
 
@@ -127,6 +153,10 @@ def program(machine: str | None = None) -> bytes | None:
     code.append((_JEQ, "no-locks", 0, calls.flock))
     code += [(_JEQ, "refuse", 0, number) for number in calls.refused]
     code += [(_JEQ, "absent", 0, number) for number in calls.absent]
+    # socket: its family (first argument) decides; past it, the call number is still loaded.
+    code += [(_JEQ, 0, 1 + len(NETWORK_FAMILIES), calls.socket), (_LD_W_ABS, 0, 0, _ARG0)]
+    code += [(_JEQ, "no-family", 0, family) for family in NETWORK_FAMILIES[:-1]]
+    code.append((_JEQ, "no-family", "allow", NETWORK_FAMILIES[-1]))
     code.append((_JEQ, "pretend", 0, calls.fadvise))
     # madvise: its advice (third argument) decides; past it, the call number is still loaded.
     code += [(_JEQ, 0, 1 + len(PRETENDED_ADVICE), calls.madvise), (_LD_W_ABS, 0, 0, _ARG2)]
@@ -137,7 +167,8 @@ def program(machine: str | None = None) -> bytes | None:
     code.append((_JEQ, "refuse", 0, PIPE_SIZE_COMMAND))
     returns = {"allow": _ALLOW, "no-locks": _ERRNO | errno.ENOLCK,
                "refuse": _ERRNO | errno.EPERM, "absent": _ERRNO | errno.ENOSYS,
-               "pretend": _ERRNO, "kill": _KILL_PROCESS}
+               "pretend": _ERRNO, "kill": _KILL_PROCESS,
+               "no-family": _ERRNO | errno.EAFNOSUPPORT}
     labels = {label: len(code) + index for index, label in enumerate(returns)}
     code += [(_RET, 0, 0, value) for value in returns.values()]
     out = bytearray()

@@ -7,6 +7,7 @@ the other seats and matches are unaffected, and that nothing leaks out.
 
 from __future__ import annotations
 
+import builtins
 import contextlib
 import ctypes
 import json
@@ -76,15 +77,20 @@ class SlowStart(Bot):
 
 
 class Exit(Bot):
-    """Leaves through ``os._exit(code)`` on its first decision, or dies of ``signal``."""
+    """Leaves through ``os._exit(code)`` on its first decision, or dies of ``signal``, or
+    raises the exception named ``raises`` (one that is no ``Exception``: ``SystemExit``,
+    ``KeyboardInterrupt``, ``GeneratorExit``)."""
 
     name = "zoo-exit"
 
-    def __init__(self, *, code: int = 3, signal: int = 0, **kwargs: Any) -> None:
+    def __init__(self, *, code: int = 3, signal: int = 0, raises: str = "",
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.code, self.signal = code, signal
+        self.code, self.signal, self.raises = code, signal, raises
 
     def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        if self.raises:
+            raise getattr(builtins, self.raises)()
         if self.signal:
             os.kill(os.getpid(), self.signal)
             time.sleep(5)
@@ -141,16 +147,31 @@ class Hog(Bot):
     (written, so resident) for as long as its host lives, and plays legally; with
     ``scratch_mb``, it fills its scratch folders instead (its working folder, ``/tmp`` in
     bubblewrap, then ``/dev/shm``, tmpfs both: memory no process of it maps) with that much
-    and 100,000 empty files."""
+    and 100,000 empty files; with ``sockets_mb``, it holds that much data sent over TCP
+    connections of its own (loopback) and never read, and says how much (``SOCKETS``): the
+    kernel's memory, which a control group of cgroup v1 does not count; and whether it may
+    make a socket of ``AF_VSOCK`` (``VSOCK``)."""
 
     name = "zoo-hog"
 
-    def __init__(self, *, hold_mb: int = 0, scratch_mb: int = 0, **kwargs: Any) -> None:
+    def __init__(self, *, hold_mb: int = 0, scratch_mb: int = 0, sockets_mb: int = 0,
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.hold_mb = hold_mb
         self.scratch_mb = scratch_mb
+        self.sockets_mb = sockets_mb
+        self.sockets: list[socket.socket] = []
 
     def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        if self.sockets_mb:
+            if not self.sockets:
+                print(f"SOCKETS {self.hold_sockets()}", flush=True)
+                try:  # the virtual machine's host, past any network namespace
+                    socket.socket(socket.AF_VSOCK, socket.SOCK_STREAM).close()
+                    print("VSOCK MADE", flush=True)
+                except OSError as exc:
+                    print(f"VSOCK REFUSED {exc.strerror}", flush=True)
+            return legal_actions[0]
         if self.scratch_mb:
             if not os.path.exists("hoard"):
                 _fill_scratch(self.scratch_mb)
@@ -162,6 +183,22 @@ class Hog(Bot):
             return legal_actions[0]
         hoard = bytearray(8 * 1024 * 1024 * 1024)
         return legal_actions[len(hoard) % len(legal_actions)]
+
+    def hold_sockets(self) -> str:
+        sent, chunk = 0, bytes(1 << 20)
+        try:
+            while sent < self.sockets_mb << 20 and len(self.sockets) < 50:
+                with socket.create_server(("127.0.0.1", 0)) as server:
+                    sender = socket.create_connection(server.getsockname())
+                    self.sockets += [sender, server.accept()[0]]
+                sender.setblocking(False)
+                with contextlib.suppress(BlockingIOError):
+                    while sent < self.sockets_mb << 20:
+                        sent += sender.send(chunk)
+        except OSError as exc:
+            if not sent:
+                return f"REFUSED {exc.strerror}"
+        return f"HELD {sent >> 20} MiB"
 
 
 HELD = b""
@@ -594,7 +631,20 @@ class Colluder(Bot):
     ``sysinfo`` and ``/proc/loadavg`` tell, and what else of ``/proc`` counts the machine's
     threads, memory, files and disk reads. ``inflight``: descriptors sent on a socket and
     never received, which count for the user every sandbox is outside; ``pipes``: the
-    pages of grown pipes, which count for that user too."""
+    pages of grown pipes, which count for that user too. ``timers``: a timer armed to expire
+    at a time that is the secret (a ``timerfd``: it stays armed while its host is stopped),
+    which ``/proc/timer_list`` lists with every timer of the machine (it is root's alone,
+    and the sandbox's user is root outside it where the arena runs as root). ``mqueue``: the
+    bytes of POSIX message queues, and ``sigpending``: signals queued and not yet taken, both
+    counted for the user every sandbox is outside, against limits of its own: one seat holds
+    some, the other counts how many of its own still fit. ``perf``: the pages of perf
+    events' buffers count for that user too, up to ``perf_event_mlock_kb`` a core, and past
+    it as the process's own pinned memory (``VmPin``), which the other reads. ``zerocopy``:
+    the pages a ``MSG_ZEROCOPY`` send pins until the data leaves its socket count for that
+    user too, against the sender's ``RLIMIT_MEMLOCK``: one seat holds data unsent (its
+    receiver reads nothing), the other counts how much of its own still goes. ``aio``: the
+    events of Linux AIO contexts (``io_setup``) count for the whole machine, up to
+    ``fs.aio-max-nr`` (65,536): one seat holds some, the other counts how many still fit."""
 
     name = "zoo-colluder"
     SECRET = int.from_bytes(os.urandom(4), "big") | 1 << 33
@@ -774,6 +824,191 @@ class Colluder(Bot):
                 os.close(fd)
             print(f"SAID {len(self.held)} pipes", flush=True)
         return f"room for {grown} pipes" if refused else ""
+
+    TIMER_BASE = 4 * 10**18
+    """Where the ``timers`` channel's expiry times start (ns of ``CLOCK_MONOTONIC``): far
+    past any machine's uptime, so no other timer is taken for one."""
+
+    def _timers(self) -> str:
+        listed = Path("/proc/timer_list").read_text()
+        if not listed:
+            raise OSError(61, "empty")  # ENODATA
+        heard = [int(found) - self.TIMER_BASE
+                 for found in re.findall(rf"expires at ({str(self.TIMER_BASE)[:3]}\d{{16}})-",
+                                         listed)]
+        if not self.held:  # what it says: a timer that expires at the base plus its secret
+            libc = ctypes.CDLL(None, use_errno=True)
+            fd = libc.timerfd_create(1, 0)  # CLOCK_MONOTONIC
+            when = (ctypes.c_long * 4)(0, 0, *divmod(self.TIMER_BASE + self.SECRET, 10**9))
+            if fd < 0 or libc.timerfd_settime(fd, 1, when, None) != 0:  # TFD_TIMER_ABSTIME
+                raise OSError(ctypes.get_errno(), "timerfd")
+            self.held.append(fd)
+            print(f"SAID {self.SECRET}", flush=True)
+        others = [secret for secret in heard if secret != self.SECRET]
+        return str(others[0]) if others else ""
+
+    def _most(self, channel: str, fitted: int) -> str:
+        """What a seat that fitted ``fitted`` of its own beside those it holds hears: how many
+        fewer fit in all than on its best turn (the other seat held them meanwhile)."""
+        total = fitted + len(self.held)
+        best = self.best = max(getattr(self, "best", 0), total)
+        return f"{best - total} {channel}" if best > total else ""
+
+    def _mqueue(self) -> str:
+        libc = ctypes.CDLL(None, use_errno=True)
+        shape = (ctypes.c_long * 8)(0, 1, 8192, 0)  # one message of 8 KiB
+
+        def made(name: bytes) -> bool:
+            fd = libc.mq_open(name, os.O_CREAT | os.O_EXCL | os.O_RDWR, 0o600, shape)
+            if fd >= 0:
+                os.close(fd)  # a queue with a name outlives its descriptors
+            return bool(fd >= 0)
+
+        fitted = 0
+        while fitted < 200 and made(f"/probe-{fitted}".encode()):
+            fitted += 1
+        refused = ctypes.get_errno()
+        for number in range(fitted):
+            libc.mq_unlink(f"/probe-{number}".encode())
+        if fitted == 0 and not self.held:
+            raise OSError(refused, "mq_open")
+        heard = self._most("queues", fitted)
+        if not self.held:  # what it says: this many queues, held
+            for number in range(10 + self.SECRET % 30):
+                if made(f"/held-{number}".encode()):
+                    self.held.append(number)
+            print(f"SAID {len(self.held)} queues", flush=True)
+        return heard
+
+    def _sigpending(self) -> str:
+        import signal as signals
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        held, probe = signals.SIGRTMIN + 1, signals.SIGRTMIN + 2
+        signals.pthread_sigmask(signals.SIG_BLOCK, [held, probe])
+
+        def queued(number: int, most: int) -> int:
+            count = 0
+            while count < most and libc.sigqueue(os.getpid(), number, 0) == 0:
+                count += 1
+            return count
+
+        if not self.held:  # what it says: all that fit but a number its secret gives
+            filled = queued(held, 1 << 20)
+            if filled == 0:
+                raise OSError(ctypes.get_errno(), "sigqueue")
+            for _ in range(100 + self.SECRET % 900):
+                signals.sigtimedwait([held], 0)
+            self.held.extend(range(filled - 100 - self.SECRET % 900))
+            self.best = 0
+            print(f"SAID {100 + self.SECRET % 900} left", flush=True)
+            return ""
+        fitted = queued(probe, 4000)
+        while signals.sigtimedwait([probe], 0) is not None:
+            pass
+        return f"{fitted} left" if fitted < 1000 else ""
+
+    def _perf(self) -> str:
+        import mmap
+        import struct
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.syscall.restype = ctypes.c_long
+        event = bytearray(128)  # a dummy software event of this process, disabled
+        struct.pack_into("IIQ", event, 0, 1, 128, 9)
+        struct.pack_into("Q", event, 40, 1 | 1 << 5 | 1 << 6)
+        number = 241 if os.uname().machine == "aarch64" else 298  # perf_event_open
+
+        def mapped(pages: int) -> tuple[int, mmap.mmap]:
+            fd = libc.syscall(number, (ctypes.c_char * 128).from_buffer(event), 0, -1, -1, 0)
+            if fd < 0:
+                raise OSError(ctypes.get_errno(), "perf_event_open")
+            return fd, mmap.mmap(fd, (1 + pages) * 4096)
+
+        def pinned() -> int:
+            status = Path("/proc/self/status").read_text()
+            return int(re.search(r"VmPin:\s+(\d+)", status)[1]) // 4  # type: ignore[index]
+
+        probes: list[tuple[int, mmap.mmap]] = []
+        try:
+            while len(probes) < 20 and not pinned():
+                probes.append(mapped(256))
+            free = 257 * len(probes) - pinned()
+        finally:
+            for fd, buffer in probes:
+                buffer.close()
+                os.close(fd)
+        total = free + 2 * len(self.held)
+        best = self.best = max(getattr(self, "best", 0), total)
+        if not self.held:  # what it says: this many buffers of 2 pages, held
+            self.buffers = [mapped(1) for _ in range(5 + self.SECRET % 20)]
+            self.held.extend(fd for fd, _ in self.buffers)
+            print(f"SAID {2 * len(self.held)} pages", flush=True)
+        return f"{best - total} pages" if best > total else ""
+
+    def _zerocopy(self) -> str:
+        def stuck(kilobytes: int) -> tuple[int, list[socket.socket]]:
+            """Sends of 16 KiB, zero-copy, into sockets whose other ends read nothing, until
+            ``kilobytes`` are sent or the user's pinned pages are too many (ENOBUFS)."""
+            sent, held, chunk = 0, [], bytes(16 << 10)
+            while sent < kilobytes << 10 and len(held) < 30:
+                server = socket.create_server(("127.0.0.1", 0))
+                sender = socket.socket()
+                sender.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4 << 20)
+                sender.setsockopt(socket.SOL_SOCKET, 60, 1)  # SO_ZEROCOPY
+                sender.connect(server.getsockname())
+                held += [server, sender, server.accept()[0]]
+                sender.setblocking(False)
+                while sent < kilobytes << 10:
+                    try:
+                        sent += sender.send(chunk, 0x4000000)  # MSG_ZEROCOPY
+                    except BlockingIOError:
+                        break
+                    except OSError as exc:
+                        if exc.errno != 105 or not sent:  # ENOBUFS: as many as may be
+                            for end in held:
+                                end.close()
+                            raise
+                        return sent >> 10, held
+            return sent >> 10, held
+
+        fitted, probes = stuck(1 << 16)
+        for end in probes:
+            end.close()
+        total = fitted + sum(getattr(self, "said", [0]))
+        best = self.best = max(getattr(self, "best", 0), total)
+        if not self.held:  # what it says: this many KiB unsent
+            self.said, self.stuck = [64 * (4 + self.SECRET % 60)], []
+            self.said[0], self.stuck = stuck(self.said[0])
+            self.held.append(self.said[0])
+            print(f"SAID {self.said[0]} KiB", flush=True)
+        return f"{best - total} KiB" if best > total + 16 else ""
+
+    def _aio(self) -> str:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.syscall.restype = ctypes.c_long
+        setup = 0 if os.uname().machine == "aarch64" else 206  # io_setup
+
+        def contexts(events: int, most: int) -> list[int]:
+            made: list[int] = []
+            while len(made) < most:
+                context = ctypes.c_ulong(0)
+                if libc.syscall(setup, events, ctypes.byref(context)) != 0:
+                    break
+                made.append(context.value)
+            return made
+
+        if not self.held:  # what it says: this many thousand events, held
+            self.held = contexts(1000, 5 + self.SECRET % 50)
+            if not self.held:
+                raise OSError(ctypes.get_errno(), "io_setup")
+            print(f"SAID {len(self.held)} thousand", flush=True)
+            return ""
+        if getattr(self, "probed", False):  # a probe's contexts are held (ending one takes
+            return ""                         # long): one probe a match
+        self.probed = True
+        fitted = len(contexts(1000, 70)) + len(self.held)
+        return f"{65 - fitted} thousand" if fitted < 65 else ""
 
     def _io_uring(self) -> str:
         libc = ctypes.CDLL(None, use_errno=True)
