@@ -7,6 +7,7 @@ import csv
 import io
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -61,12 +62,26 @@ def board(out: Path) -> list[dict[str, object]]:
     return rows
 
 
-@pytest.mark.usefixtures("ray_cluster")
-def test_run_records_every_match_and_shows_the_leaderboard(config: Path, tmp_path: Path) -> None:
-    out = tmp_path / "run"
-    result = arena("run", str(config), "--out", str(out))
+@pytest.fixture(scope="module")
+def finished(ray_cluster: None, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """One whole run of ``CONFIG``: its folder, which no test changes, and what it printed.
+    The same config gives the same run: the tests that need a finished one copy this."""
+    root = tmp_path_factory.mktemp("finished")
+    (root / "cli.toml").write_text(CONFIG)
+    result = arena("run", str(root / "cli.toml"), "--out", str(root / "run"))
     assert result.exit_code == 0, result.output
-    assert "crasher" in result.output and "μ−3σ" in result.output  # noqa: RUF001
+    return root / "run", result.output
+
+
+def copy_of(finished: tuple[Path, str], tmp_path: Path) -> Path:
+    out = tmp_path / "run"
+    shutil.copytree(finished[0], out)
+    return out
+
+
+def test_run_records_every_match_and_shows_the_leaderboard(finished: tuple[Path, str]) -> None:
+    out, output = finished
+    assert "crasher" in output and "μ−3σ" in output  # noqa: RUF001
     records = lines(out / "matches.jsonl")
     assert len(records) == TOTAL == len({r["id"] for r in records})
     assert json.loads((out / "config.json").read_text())["name"] == "cli"
@@ -74,10 +89,10 @@ def test_run_records_every_match_and_shows_the_leaderboard(config: Path, tmp_pat
     assert rows[-1]["bot"] == "crasher" and rows[-1]["faults"] == 8
 
 
-@pytest.mark.usefixtures("ray_cluster")
-def test_a_second_run_into_the_same_folder_needs_resume(config: Path, tmp_path: Path) -> None:
-    out = tmp_path / "run"
-    assert arena("run", str(config), "--out", str(out)).exit_code == 0
+def test_a_second_run_into_the_same_folder_needs_resume(
+    config: Path, tmp_path: Path, finished: tuple[Path, str]
+) -> None:
+    out = copy_of(finished, tmp_path)
     again = arena("run", str(config), "--out", str(out))
     assert again.exit_code == 2 and "already holds a run" in again.output
     before = board(out)
@@ -88,10 +103,10 @@ def test_a_second_run_into_the_same_folder_needs_resume(config: Path, tmp_path: 
     assert board(out) == before
 
 
-@pytest.mark.usefixtures("ray_cluster")
-def test_an_interrupted_run_resumes_to_the_same_leaderboard(config: Path, tmp_path: Path) -> None:
-    whole, cut = tmp_path / "whole", tmp_path / "cut"
-    assert arena("run", str(config), "--out", str(whole)).exit_code == 0
+def test_an_interrupted_run_resumes_to_the_same_leaderboard(
+    config: Path, tmp_path: Path, finished: tuple[Path, str]
+) -> None:
+    whole, cut = finished[0], tmp_path / "cut"
     # Interrupted after five matches, in the middle of writing the sixth.
     cut.mkdir()
     (cut / "config.json").write_text((whole / "config.json").read_text())
@@ -106,10 +121,10 @@ def test_an_interrupted_run_resumes_to_the_same_leaderboard(config: Path, tmp_pa
     assert board(cut) == board(whole)
 
 
-@pytest.mark.usefixtures("ray_cluster")
-def test_resume_refuses_a_different_config(config: Path, tmp_path: Path) -> None:
-    out = tmp_path / "run"
-    assert arena("run", str(config), "--out", str(out)).exit_code == 0
+def test_resume_refuses_a_different_config(
+    config: Path, tmp_path: Path, finished: tuple[Path, str]
+) -> None:
+    out = copy_of(finished, tmp_path)
     config.write_text(CONFIG.replace("seed = 3", "seed = 4"))
     result = arena("run", str(config), "--out", str(out), "--resume")
     assert result.exit_code == 2 and "different config" in result.output
@@ -213,7 +228,7 @@ SLOW = """
 name = "slow"
 game = "tiny-race"
 players = 2
-rounds = 30
+rounds = 15
 seed = 9
 
 [[bots]]
@@ -225,6 +240,9 @@ label = "random-2"
 name = "sleeper"
 params = { seconds = 0.005 }
 """
+SLOW_TOTAL = 15 * 3 * 2  # rounds x tables x seatings
+"""The tests stop a slow run once 10 to 30 of its matches are recorded: the 60 or more left
+take seconds, the tests look every 50 ms."""
 
 
 def interrupted_run(
@@ -260,7 +278,7 @@ def interrupted_run(
             break
         time.sleep(0.2)
     recorded = len((cut / "matches.jsonl").read_text().splitlines())
-    assert after <= recorded < 180
+    assert after <= recorded < SLOW_TOTAL
     return output, running.returncode, hosts
 
 
@@ -361,7 +379,7 @@ def test_a_run_whose_local_raylet_dies_stops_in_one_line(tmp_path: Path) -> None
                             "to) died: the run stopped; every match recorded before is safe")
     assert error.endswith(f"--out {out} --resume")
     ids = [record["id"] for record in lines(out / "matches.jsonl")]
-    assert len(ids) < 180 and len(set(ids)) == len(ids)
+    assert len(ids) < SLOW_TOTAL and len(set(ids)) == len(ids)
     assert not (out / "failures.jsonl").exists()
 
 
