@@ -440,15 +440,13 @@ def test_a_run_stopped_while_ray_starts_says_nothing_was_written(
     assert "--resume" not in result.output
 
 
-@pytest.mark.usefixtures("ray_cluster")
 def test_a_run_folder_with_no_match_recorded_shows_an_empty_table(
-    config: Path, tmp_path: Path,
+    tmp_path: Path, finished: tuple[Path, str]
 ) -> None:
     """A run stopped before its first match finished keeps its config.json and no
     matches.jsonl: its leaderboard is every bot unrated, as for an empty matches.jsonl,
     with a note; a folder that is no run's stays an error."""
-    out = tmp_path / "run"
-    assert arena("run", str(config), "--out", str(out)).exit_code == 0
+    out = copy_of(finished, tmp_path)
     (out / "matches.jsonl").unlink()
     for name in ("ratings-checkpoint.json", "failures.jsonl"):
         (out / name).unlink(missing_ok=True)
