@@ -228,7 +228,7 @@ SLOW = """
 name = "slow"
 game = "tiny-race"
 players = 2
-rounds = 15
+rounds = 30
 seed = 9
 
 [[bots]]
@@ -240,9 +240,6 @@ label = "random-2"
 name = "sleeper"
 params = { seconds = 0.005 }
 """
-SLOW_TOTAL = 15 * 3 * 2  # rounds x tables x seatings
-"""The tests stop a slow run once 10 to 30 of its matches are recorded: the 60 or more left
-take seconds, the tests look every 50 ms."""
 
 
 def interrupted_run(
@@ -278,7 +275,7 @@ def interrupted_run(
             break
         time.sleep(0.2)
     recorded = len((cut / "matches.jsonl").read_text().splitlines())
-    assert after <= recorded < SLOW_TOTAL
+    assert after <= recorded < 180
     return output, running.returncode, hosts
 
 
@@ -379,7 +376,7 @@ def test_a_run_whose_local_raylet_dies_stops_in_one_line(tmp_path: Path) -> None
                             "to) died: the run stopped; every match recorded before is safe")
     assert error.endswith(f"--out {out} --resume")
     ids = [record["id"] for record in lines(out / "matches.jsonl")]
-    assert len(ids) < SLOW_TOTAL and len(set(ids)) == len(ids)
+    assert len(ids) < 180 and len(set(ids)) == len(ids)
     assert not (out / "failures.jsonl").exists()
 
 
