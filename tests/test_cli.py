@@ -252,12 +252,19 @@ def interrupted_run(
     config.write_text(SLOW)
     cut = tmp_path / "cut"
     script = str(Path(sys.executable).parent / "arena")
-    running = subprocess.Popen(
-        [script, "run", str(config), "--out", str(cut), "--workers", "2"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
+    # Ctrl-C reaches the run even where this test runs as a background job, whose shell
+    # starts it with SIGINT ignored (inherited, the run ignored it and played to the end):
+    # a handler of this process's is reset to the default in the child.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        running = subprocess.Popen(
+            [script, "run", str(config), "--out", str(cut), "--workers", "2"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+    finally:
+        signal.signal(signal.SIGINT, previous)
     deadline = time.monotonic() + 120
     hosts: set[int] = set()
     while time.monotonic() < deadline and running.poll() is None:
