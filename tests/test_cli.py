@@ -7,6 +7,7 @@ import csv
 import io
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -61,12 +62,26 @@ def board(out: Path) -> list[dict[str, object]]:
     return rows
 
 
-@pytest.mark.usefixtures("ray_cluster")
-def test_run_records_every_match_and_shows_the_leaderboard(config: Path, tmp_path: Path) -> None:
-    out = tmp_path / "run"
-    result = arena("run", str(config), "--out", str(out))
+@pytest.fixture(scope="module")
+def finished(ray_cluster: None, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """One whole run of ``CONFIG``: its folder, which no test changes, and what it printed.
+    The same config gives the same run: the tests that need a finished one copy this."""
+    root = tmp_path_factory.mktemp("finished")
+    (root / "cli.toml").write_text(CONFIG)
+    result = arena("run", str(root / "cli.toml"), "--out", str(root / "run"))
     assert result.exit_code == 0, result.output
-    assert "crasher" in result.output and "μ−3σ" in result.output  # noqa: RUF001
+    return root / "run", result.output
+
+
+def copy_of(finished: tuple[Path, str], tmp_path: Path) -> Path:
+    out = tmp_path / "run"
+    shutil.copytree(finished[0], out)
+    return out
+
+
+def test_run_records_every_match_and_shows_the_leaderboard(finished: tuple[Path, str]) -> None:
+    out, output = finished
+    assert "crasher" in output and "μ−3σ" in output  # noqa: RUF001
     records = lines(out / "matches.jsonl")
     assert len(records) == TOTAL == len({r["id"] for r in records})
     assert json.loads((out / "config.json").read_text())["name"] == "cli"
@@ -74,10 +89,10 @@ def test_run_records_every_match_and_shows_the_leaderboard(config: Path, tmp_pat
     assert rows[-1]["bot"] == "crasher" and rows[-1]["faults"] == 8
 
 
-@pytest.mark.usefixtures("ray_cluster")
-def test_a_second_run_into_the_same_folder_needs_resume(config: Path, tmp_path: Path) -> None:
-    out = tmp_path / "run"
-    assert arena("run", str(config), "--out", str(out)).exit_code == 0
+def test_a_second_run_into_the_same_folder_needs_resume(
+    config: Path, tmp_path: Path, finished: tuple[Path, str]
+) -> None:
+    out = copy_of(finished, tmp_path)
     again = arena("run", str(config), "--out", str(out))
     assert again.exit_code == 2 and "already holds a run" in again.output
     before = board(out)
@@ -88,10 +103,10 @@ def test_a_second_run_into_the_same_folder_needs_resume(config: Path, tmp_path: 
     assert board(out) == before
 
 
-@pytest.mark.usefixtures("ray_cluster")
-def test_an_interrupted_run_resumes_to_the_same_leaderboard(config: Path, tmp_path: Path) -> None:
-    whole, cut = tmp_path / "whole", tmp_path / "cut"
-    assert arena("run", str(config), "--out", str(whole)).exit_code == 0
+def test_an_interrupted_run_resumes_to_the_same_leaderboard(
+    config: Path, tmp_path: Path, finished: tuple[Path, str]
+) -> None:
+    whole, cut = finished[0], tmp_path / "cut"
     # Interrupted after five matches, in the middle of writing the sixth.
     cut.mkdir()
     (cut / "config.json").write_text((whole / "config.json").read_text())
@@ -106,10 +121,10 @@ def test_an_interrupted_run_resumes_to_the_same_leaderboard(config: Path, tmp_pa
     assert board(cut) == board(whole)
 
 
-@pytest.mark.usefixtures("ray_cluster")
-def test_resume_refuses_a_different_config(config: Path, tmp_path: Path) -> None:
-    out = tmp_path / "run"
-    assert arena("run", str(config), "--out", str(out)).exit_code == 0
+def test_resume_refuses_a_different_config(
+    config: Path, tmp_path: Path, finished: tuple[Path, str]
+) -> None:
+    out = copy_of(finished, tmp_path)
     config.write_text(CONFIG.replace("seed = 3", "seed = 4"))
     result = arena("run", str(config), "--out", str(out), "--resume")
     assert result.exit_code == 2 and "different config" in result.output
@@ -237,12 +252,19 @@ def interrupted_run(
     config.write_text(SLOW)
     cut = tmp_path / "cut"
     script = str(Path(sys.executable).parent / "arena")
-    running = subprocess.Popen(
-        [script, "run", str(config), "--out", str(cut), "--workers", "2"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
+    # Ctrl-C reaches the run even where this test runs as a background job, whose shell
+    # starts it with SIGINT ignored (inherited, the run ignored it and played to the end):
+    # a handler of this process's is reset to the default in the child.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        running = subprocess.Popen(
+            [script, "run", str(config), "--out", str(cut), "--workers", "2"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+    finally:
+        signal.signal(signal.SIGINT, previous)
     deadline = time.monotonic() + 120
     hosts: set[int] = set()
     while time.monotonic() < deadline and running.poll() is None:
@@ -422,15 +444,13 @@ def test_a_run_stopped_while_ray_starts_says_nothing_was_written(
     assert "--resume" not in result.output
 
 
-@pytest.mark.usefixtures("ray_cluster")
 def test_a_run_folder_with_no_match_recorded_shows_an_empty_table(
-    config: Path, tmp_path: Path,
+    tmp_path: Path, finished: tuple[Path, str]
 ) -> None:
     """A run stopped before its first match finished keeps its config.json and no
     matches.jsonl: its leaderboard is every bot unrated, as for an empty matches.jsonl,
     with a note; a folder that is no run's stays an error."""
-    out = tmp_path / "run"
-    assert arena("run", str(config), "--out", str(out)).exit_code == 0
+    out = copy_of(finished, tmp_path)
     (out / "matches.jsonl").unlink()
     for name in ("ratings-checkpoint.json", "failures.jsonl"):
         (out / name).unlink(missing_ok=True)

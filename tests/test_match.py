@@ -75,7 +75,9 @@ def test_close_runs_once_at_the_end_of_a_match_its_seat_finished_and_not_after_a
 
 @pytest.mark.parametrize("game", ["explorers-of-the-lost-valley", "lost-valley-of-the-dinosaurs",
                                   "lost-explorers"])
-def test_every_seat_gets_the_observation_types_the_readme_promises(game: str) -> None:
+def test_every_seat_gets_the_observation_types_the_readme_promises(
+    game: str, isolation: str
+) -> None:
     """README, *What a bot sees*: decoded JSON, the static part a read-only Static that stays
     the same object, the legal actions a tuple, an int-like answer played as its value."""
     from arena_testbots import Typist
@@ -84,7 +86,8 @@ def test_every_seat_gets_the_observation_types_the_readme_promises(game: str) ->
 
     result = play_match(spec("typist", "random", game=game))
     assert result.statuses == ("ok", "ok"), result.errors
-    assert check_bot(Typist, game, games=1).decisions > 0
+    if isolation == "process":  # the kit seats the bot in this process either way: once
+        assert check_bot(Typist, game, games=1).decisions > 0
 
 
 def test_an_illegal_action_is_marked_illegal() -> None:

@@ -28,8 +28,9 @@ ray.init(address=cluster.address, log_to_driver=False)
 cluster.wait_for_nodes()
 sleeper = SeatSpec("sleeper", "sleeper", {"seconds": 0.02})
 limits = Limits(move_seconds=1.0, bank_seconds=1.0)
+# 30: the node goes once 5 are in, with the next batches in flight on both nodes.
 specs = [spec(sleeper, "random", seed=i, match_id=f"r001-t{i:06d}-s001", limits=limits)
-         for i in range(60)]
+         for i in range(30)]
 results, failures = [], []
 removed = threading.Event()
 

@@ -44,12 +44,16 @@ dependencies = ["lostvalley-arena", {requires}]
 packages = ["{module}"]
 """
 
+# The bots here play tiny-race alone, the game every test of theirs plays: the check that
+# admits one then plays a few matches, not those of every installed game (test_check.py
+# checks a bot in every game it plays).
 BOT_PLUGIN = """import arena
 from arena.bot import Bot
 {imports}
 
 class Pinned(Bot):
     name = "{bot}"
+    games = ("tiny-race",)
 
     def act(self, observation, legal_actions):
 {body}
@@ -148,14 +152,21 @@ def test_the_arena_and_its_workers_never_import_a_stored_bot(stocked: tuple[Path
     assert "No module named 'zoolib'" in done.stderr  # neither the bot nor its library here
 
 
-def test_stored_bots_are_listed_and_versions_kept_then_removed(
+def test_a_new_version_needs_new_version_then_versions_are_listed_kept_and_removed(
     stocked: tuple[Path, Path], wheels: Path
 ) -> None:
+    """Without ``--new-version`` anyone could take over every config that names a stored
+    package's bots without @version."""
     store, root = stocked
     newer = write_bot(root, "old-timer", version="0.2.0", requires='"zoolib==1.0"')
+    line = refused(str(newer), "--find-links", str(wheels), "--no-index", store=store)
+    assert "arena_bot_old_timer is in the bot store already at version 0.1.0" in line
+    assert "names old-timer without @version" in line and "--new-version" in line
+    assert not (store / "arena_bot_old_timer" / "0.2.0").exists()
     done = arena("submit", str(newer), "--find-links", str(wheels), "--no-index",
                  "--new-version", store=store)
     assert done.returncode == 0, done.stdout + done.stderr
+    assert "Admitted arena_bot_old_timer 0.2.0" in done.stdout
     listing = arena("bots", store=store)
     assert listing.returncode == 0, listing.stderr
     assert "Stored bots" in listing.stdout and "0.1.0, 0.2.0" in listing.stdout
@@ -200,14 +211,9 @@ def test_a_package_that_registers_no_bot_is_refused(tmp_path: Path) -> None:
 
 
 def test_a_wheel_for_another_python_is_refused(tmp_path: Path) -> None:
-    source = write_bot(tmp_path, "ancient")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps",
-                    "--no-build-isolation", "-w", str(tmp_path), str(source)], check=True)
-    built = next(tmp_path.glob("*.whl"))
-    foreign = tmp_path / built.name.replace("py3-none-any", "cp27-cp27mu-manylinux1_x86_64")
-    with zipfile.ZipFile(built) as original, zipfile.ZipFile(foreign, "w") as copy:
-        for item in original.infolist():
-            copy.writestr(item, original.read(item.filename))
+    built = craft_wheel(tmp_path / "wheel", "arena_bot_ancient", {})
+    foreign = built.rename(tmp_path / built.name.replace("py3-none-any",
+                                                         "cp27-cp27mu-manylinux1_x86_64"))
     assert "not for this Python" in refused(str(foreign), store=tmp_path / "store")
 
 
@@ -545,11 +551,7 @@ def test_compiling_a_stored_bots_environment_is_bounded_in_memory(tmp_path: Path
     compiled."""
     from arena.submit import COMPILE
 
-    source = write_bot(tmp_path / "src", "ballast")
-    built = tmp_path / "built"
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps",
-                    "--no-build-isolation", "-w", str(built), str(source)], check=True)
-    wheel, = built.glob("*.whl")
+    wheel = craft_wheel(tmp_path / "built", "bot_ballast", {})
     with zipfile.ZipFile(wheel, "a", compression=zipfile.ZIP_DEFLATED) as archive:
         archive.writestr("bot_ballast/ballast.py", "x = [" + "1," * 3_000_000 + "]\n")
     environment = tmp_path / "env"
@@ -837,37 +839,43 @@ def test_an_install_that_replaces_the_interpreter_is_refused_and_never_runs_it(
     assert not marker.exists()
 
 
-def in_a_plain_bots_environment(tmp_path: Path, probe: str) -> str:
-    """What ``probe`` prints, run by the Python of a stored bot's environment (made in
-    ``tmp_path / "env"`` for a bot with no dependencies)."""
+@pytest.fixture(scope="module")
+def plain_environment(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A stored bot's environment, for a bot with no dependencies."""
     from arena.submit import make_environment
 
-    wheel = craft_wheel(tmp_path / "wheel", "arena_bot_plain", {})
-    environment = tmp_path / "env"
-    make_environment(environment, wheel, ["--no-index"])
+    root = tmp_path_factory.mktemp("plain")
+    wheel = craft_wheel(root / "wheel", "arena_bot_plain", {})
+    make_environment(root / "env", wheel, ["--no-index"])
+    return root / "env"
+
+
+def in_a_plain_bots_environment(environment: Path, probe: str) -> str:
+    """What ``probe`` prints, run by the Python of ``environment``."""
     done = subprocess.run([str(environment / "bin" / "python"), "-I", "-c", probe],
                           capture_output=True, text=True, check=True)
     return done.stdout
 
 
-def test_the_runtime_is_compiled_where_the_environment_imports_it(tmp_path: Path) -> None:
+def test_the_runtime_is_compiled_where_the_environment_imports_it(
+        plain_environment: Path) -> None:
     """By the arena's interpreter, for the environment's (the same Python)."""
     probe = ("import importlib.util, pathlib, arena, arena_bot_plain; "
              "print(arena.__file__); "
              "print(pathlib.Path(importlib.util.cache_from_source(arena.__file__)).exists())")
-    where, compiled = in_a_plain_bots_environment(tmp_path, probe).split()
-    assert Path(where).is_relative_to(tmp_path / "env") and compiled == "True"
+    where, compiled = in_a_plain_bots_environment(plain_environment, probe).split()
+    assert Path(where).is_relative_to(plain_environment) and compiled == "True"
 
 
 def test_a_stored_bot_finds_the_shipped_games_and_may_ask_for_the_pettingzoo_extra(
-        tmp_path: Path) -> None:
+        plain_environment: Path) -> None:
     """A PolicyBot looks its game up by name (``require_registry``), as ``arena.testing``
     does: the runtime declares the shipped games' entry points, and the ``pettingzoo`` extra
     that ``lostvalley-arena[pettingzoo]`` asks for."""
     probe = ("import importlib.metadata as m; from arena.plugins import require_registry; "
              "print(sorted(require_registry().games)); "
              "print([r for r in m.distribution('lostvalley-arena').requires if 'extra' in r])")
-    games, extras = in_a_plain_bots_environment(tmp_path, probe).splitlines()
+    games, extras = in_a_plain_bots_environment(plain_environment, probe).splitlines()
     assert games == str(["explorers-of-the-lost-valley", "lost-explorers",
                          "lost-valley-of-the-dinosaurs"])
     assert "pettingzoo" in extras and 'extra == "pettingzoo"' in extras
@@ -889,9 +897,23 @@ def arena_register_bots(register):
 """
 
 
+@pytest.fixture(scope="module")
+def unbound_environment(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The environment of a stored bot whose ``.pth`` file disarms ``resource.setrlimit``."""
+    from arena.submit import make_environment
+
+    root = tmp_path_factory.mktemp("unbound")
+    name = "arena_bot_unbound"
+    disarm = b"import resource; resource.setrlimit = lambda *args, **kwargs: None\n"
+    wheel = craft_wheel(root / "wheel", name, {f"{name}/plugin.py": UNBOUND_PLUGIN,
+                                               "zz_unbound.pth": disarm})
+    make_environment(root / "env", wheel, ["--no-index"])
+    return root / "env"
+
+
 @pytest.mark.parametrize("sandbox", ["required", "fallback"])
 def test_a_stored_bots_own_code_runs_only_once_its_limits_are_set(
-    tmp_path: Path, sandbox: str
+    unbound_environment: Path, sandbox: str
 ) -> None:
     """A ``.pth`` file of a stored bot's wheel (or a runtime module its wheel replaces) runs as
     its host starts, before the host sets its own limits: it could disarm them (here by
@@ -902,16 +924,9 @@ def test_a_stored_bots_own_code_runs_only_once_its_limits_are_set(
 
     from arena.match import play_match
     from arena.records import Limits, SeatSpec
-    from arena.submit import make_environment
 
-    name = "arena_bot_unbound"
-    disarm = b"import resource; resource.setrlimit = lambda *args, **kwargs: None\n"
-    wheel = craft_wheel(tmp_path / "wheel", name, {f"{name}/plugin.py": UNBOUND_PLUGIN,
-                                                   "zz_unbound.pth": disarm})
-    environment = tmp_path / "env"
-    make_environment(environment, wheel, ["--no-index"])
-    stored = SeatSpec("unbound", "crafted", plugin=f"{name}.plugin",
-                      environment=str(environment))
+    stored = SeatSpec("unbound", "crafted", plugin="arena_bot_unbound.plugin",
+                      environment=str(unbound_environment))
     limits = Limits(move_seconds=5.0, bank_seconds=5.0, memory_mb=512, sandbox=sandbox)
     result = play_match(spec(stored, "random", limits=limits))
     assert result.statuses == ("ok", "ok"), result.errors
@@ -1163,23 +1178,6 @@ def test_a_killed_submission_leaves_nothing_that_blocks_its_version(tmp_path: Pa
     assert not list(store.glob(".staging/*"))
     assert (store / "arena_bot_killed" / "0.1.0" / "entry.json").exists()
     assert list(temporary.iterdir()) == []
-
-
-def test_a_new_version_of_a_stored_package_needs_new_version(tmp_path: Path) -> None:
-    """Else anyone could take over every config that names its bots without @version."""
-    store = tmp_path / "store"
-    first = write_bot(tmp_path / "first", "owned")
-    done = arena("submit", str(first), "--no-index", "--sandbox", "fallback", store=store)
-    assert done.returncode == 0, done.stdout + done.stderr
-    newer = write_bot(tmp_path / "second", "owned", version="0.9.0")
-    line = refused(str(newer), "--no-index", "--sandbox", "fallback", store=store)
-    assert "arena_bot_owned is in the bot store already at version 0.1.0" in line
-    assert "names owned without @version" in line and "--new-version" in line
-    assert not (store / "arena_bot_owned" / "0.9.0").exists()
-    done = arena("submit", str(newer), "--no-index", "--sandbox", "fallback", "--new-version",
-                 store=store)
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert "Admitted arena_bot_owned 0.9.0" in done.stdout
 
 
 def test_two_rejections_within_a_second_keep_two_reports(tmp_path: Path) -> None:
