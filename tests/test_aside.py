@@ -29,6 +29,12 @@ def in_order(count: int) -> list[MatchResult]:
     return sorted(synthetic_results(count), key=lambda result: result.id)
 
 
+def aside_board(results: list[MatchResult]) -> LiveBoard:
+    """A board of ``results``' matches (in their order) that rates aside."""
+    return LiveBoard(Console(file=io.StringIO()), len(results), LABELS, 0.05,
+                     order=[result.id for result in results], aside=True)
+
+
 def handed(board: LiveBoard) -> Aside:
     process = board._rater._aside
     assert process is not None, "the board did not hand its rating aside"
@@ -63,8 +69,7 @@ def test_a_table_rated_aside_is_the_table_rated_in_the_driver() -> None:
 
 def test_the_live_table_is_the_rating_process_s_along_the_order() -> None:
     results = in_order(400)
-    board = LiveBoard(Console(file=io.StringIO()), 400, LABELS, 0.05,
-                      order=[result.id for result in results], aside=True)
+    board = aside_board(results)
     with board:
         process = handed(board)
         for result in results[:300]:
@@ -82,8 +87,7 @@ def test_the_live_table_is_the_rating_process_s_along_the_order() -> None:
 def test_a_rating_process_killed_mid_run_loses_nothing() -> None:
     """The driver rates what it had handed over itself, from where the process began."""
     results = in_order(600)
-    board = LiveBoard(Console(file=io.StringIO()), 600, LABELS, 0.05,
-                      order=[result.id for result in results], aside=True)
+    board = aside_board(results)
     with board:
         process = handed(board)
         for result in results[:200]:
@@ -105,8 +109,7 @@ def test_a_rating_process_that_cannot_start_leaves_the_rating_to_the_driver(
 
     monkeypatch.setattr("arena.aside.subprocess.Popen", refuse)
     results = in_order(200)
-    board = LiveBoard(Console(file=io.StringIO()), 200, LABELS, 0.05,
-                      order=[result.id for result in results], aside=True)
+    board = aside_board(results)
     with board:
         assert not board._rater.aside
         for result in results:
