@@ -330,7 +330,9 @@ def join(address: str, workers: int | None, ship: Sequence[Path]) -> Connection:
     listed: list[dict[str, object]] = ray.nodes()  # type: ignore[no-untyped-call]
     nodes = sum(1 for node in listed if node.get("Alive"))
     return Connection(workers or cpus, owned=True, cpus=cpus, nodes=nodes,
-                      shipped=tuple(path.name for path in ship), ray_log=log,
+                      shipped=tuple(path.name for path in ship
+                                    if not path.name.endswith((".dist-info", ".egg-info"))),
+                      ray_log=log,
                       head=_gcs_address(), address=address)
 
 

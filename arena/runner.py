@@ -39,7 +39,7 @@ from arena.plugins import Registry
 from arena.ratings import DRAW_PROBABILITY
 from arena.records import MatchResult, MatchSpec, is_label
 from arena.schedule import derive_seed, planned_seating
-from arena.seats.sandbox import module_location
+from arena.seats.sandbox import distribution_parts, module_location
 from arena.store import CONFIG, MATCHES, RunStore, bounded_lines
 
 RATINGS = "ratings"
@@ -415,20 +415,25 @@ def _connect(workers: int | None, address: str | None, config: TournamentConfig)
 
 def bot_packages(config: TournamentConfig) -> list[Path]:
     """The folders of the bots' own packages, which a run on a cluster ships to its nodes:
-    the sandboxed bots of installed plugins, not the arena's own packages (every node has
-    them); for a stored bot, a folder holding its wheel, from which a node that lacks the
-    bot's environment builds it (once, in its cache)."""
+    for the sandboxed bots of installed plugins, every top-level package or module of the
+    plugin's distribution and its metadata folder (:func:`distribution_parts`), not the
+    arena's own packages (every node has them); for a stored bot, a folder holding its
+    wheel, from which a node that lacks the bot's environment builds it (once, in its
+    cache)."""
     if config.limits.isolation != "process":
         return []
     own = {module_location("arena"), module_location("engines")}
     packages: list[Path] = []
     for bot in config.bots:
+        parts: list[Path | None] = []
         if bot.environment:
-            where: Path | None = shipping_folder(bot.environment, _shipping_staging())
-        else:
-            where = module_location(bot.plugin) if bot.plugin else None
-        if where is not None and where.is_dir() and where not in own and where not in packages:
-            packages.append(where)
+            parts.append(shipping_folder(bot.environment, _shipping_staging()))
+        elif bot.plugin:
+            parts += [module_location(bot.plugin), *distribution_parts(bot.plugin)]
+        for where in parts:
+            if (where is not None and (where.is_dir() or where.suffix == ".py")
+                    and where not in own and where not in packages):
+                packages.append(where)
     return packages
 
 

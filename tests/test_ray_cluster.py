@@ -39,6 +39,7 @@ import time
 
 import arena
 from arena.bot import Bot
+from shipped_core import highest
 
 
 class Shipped(Bot):
@@ -57,7 +58,7 @@ class Shipped(Bot):
         if not self.thought:
             self.thought = True
             time.sleep(1.5)
-        return legal_actions[-1]
+        return highest(legal_actions)
 
 
 @arena.hookimpl
@@ -200,9 +201,15 @@ def _driver_with_the_bot(cluster: Cluster) -> tuple[dict[str, str], Path]:
     (packages / "shipped_bot").mkdir(parents=True, exist_ok=True)
     (packages / "shipped_bot" / "__init__.py").write_text("")
     (packages / "shipped_bot" / "plugin.py").write_text(BOT_PLUGIN)
+    # The distribution's second top-level module, which the plugin imports: a node has it
+    # only if the run ships it, and the node's sandbox binds it only if it is told (by the
+    # distribution's metadata, shipped too) that the bot is made of it.
+    (packages / "shipped_core.py").write_text(
+        "def highest(legal_actions):\n    return max(legal_actions)\n")
     info = packages / "shipped_bot-0.1.dist-info"
     info.mkdir(exist_ok=True)
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: shipped-bot\nVersion: 0.1\n")
+    (info / "top_level.txt").write_text("shipped_bot\nshipped_core\n")
     (info / "entry_points.txt").write_text("[arena]\nshipped = shipped_bot.plugin\n")
     config = cluster.root / "shipped.toml"
     config.write_text(CONFIG)
@@ -230,13 +237,14 @@ def test_a_run_on_a_two_node_cluster_ships_its_bot_and_equals_a_local_run(
                     "--out", str(cluster.root / "on-cluster"))
     assert joined.returncode == 0, joined.stdout[-3000:] + joined.stderr[-3000:]
     assert "Cluster: 2 node(s), 2 CPU(s)" in joined.stdout
-    assert "bot packages shipped to the nodes: shipped_bot" in joined.stdout
+    assert "bot packages shipped to the nodes: shipped_bot, shipped_core.py" in joined.stdout
     [per_node] = [line for line in joined.stdout.splitlines() if line.startswith("Matches per")]
     counts = [int(part.split()[1]) for part in per_node.partition(": ")[2].split(", ")]
     assert len(counts) == 2 and all(counts) and sum(counts) == 8  # both nodes played
     assert joined.stderr == ""  # none of Ray's own log lines reach the user
     on_cluster = _played(cluster.root / "on-cluster")
-    assert {tuple(match["statuses"]) for match in on_cluster} == {("ok", "ok")}
+    statuses = {tuple(match["statuses"]) for match in on_cluster}
+    assert statuses == {("ok", "ok")}, joined.stdout  # its faults, if any, are listed there
 
     local = _arena(env, "run", str(config), "--workers", "2", "--out", str(cluster.root / "local"))
     assert local.returncode == 0, local.stdout[-3000:] + local.stderr[-3000:]

@@ -314,6 +314,35 @@ def dependency_locations(plugin: str) -> tuple[Path, ...]:
     return tuple(found)
 
 
+def distribution_parts(plugin: str) -> tuple[Path, ...]:
+    """What a run on a cluster ships to its nodes for an installed ``plugin`` besides its own
+    package: the other top-level packages of the distribution providing it, and that
+    distribution's metadata folder (``*.dist-info``), which tells :func:`dependency_locations`
+    on a node what the plugin is made of, so the node's sandbox binds them too. What the
+    distribution requires is not shipped: a node needs it installed."""
+    top = plugin.partition(":")[0].split(".")[0]
+    own = [name for name in _distributions().get(top, []) if name.lower() != "lostvalley-arena"]
+    found: list[Path] = []
+    for name in own:
+        _add_packages(name, found, besides=module_location(top))
+        metadata = _metadata_folder(name)
+        if metadata is not None and metadata not in found:
+            found.append(metadata)
+    return tuple(found)
+
+
+def _metadata_folder(distribution: str) -> Path | None:
+    """The installed ``*.dist-info`` (or ``*.egg-info``) folder of ``distribution``."""
+    try:
+        where = getattr(importlib.metadata.distribution(distribution), "_path", None)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+    if not isinstance(where, str | os.PathLike):
+        return None
+    folder = Path(where)
+    return folder.resolve() if folder.is_dir() else None
+
+
 def _add_packages(distribution: str, found: list[Path], besides: Path | None = None) -> None:
     """Add to ``found`` the installed top-level packages of ``distribution`` (its
     ``top_level.txt``) that are not ``besides`` nor in it already."""
@@ -367,6 +396,15 @@ def _system_binds() -> list[str]:
     for name in ("/etc/ld.so.cache", "/etc/localtime", "/etc/alternatives"):
         args += ["--ro-bind-try", name, name]
     return args
+
+
+def _given_folders(places: tuple[Path, ...]) -> list[str]:
+    """The folders holding ``places`` that only ``PYTHONPATH`` puts on this process's
+    ``sys.path``, which a host (``python -I``) ignores: where Ray unpacks the parts of a bot's
+    distribution that a run on a cluster shipped to this node, each in a folder of its own."""
+    given = {str(Path(entry).resolve())
+             for entry in os.environ.get("PYTHONPATH", "").split(os.pathsep) if entry}
+    return [str(place.parent) for place in places if str(place.parent) in given]
 
 
 def _python_binds(extra: list[Path], environment: Path | None) -> list[str]:
@@ -524,6 +562,9 @@ def host_command(
     filter, which bubblewrap installs (the fallback ignores it)."""
     location = None if environment is not None else module_location(plugin)
     paths = [] if location is None else [str(location.parent)]
+    if environment is None:
+        paths += [path for path in _given_folders(dependency_locations(plugin))
+                  if path not in paths]
     interpreter = sys.executable if environment is None else str(environment / "bin" / "python")
     moves = dict(zip(fds, HOST_FDS, strict=True))
     if seccomp_fd is not None:
