@@ -45,6 +45,7 @@ from pathlib import Path
 import ray
 from ray.exceptions import LocalRayletDiedError, RayError
 
+from arena import reaper
 from arena.errors import ArenaError
 from arena.match import EngineError, play_match
 from arena.records import MatchResult, MatchSpec, plain
@@ -288,7 +289,19 @@ def connect(
             f"cannot start a local Ray instance: {exc.strerror or exc}:{where} (Ray keeps its "
             f"session files under {ray_temp_folder()}; make it writable, or set RAY_TMPDIR to "
             f"a folder that is)") from None
+    session = _session_folder()
+    if session is not None:
+        reaper.watch(session, Path(ray.__file__).parent)
     return Connection(count, owned=True, cpus=count, head=_gcs_address(), raylet=_raylet())
+
+
+def _session_folder() -> Path | None:
+    """The session folder of the one node of a local instance (where its sockets are)."""
+    try:
+        [node] = ray.nodes()  # type: ignore[no-untyped-call]
+        return Path(str(node["RayletSocketName"])).parent.parent
+    except (ValueError, KeyError, TypeError, RayError):
+        return None
 
 
 def _raylet() -> tuple[str, int] | None:

@@ -372,11 +372,9 @@ def test_a_run_whose_local_raylet_dies_stops_in_one_line(tmp_path: Path) -> None
         if running.poll() is None:
             running.kill()
             running.communicate()
-        # Ray's agents outlive a killed raylet (orphaned): this test's own, by pid.
-        for pid in seen:
-            if alive(pid) and b"ray" in command(pid):
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(pid, signal.SIGKILL)
+        # Ray's agents outlive a killed raylet (orphaned): the run's reaper ends them.
+        left = ray_processes_end(seen)
+    assert left == []
     assert running.returncode == 2, stderr
     [error] = stderr.splitlines()
     assert error.startswith("arena: error: this machine's Ray node (the raylet the run talks "
@@ -392,18 +390,29 @@ def test_a_driver_killed_with_sigkill_resumes_to_the_uninterrupted_leaderboard(
     tmp_path: Path,
 ) -> None:
     """SIGKILL gives the driver no chance to clean up: the sandboxed bot hosts and Ray's
-    workers go with it, and ``--resume`` plays only what is missing. (Ray's dashboard and
-    runtime-env agents of the local instance do not: orphaned, they live on, about 80 MB
-    each; nothing in the killed driver can stop them, so the test does, by pid.)"""
+    workers go with it, and ``--resume`` plays only what is missing. Ray's dashboard and
+    runtime-env agents of the local instance, orphaned, lived on (about 80 MB each): the
+    reaper the run started beside its instance (``arena.reaper``) now ends them."""
     seen: set[int] = set()
     _, status, hosts = interrupted_run(tmp_path, signal.SIGKILL, after=30, seen=seen)
-    for pid in seen:  # still Ray's: a pid is not taken for another process's meanwhile
-        if alive(pid) and pid not in hosts and b"ray" in command(pid):
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
     assert status == -signal.SIGKILL
     assert [pid for pid in hosts if alive(pid)] == []
+    assert ray_processes_end(seen) == []
     resumes_to_the_whole_run(tmp_path)
+
+
+def ray_processes_end(seen: set[int], seconds: float = 20) -> list[int]:
+    """Those of ``seen`` running Ray (the reaper included) still alive after ``seconds``;
+    they are then killed, so that a failing test leaves nothing behind."""
+    deadline = time.monotonic() + seconds
+    left = [pid for pid in seen if alive(pid) and b"ray" in command(pid)]
+    while left and time.monotonic() < deadline:
+        time.sleep(0.1)
+        left = [pid for pid in left if alive(pid)]
+    for pid in left:  # still Ray's: a pid is not taken for another process's meanwhile
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    return left
 
 
 def test_a_stop_signal_that_reaches_the_cli_as_a_plain_interrupt_is_still_named() -> None:
