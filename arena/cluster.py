@@ -239,6 +239,7 @@ class Connection:
         try:
             if self.owned and ray.is_initialized():
                 ray.shutdown()
+                reaper.release()
                 # Its workers are gone: the bot hosts they kept waiting (frozen) go too.
                 cgroups.reap_orphans()
         finally:

@@ -54,6 +54,14 @@ def watch(session: Path, ray_package: Path) -> None:
     _HELD.append(write)  # not inheritable (PEP 446): no child of the driver keeps it open
 
 
+def release() -> None:
+    """Let the reapers go: this process has shut its Ray instance down itself (each then
+    finds nothing left and ends)."""
+    while _HELD:
+        with contextlib.suppress(OSError):
+            os.close(_HELD.pop())
+
+
 def left_behind(session: Path, programs: tuple[Path, ...]) -> list[int]:
     """The processes other than this one that run one of ``programs`` (an executable, or a
     folder of them) and hold a file under ``session``."""

@@ -86,3 +86,33 @@ def test_it_waits_for_the_driver_then_ends_what_the_session_left(
     driver.wait()
     agent.wait(timeout=10 + reaper.PATIENCE_SECONDS)
     assert agent.returncode is not None
+
+
+def test_a_driver_that_shut_its_instance_down_lets_its_reaper_go(tmp_path: Path) -> None:
+    """A process that starts several instances one after the other (a test suite, a
+    benchmark) does not keep a reaper per instance waiting until it ends."""
+    session = tmp_path / "session"
+    session.mkdir()
+    before = _reapers(session)
+    reaper.watch(session, tmp_path / "ray")
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and not _reapers(session) - before:
+        time.sleep(0.05)
+    [started] = _reapers(session) - before
+    reaper.release()
+    deadline = time.monotonic() + 10 + reaper.GRACE_SECONDS
+    while time.monotonic() < deadline and alive(started):
+        time.sleep(0.05)
+    assert not alive(started)
+
+
+def _reapers(session: Path) -> set[int]:
+    found = set()
+    for entry in Path("/proc").iterdir():
+        try:
+            words = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if b"arena.reaper" in words and str(session).encode() in words:
+            found.add(int(entry.name))
+    return found
