@@ -43,6 +43,7 @@ from test_lost_explorers_blackbox import (
 # Shipped missions used below (box.missions): 2 train Orthodox Church + Petra (green),
 # 7 train Great Wall + Petra (orange), 0 train Orthodox Church + Great Wall (green).
 CHURCH_WALL, CHURCH_PETRA, WALL_PETRA = 0, 2, 7
+CAR_MISSION = 16  # car Great Wall + Angkor Wat (green)
 PHASE_1_IDS = range(0, 77)  # retrieve, Equipment and Expedition actions, end phase 1
 
 
@@ -126,6 +127,51 @@ def test_a_mission_needs_the_players_own_member_not_another_players() -> None:
     assert complete(CHURCH_PETRA) not in without.legal_actions()
     play(state, go(PETRA, TRAIN), END_PHASE_1)
     assert complete(CHURCH_PETRA) in state.legal_actions()
+
+
+def test_a_token_kept_mission_side_up_is_no_vehicle_for_a_route() -> None:
+    """"You can only do this if you have in front of you ALL the Vehicles (2 or 3) shown by the
+    routes" and "A token, once set on one side, cannot be flipped on the other side." A car
+    token taken mission side up is a mission, not a car: with a train and that token, Petra
+    (car, train) cannot be reached; a car taken vehicle side up opens it."""
+
+    def edit(observation: dict[str, Any]) -> None:
+        set_player(observation, 0, vehicles={"train": 1}, missions=[], on=[], in_front=3)
+        observation["stacks"][0]["visible"] = ["car"] * 8 + ["train"] * 8 + ["boat"] * 8 + [
+            "airship"] * 8  # the same 32 tokens, the cars on top
+
+    state = mid_game(edit)
+    play(state, equip(0, 1, side=1))
+    force(state, mission_drawn(CAR_MISSION))
+    assert me(state)["vehicles"]["car"] == 0 and len(me(state)["missions"]) == 1
+    assert go(PETRA, TRAIN) not in state.legal_actions()
+    play(state, equip(1, 1))  # stack 1's 1st token: a train
+    assert go(PETRA, TRAIN) not in state.legal_actions()
+    other = mid_game(edit)
+    play(other, equip(0, 1))
+    assert go(PETRA, TRAIN) in other.legal_actions()
+
+
+def test_the_discard_area_is_shared_a_vehicle_another_player_gave_up_is_a_catch_up_token(
+) -> None:
+    """"pick one and discard it in a discard area next to the box" and "take a token of your
+    choice, Vehicle face up, from the discard area". Seat 1 sends a member to Petra and gives up
+    its car; in seat 0's next turn, completing a mission with its Leader not ahead brings that
+    car to seat 0 (the only token there, so no question is asked)."""
+
+    def edit(observation: dict[str, Any]) -> None:
+        set_player(observation, 0, vehicles={}, missions=[CHURCH_WALL], on=[CHURCH, WALL],
+                   in_front=1)
+        set_player(observation, 1, vehicles={"train": 1, "car": 1}, missions=[], on=[],
+                   in_front=3)
+
+    state = mid_game(edit)
+    play(state, END_PHASE_1, END_TURN)
+    play(state, go(PETRA, CAR), END_PHASE_1, END_TURN)
+    assert obs(state)["discard"] == {"train": 0, "car": 1, "boat": 0, "airship": 0}
+    play(state, END_PHASE_1, complete(CHURCH_WALL), retrieve(WALL))
+    assert me(state)["vehicles"]["car"] == 1
+    assert obs(state)["discard"] == {"train": 1, "car": 0, "boat": 0, "airship": 0}
 
 
 # --- First round and shared places ---------------------------------------------------------------
