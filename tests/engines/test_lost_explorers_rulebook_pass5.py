@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from test_lost_explorers_blackbox import (
     AIRSHIP,
     CAR,
@@ -36,6 +37,7 @@ from test_lost_explorers_blackbox import (
     new_game,
     obs,
     play,
+    rebuilt,
     retrieve,
     set_player,
 )
@@ -415,3 +417,79 @@ def test_a_position_set_up_after_a_member_was_sent_allows_no_retrieving() -> Non
     assert obs(later)["sent_this_turn"] == 1
     assert retrieve(PETRA) not in later.legal_actions()
     assert go(PETRA, TRAIN) not in later.legal_actions()  # own member there (ruling 12)
+
+
+# --- Ruling 25 read literally: the clue tile is the mission's last step --------------------------
+
+
+def test_ruling_25_the_catch_up_token_is_chosen_before_the_clue_tile_is_taken() -> None:
+    """Phase 2 in the rulebook's order: "move the Expedition Leader forward ... If you move
+    forward an Expedition Leader whose position was equal or lower to your other Expedition
+    Leader's, take a token of your choice ... from the discard area." "Discard the Mission
+    token in the discard area." then "If one of your Expedition Leaders gets to a slot with a
+    magnifying glass, take a "Clue" tile." The green Leader moves from 3 to 5 (a glass): the
+    catch-up token is chosen, the mission discarded, and only then is the clue tile drawn."""
+
+    def edit(observation: dict[str, Any]) -> None:
+        set_player(observation, 0, vehicles={}, missions=[CHURCH_PETRA], on=[CHURCH, PETRA],
+                   in_front=1, leaders=[3, 3])
+        observation["discard"] = {"car": 1, "airship": 1}
+
+    state = mid_game(edit)
+    play(state, END_PHASE_1, complete(CHURCH_PETRA), retrieve(PETRA))
+    table = obs(state)
+    assert table["phase"] == "catch-up-token" and table["players"][0]["clues"] == 0
+    assert table["completing"]["clue_tiles"] == 1
+    play(state, catch_up(CAR))
+    table = obs(state)
+    assert table["phase"] == "draw-clue" and table["completing"] is None
+    assert table["discard"] == {"train": 1, "car": 0, "boat": 0, "airship": 1}
+    force(state, clue_tile(4))
+    assert me(state)["clues"] == 1 and obs(state)["phase"] == "phase-2"
+
+
+def test_ruling_25_a_winning_move_ends_with_the_mission_done() -> None:
+    """The same order on a winning move, with "You have gathered the 4 clues? Well done! ...
+    win the game": seat 0 holds 3 clues; its mission takes the orange Leader from 6 to 8 (a
+    glass). The lone kind in the discard area is taken, the mission discarded, and the 4th
+    clue then ends the game: the winner holds the catch-up token, not the mission."""
+
+    def edit(observation: dict[str, Any]) -> None:
+        set_player(observation, 0, vehicles={}, missions=[WALL_PETRA], on=[WALL, PETRA],
+                   in_front=2, total=4, leaders=[7, 6], clues=[1, 2, 3])
+        observation["clue_tiles_left"] = 10
+        observation["discard"] = {"boat": 2}
+
+    state = mid_game(edit)
+    play(state, END_PHASE_1, complete(WALL_PETRA), retrieve(WALL))
+    assert obs(state)["phase"] == "draw-clue"
+    force(state, clue_tile(9))
+    table = obs(state)
+    assert table["end"]["by"] == "clues" and table["end"]["winner"] == 0
+    assert table["players"][0]["vehicles"]["boat"] == 1 and table["players"][0]["missions"] == []
+    assert table["discard"] == {"train": 1, "car": 0, "boat": 1, "airship": 0}
+    assert table["completing"] is None and state.ranking() == [0, 1]
+
+
+def test_ruling_25_a_set_up_catch_up_choice_with_a_clue_tile_still_due() -> None:
+    """README, "Setting up a position": ``completing.clue_tiles`` is read, the clue tiles the
+    mission still brings once its catch-up token is chosen. Rebuilt at that choice, the
+    position draws the tile after it; more tiles than the glasses its Leader reached are
+    refused."""
+
+    def edit(observation: dict[str, Any]) -> None:
+        set_player(observation, 0, vehicles={}, missions=[CHURCH_PETRA], on=[CHURCH, PETRA],
+                   in_front=1, leaders=[3, 3])
+        observation["discard"] = {"car": 1, "airship": 1}
+
+    state = mid_game(edit)
+    play(state, END_PHASE_1, complete(CHURCH_PETRA), retrieve(PETRA))
+    again = rebuilt(state, lambda observation: None)
+    play(again, catch_up(AIRSHIP))
+    assert obs(again)["phase"] == "draw-clue"
+
+    def too_many(observation: dict[str, Any]) -> None:
+        observation["completing"]["clue_tiles"] = 2  # one glass (slot 5) reached
+
+    with pytest.raises(ValueError, match="clue_tiles"):
+        rebuilt(state, too_many)
