@@ -8,7 +8,9 @@ corners: the two phases of a turn (what phase 2 no longer allows, a member sent 
 mission), the first round's limits meeting a displacement, shared places (a location taken
 back and forth, the vehicle that changes hands and so the tie-break), the catch-up token
 judged afresh for each mission, and the stacks running out (the last token taken first in the
-turn, taken mission side up, or not taken at all because a deeper token was chosen).
+turn, taken mission side up, or not taken at all because a deeper token was chosen). The last
+tests check ruling 25 as this pass changed it to the rulebook's literal order: a mission's clue
+tiles are taken last, after its catch-up token and its discard.
 """
 
 from __future__ import annotations
