@@ -20,11 +20,13 @@ from typing import Any
 import pytest
 from test_lost_explorers_blackbox import (
     AIRSHIP,
+    ANGKOR,
     CAR,
     CHURCH,
     END_PHASE_1,
     END_TURN,
     PETRA,
+    TAJ,
     TRAIN,
     WALL,
     catch_up,
@@ -48,6 +50,7 @@ from test_lost_explorers_blackbox import (
 # 7 train Great Wall + Petra (orange), 0 train Orthodox Church + Great Wall (green).
 CHURCH_WALL, CHURCH_PETRA, WALL_PETRA = 0, 2, 7
 CAR_MISSION = 16  # car Great Wall + Angkor Wat (green)
+TAJ_ANGKOR = 33  # boat Taj Mahal + Angkor Wat (orange; Taj Mahal has a marker with 2 players)
 PHASE_1_IDS = range(0, 77)  # retrieve, Equipment and Expedition actions, end phase 1
 
 
@@ -495,3 +498,27 @@ def test_ruling_25_a_set_up_catch_up_choice_with_a_clue_tile_still_due() -> None
 
     with pytest.raises(ValueError, match="clue_tiles"):
         rebuilt(state, too_many)
+
+
+def test_readme_a_completed_mission_asks_only_the_questions_it_has() -> None:
+    """README, "A completed mission, step by step": with its one member-needing location
+    (Taj Mahal validated: "Locations with a Validated Location marker ... do not require any
+    Expedition Members") the member comes back with no question, a lone kind in the discard
+    area is taken with no question, the 4th member comes, and the glass's clue tile is the
+    next (chance) node."""
+
+    def edit(observation: dict[str, Any]) -> None:
+        set_player(observation, 0, vehicles={}, missions=[TAJ_ANGKOR], on=[ANGKOR],
+                   in_front=2, leaders=[5, 4])
+        observation["discard"] = {"airship": 2}
+
+    state = mid_game(edit)
+    assert obs(state)["locations"][TAJ]["validated"]
+    play(state, END_PHASE_1, complete(TAJ_ANGKOR))
+    table = obs(state)
+    assert table["phase"] == "draw-clue" and table["players"][0]["leaders"] == [5, 5]
+    assert table["players"][0]["members_in_front"] == 3 + 1  # back from Angkor Wat, the 4th
+    assert table["players"][0]["members_total"] == 4  # (both Leaders now on slot 4 or beyond)
+    assert table["players"][0]["vehicles"]["airship"] == 1 and table["discard"]["boat"] == 1
+    force(state, clue_tile(0))
+    assert obs(state)["phase"] == "phase-2"
