@@ -94,6 +94,22 @@ def _decision(observation: Mapping[str, Any], components: Components) -> None:
                         "member on each of its locations without a marker, one at least")
     elif not any(observation["discard"].values()):
         raise _fail(f"phase {phase!r} with no token in the discard area to take")
+    _clue_tiles_due(observation, components, completing, seat)
+
+
+def _clue_tiles_due(observation: Mapping[str, Any], components: Components,
+                    completing: Mapping[str, Any], seat: int) -> None:
+    """The clue tiles the mission being completed still brings (``completing.clue_tiles``,
+    0 if left out): none before its Leader moves (``retrieve-member``), at most the glasses
+    its Leader has reached while its catch-up token is chosen."""
+    due = completing.get("clue_tiles", 0)
+    track = components.mission_track[completing["id"]]
+    slot = observation["players"][seat]["leaders"][track]
+    reached = sum(1 for glass in components.glasses[track] if glass <= slot)
+    most = reached if observation["phase"] == "catch-up-token" else 0
+    if not isinstance(due, int) or isinstance(due, bool) or not 0 <= due <= most:
+        raise _fail(f"completing.clue_tiles {due!r} in phase {observation['phase']!r}: "
+                    f"0 to {most} (the glasses its Leader has reached, none before it moves)")
 
 
 def _turn(observation: Mapping[str, Any], n: int) -> None:

@@ -132,6 +132,7 @@ def rebuild(observation: Mapping[str, Any], rng: random.Random) -> LostExplorers
     state.sent = observation["sent_this_turn"]
     completing = observation["completing"]
     state.completing = completing["id"] if completing is not None else -1
+    state.clues_due = completing.get("clue_tiles", 0) if completing is not None else 0
     _players(state, observation["players"])
     state.flips = ((state.player - state.first_player) % n if state.phase == P.FLIP else n)
     _hidden(state, observation)

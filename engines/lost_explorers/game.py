@@ -36,9 +36,9 @@ A turn
     mission's track by the members it needed, take a token from the discard
     area if that Leader moved forward and was not ahead of the other,
     discard the mission; with both Leaders on slot 4 or
-    beyond take the 4th member; a Leader reaching a magnifying glass takes
-    a clue tile (drawn from those left, as soon as the Leader moves, before
-    the catch-up token: a fourth clue ends the game there). Then the members on the Equipment
+    beyond take the 4th member; then, last, a Leader that reached a
+    magnifying glass takes a clue tile (drawn from those left; a fourth clue
+    ends the game there, the mission done). Then the members on the Equipment
     areas come back. Taking a stack's last token when the other is empty
     makes this the last turn.
 

@@ -122,7 +122,8 @@ def build(state: LostExplorersState, seat: int) -> dict[str, Any]:
         "my_clues": [components.clue_numbers[tile] for tile in state.clues[seat]],
         "clue_tiles_left": len(state.clue_pool),
         "completed_missions": _completed(state),
-        "completing": (mission_view(components, state.completing)
+        "completing": ({**mission_view(components, state.completing),
+                        "clue_tiles": state.clues_due}
                        if state.completing >= 0 else None),
         "end": _ending(state),
         "box": box_view(components),

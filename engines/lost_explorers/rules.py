@@ -67,7 +67,7 @@ class Rules(Table):
             self.phase = P.FIRST_PLAYER
         elif self.reveal_pool >= 0:
             self.phase = P.MISSION_DRAW
-        elif self.clues_due:
+        elif self.clues_due and self.step != P.CATCH_UP:  # the tiles come last (ruling 25)
             self.phase = P.CLUE_DRAW
         else:
             self.phase = self.step
@@ -96,15 +96,13 @@ class Rules(Table):
 
     def _clue(self, tile: int) -> None:
         """"If one of your Expedition Leaders gets to a slot with a magnifying glass, take a
-        "Clue" tile." The fourth one wins at once."""
+        "Clue" tile", the mission's last step (ruling 25). The fourth one wins at once."""
         seat = self.player
         self.clue_pool.remove(tile)
         self.clues[seat].append(tile)
         self.clues_due -= 1
         if len(self.clues[seat]) >= CLUES_TO_WIN:
             self.ended, self.winner, self.clues_due = BY_CLUES, seat, 0
-        elif not self.clues_due and self.completing >= 0 and self.step != P.CATCH_UP:
-            self._after_clues()
 
     # ---------------------------------------------------------------- setup
 
@@ -182,7 +180,8 @@ class Rules(Table):
 
     def _complete(self, place: int) -> None:
         """Retrieve the member on ``place`` (none if -1), advance the Leader, maybe take a
-        catch-up token."""
+        catch-up token, discard the mission; the clue tiles its move brings are drawn after
+        (RULINGS.md, ruling 25)."""
         seat, mission = self.player, self.completing
         if place >= 0:
             self.occupant[place] = -1
@@ -200,22 +199,11 @@ class Rules(Table):
         # a Leader that does not move (no member needed, or on the last slot) takes nothing.
         if before < after and before <= leaders[1 - track] and kinds:
             if len(kinds) > 1:
-                self.step = P.CATCH_UP  # chosen once the clue tiles due are drawn
+                self.step = P.CATCH_UP  # the clue tiles due wait for the choice
                 return
-            self.catch_up_due = kinds[0]
-        if self.clues_due:  # the clue tiles first (ruling 25): a 4th one ends the game there
-            self.step = P.PHASE_2
+            self._catch_up(kinds[0])
             return
-        self._after_clues()
-
-    def _after_clues(self) -> None:
-        """The rest of a completed mission once its clue tiles are drawn: the catch-up token
-        of the one kind due, if any, then the mission discarded."""
-        vehicle, self.catch_up_due = self.catch_up_due, -1
-        if vehicle >= 0:
-            self._catch_up(vehicle)
-        else:
-            self._discard_mission()
+        self._discard_mission()
 
     def _catch_up(self, vehicle: int) -> None:
         self.discard[vehicle] -= 1

@@ -39,7 +39,7 @@ SLOTS = ("components", "num_players", "phase", "step", "player", "first_player",
          "markers_left", "validated", "stack_left", "visible", "unseen_vehicles",
          "hidden_missions", "discard", "vehicles", "missions", "members_front",
          "members_total", "occupant", "leaders", "clues", "clue_pool", "flips", "area_members",
-         "sent", "reveal_pool", "reveal_for", "completing", "clues_due", "catch_up_due",
+         "sent", "reveal_pool", "reveal_for", "completing", "clues_due",
          "end_triggered", "ended", "winner")
 """Every field of a table. :meth:`Table.copy` follows this list."""
 
@@ -100,9 +100,8 @@ class Table:
     reveal_for: int
     completing: int
     clues_due: int
-    catch_up_due: int
-    """While a completed mission waits for its clue tiles to be drawn: the one vehicle type of
-    the catch-up token due (taken without a question), else -1 (RULINGS.md, ruling 25)."""
+    """Clue tiles the mission being completed brings, drawn once its catch-up token is taken
+    and its token discarded (RULINGS.md, ruling 25)."""
     end_triggered: bool
     ended: int
     winner: int
@@ -135,7 +134,6 @@ class Table:
         self.reveal_pool = self.reveal_for = -1
         self.completing = -1
         self.clues_due = 0
-        self.catch_up_due = -1
         self.end_triggered = False
         self.ended, self.winner = NOT_OVER, -1
 

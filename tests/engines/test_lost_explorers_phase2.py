@@ -189,9 +189,8 @@ def test_the_mission_token_is_discarded() -> None:
     the catch-up token is taken, so it cannot be that token."""
     state = on_map(leaders=(3, 1))
     play(state, A.COMPLETE + MASK_PETRA, A.RETRIEVE + place("Petra"))
-    assert MASK_PETRA in state.missions[0]  # the glass on 5: its clue tile first (ruling 25)
-    play(state, A.CLUE + 0)
-    assert MASK_PETRA not in state.missions[0]
+    assert MASK_PETRA not in state.missions[0]  # before the glass's clue tile (ruling 25)
+    assert state.phase == P.CLUE_DRAW
     assert state.observation(2)["discard"]["car"] == 3
     state = on_map()
     play(state, A.COMPLETE + MASK_PETRA, A.RETRIEVE + place("Petra"))
@@ -404,34 +403,38 @@ def test_the_fourth_clue_ends_the_game_before_a_fifth_is_drawn() -> None:
     assert state.observation(1)["end"]["winner"] == 0
 
 
-def test_the_clue_tile_is_drawn_before_the_catch_up_token_is_chosen() -> None:
+def test_the_catch_up_token_is_chosen_before_the_clue_tile_is_drawn() -> None:
     """"move the Expedition Leader forward ... If you move forward an Expedition Leader whose
-    position was equal or lower ..., take a token of your choice" / "If one of your Expedition
-    Leaders gets to a slot with a magnifying glass, take a "Clue" tile." Both follow from the
-    one move; the clue tile is drawn first, as the Leader gets to the glass, then the
-    catch-up token is chosen and the mission discarded (ruling 25)."""
+    position was equal or lower ..., take a token of your choice" / "Discard the Mission token"
+    / "If one of your Expedition Leaders gets to a slot with a magnifying glass, take a "Clue"
+    tile." In the rulebook's order: the catch-up token is chosen, the mission discarded, then
+    the clue tile drawn (ruling 25). *Changed* in the fifth pass: the tile used to come first."""
     state = on_map(leaders=(3, 5), places=(("African Mask", "boat"), ("Petra", "car")))
     play(state, A.COMPLETE + MASK_PETRA, A.RETRIEVE + place("Petra"))
-    assert state.leaders[0] == [5, 5] and state.phase == P.CLUE_DRAW
-    play(state, A.CLUE + 3)
-    assert state.phase == P.CATCH_UP and state.clues[0] == [3]
-    assert state.observation(0)["completing"]["id"] == MASK_PETRA
+    assert state.leaders[0] == [5, 5] and state.phase == P.CATCH_UP and state.clues[0] == []
+    completing = state.observation(0)["completing"]
+    assert completing["id"] == MASK_PETRA and completing["clue_tiles"] == 1
     play(state, A.CATCH_UP + vehicle("boat"))
-    assert state.phase == P.PHASE_2 and MASK_PETRA not in state.missions[0]
+    assert state.phase == P.CLUE_DRAW and MASK_PETRA not in state.missions[0]
+    play(state, A.CLUE + 3)
+    assert state.phase == P.PHASE_2 and state.clues[0] == [3]
 
 
-def test_a_fourth_clue_ends_the_game_before_the_catch_up_token() -> None:
-    """"You have gathered the 4 clues? Well done! ... win the game." The fourth tile, drawn as
-    the Leader gets to the glass, wins there and then: no catch-up token is chosen after it
-    (ruling 25; it would change nothing in the result)."""
+def test_a_fourth_clue_ends_the_game_after_the_catch_up_token() -> None:
+    """"You have gathered the 4 clues? Well done! ... win the game." The fourth tile, the
+    mission's last step, wins once the catch-up token is taken and the mission discarded
+    (ruling 25; *changed* in the fifth pass, when the tile came first and ended the game before
+    them)."""
     state = on_map(leaders=(3, 5), places=(("African Mask", "boat"), ("Petra", "car")))
     for tile in (5, 6, 7):
         state.clue_pool.remove(tile)
         state.clues[0].append(tile)
-    discard = list(state.discard)
-    play(state, A.COMPLETE + MASK_PETRA, A.RETRIEVE + place("Petra"), A.CLUE + 0)
+    boats = state.discard[vehicle("boat")]
+    play(state, A.COMPLETE + MASK_PETRA, A.RETRIEVE + place("Petra"),
+         A.CATCH_UP + vehicle("boat"), A.CLUE + 0)
     assert state.is_terminal() and state.legal_actions() == []
-    assert state.discard == discard and state.observation(1)["end"]["winner"] == 0
+    assert state.discard[vehicle("boat")] == boats - 1 and MASK_PETRA not in state.missions[0]
+    assert state.observation(1)["end"]["winner"] == 0
 
 
 def test_a_mission_token_taken_this_turn_can_be_completed_in_phase_2() -> None:

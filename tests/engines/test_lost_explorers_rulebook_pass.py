@@ -299,11 +299,12 @@ def test_the_catch_up_token_may_be_a_vehicle_discarded_this_turn() -> None:
     assert me(state)["leaders"] == [4, 2]
 
 
-def test_the_winning_clue_ends_the_game_before_a_lone_catch_up_token() -> None:
+def test_the_winning_clue_ends_the_game_after_the_catch_up_token_and_the_discard() -> None:
     """"You have gathered the 4 clues? Well done! ... win the game." Ruling 25: the clue tile
-    is taken as the Leader gets to the glass, before the catch-up token, and the fourth ends
-    the game there, whether the discard area holds one kind of vehicle or several: the
-    mission stays in front and no token is taken."""
+    is the mission's last step, after the catch-up token and the mission's discard, so the
+    fourth ends the game with the mission done, whether the discard area holds one kind of
+    vehicle (taken without a question), several (chosen first) or none. *Changed* in the fifth
+    pass: the tile came first and the game ended with the mission in front, no token taken."""
     for discard in ({"car": 1}, {"car": 1, "boat": 1}, {}):
         def edit(o: dict[str, Any], discard: dict[str, int] = discard) -> None:
             seat_edit(o, 0, vehicles={}, missions=[0], on=[CHURCH, WALL], leaders=[4, 8],
@@ -311,20 +312,26 @@ def test_the_winning_clue_ends_the_game_before_a_lone_catch_up_token() -> None:
             o["discard"] = {v: discard.get(v, 0) for v in VEHICLES}
         state = phase_2(edit)
         play(state, complete(0), retrieve(WALL))
+        if len(discard) > 1:
+            play(state, 158 + VEHICLES.index("car"))
         assert state.current_player() == CHANCE
         force(state, 266 + 12)
         assert state.is_terminal()
         view = state.observation(1)
         assert view["end"]["winner"] == 0 and view["end"]["clue_sum"] == 1 + 2 + 3 + 13
-        assert view["discard"] == {v: discard.get(v, 0) for v in VEHICLES}, discard
-        assert [m["id"] for m in view["players"][0]["missions"]] == [0], discard
-        assert view["players"][0]["vehicles"] == dict.fromkeys(VEHICLES, 0), discard
+        expected = {v: discard.get(v, 0) for v in VEHICLES}
+        expected["train"] += 1  # the mission (a train token), discarded
+        if discard:
+            expected["car"] -= 1  # the catch-up token taken
+        assert view["discard"] == expected, discard
+        assert view["players"][0]["missions"] == [], discard
+        assert view["players"][0]["vehicles"]["car"] == int(bool(discard)), discard
 
 
 def test_a_clue_that_does_not_win_is_followed_by_the_lone_catch_up_token() -> None:
-    """Not the winning move: after the clue tile the rest of the mission is done (the one kind
-    in the discard area taken, the mission discarded, and the 4th member with both Leaders on
-    slot 4 or beyond)."""
+    """Not the winning move: the mission is done (the one kind in the discard area taken, the
+    mission discarded, and the 4th member with both Leaders on slot 4 or beyond), then its clue
+    tile is drawn (ruling 25)."""
     def edit(o: dict[str, Any]) -> None:
         seat_edit(o, 0, vehicles={}, missions=[0], on=[CHURCH, WALL], leaders=[4, 4])
         o["discard"] = {"train": 0, "car": 1, "boat": 0, "airship": 0}

@@ -62,10 +62,11 @@ class TurnModel:
             "members_in_front": p["members_in_front"], "members_total": p["members_total"],
             "leaders": list(p["leaders"]), "clues": p["clues"]}
             for p in observation["players"]]
-        if self.t["completing"] is not None:
+        self.clues_due = 0
+        if self.t["completing"] is not None:  # README: the tiles it still brings
+            self.clues_due = self.t["completing"]["clue_tiles"]
             self.t["completing"] = self.t["completing"]["id"]
         self.t["stacks"] = [list(stack["visible"]) for stack in self.t["stacks"]]
-        self.clues_due = 0
         self.catch_up: list[str] = []  # the kinds in the discard area when one is due
         self.revealing: str | None = None  # the vehicle of a token taken mission side up
 
@@ -273,29 +274,23 @@ class TurnModel:
         # other Expedition Leader's, take a token of your choice ... from the discard area."
         due = before < after and before <= me["leaders"][1 - track]
         self.catch_up = kinds if due else []
-        if self.clues_due:  # ruling 25: the tiles as the Leader gets to the glass
-            t["phase"] = "draw-clue"
-        else:
-            self._after_clues()
+        if len(self.catch_up) > 1:
+            t["phase"] = "catch-up-token"
+            return
+        if self.catch_up:
+            self._take(self.catch_up[0])
+        self._discard_mission()
 
     def _clue(self) -> None:
         """"If one of your Expedition Leaders gets to a slot with a magnifying glass, take a
-        Clue tile." The 4th clue wins the game at once."""
+        Clue tile", the mission's last step (ruling 25). The 4th clue wins the game at once."""
         t, me = self.t, self.mover()
         me["clues"] += 1
         self.clues_due -= 1
         if me["clues"] >= CLUES_TO_WIN:
             t["phase"], t["end"] = "over", ("clues", t["current_player"])
         elif not self.clues_due:
-            self._after_clues()
-
-    def _after_clues(self) -> None:
-        if len(self.catch_up) > 1:
-            self.t["phase"] = "catch-up-token"
-            return
-        if self.catch_up:
-            self._take(self.catch_up[0])
-        self._discard_mission()
+            t["phase"] = "phase-2"
 
     def _take(self, vehicle: str) -> None:
         self.t["discard"][vehicle] -= 1
@@ -314,7 +309,9 @@ class TurnModel:
         if me["members_total"] == 3 and min(me["leaders"]) >= BONUS_SLOT:
             me["members_total"] += 1
             me["members_in_front"] += 1
-        t["phase"] = "phase-2"
+        # then "If one of your Expedition Leaders gets to a slot with a magnifying glass, take a
+        # Clue tile" (ruling 25: the mission's last step)
+        t["phase"] = "draw-clue" if self.clues_due else "phase-2"
 
     def _end_turn(self) -> None:
         """"Finally, retrieve the Expedition Members on Equipment areas"; the game ends after
@@ -647,12 +644,12 @@ def test_a_marker_put_back_in_the_box_leaves_its_location_open_and_worth_a_membe
 
 def test_one_mission_brings_a_clue_a_catch_up_token_and_the_fourth_member_in_turn() -> None:
     """Three effects of one completed mission at once, in the rulebook's order (ruling 25):
-    the green Leader goes from slot 3 to 5, "If one of your Expedition Leaders gets to a slot
-    with a magnifying glass, take a Clue tile" (slot 5); it was "equal or lower to your other
-    Expedition Leader's" (4), so "take a token of your choice ... from the discard area"
-    (a train or a car); "Discard the Mission token"; and with both Leaders on slot 4 or beyond,
-    "BONUS: ... take the 4th Expedition Member". Each is in the table in turn, and all three
-    are there at the end."""
+    the green Leader goes from slot 3 to 5; it was "equal or lower to your other Expedition
+    Leader's" (4), so "take a token of your choice ... from the discard area" (a train or a
+    car); "Discard the Mission token"; with both Leaders on slot 4 or beyond, "BONUS: ... take
+    the 4th Expedition Member"; and last "If one of your Expedition Leaders gets to a slot with
+    a magnifying glass, take a Clue tile" (slot 5). Each is in the table in turn, and all are
+    there at the end. *Changed* in the fifth pass: the clue tile came first."""
     def edit(o: dict[str, Any]) -> None:
         seat_edit(o, 0, missions=[0], on=[CHURCH, WALL], leaders=[3, 4])
         o["discard"] = {"train": 1, "car": 1}
@@ -660,11 +657,8 @@ def test_one_mission_brings_a_clue_a_catch_up_token_and_the_fourth_member_in_tur
     state = position(edit)
     play(state, END_PHASE_1, complete(0), retrieve(CHURCH))
     view = state.observation(0)
-    assert view["phase"] == "draw-clue" and view["players"][0]["leaders"] == [5, 4]
-    assert view["players"][0]["members_total"] == 3  # the bonus waits for the discard
-    force(state, clue_tile(6))
-    view = state.observation(0)
-    assert view["phase"] == "catch-up-token" and view["my_clues"] == [7]
+    assert view["phase"] == "catch-up-token" and view["players"][0]["leaders"] == [5, 4]
+    assert view["my_clues"] == [] and view["completing"]["clue_tiles"] == 1
     assert state.legal_actions() == [catch_up(TRAIN), catch_up(CAR)]
     assert view["players"][0]["missions"] != [] and view["players"][0]["members_total"] == 3
     play(state, catch_up(CAR))
@@ -672,7 +666,10 @@ def test_one_mission_brings_a_clue_a_catch_up_token_and_the_fourth_member_in_tur
     assert player["vehicles"]["car"] == 1 + 1 and player["missions"] == []
     assert player["members_total"] == 4 and player["members_in_front"] == 1 + 1 + 1
     assert state.observation(0)["discard"] == {"train": 2, "car": 0, "boat": 0, "airship": 0}
-    assert state.observation(0)["phase"] == "phase-2"
+    assert state.observation(0)["phase"] == "draw-clue" and player["clues"] == 0
+    force(state, clue_tile(6))
+    view = state.observation(0)
+    assert view["phase"] == "phase-2" and view["my_clues"] == [7]
 
 
 def test_empty_stacks_end_a_three_player_game_after_the_turn_that_emptied_them() -> None:
@@ -700,27 +697,27 @@ def test_empty_stacks_end_a_three_player_game_after_the_turn_that_emptied_them()
 
 
 def test_completing_names_the_mission_until_its_token_is_discarded() -> None:
-    """README, ``completing``: the mission being completed, with its locations, is in view
-    from the moment it is chosen until its token is discarded: at the member's choice, while
-    its clue tile is drawn, and at the end when that tile was the 4th clue ("You have
-    gathered the 4 clues? Well done! ... win the game": the rest of the mission never comes,
-    ruling 25). The README said `{id, vehicle, track}` while a member or a catch-up token is
-    chosen "else null"; the engine showed it also at the draw and at the end, with
-    `locations`."""
+    """README, ``completing``: the mission being completed, with its locations and the clue
+    tiles it still brings, is in view from the moment it is chosen until its token is
+    discarded (at the member's choice, at the catch-up token's); its clue tiles come after
+    (ruling 25), so at the draw, and at the end when that tile was the 4th clue, it is null
+    and the mission gone. *Changed* in the fifth pass: the tile came first and `completing`
+    stayed in view through the draw and at such an end."""
     def edit(o: dict[str, Any]) -> None:
         seat_edit(o, 0, missions=[0], on=[CHURCH, WALL], leaders=[3, 4], clues=[1, 2, 3])
 
     state = position(edit)
     play(state, END_PHASE_1, complete(0))
-    shown = {"id": 0, "vehicle": "train", "locations": [CHURCH, WALL], "track": GREEN}
+    shown = {"id": 0, "vehicle": "train", "locations": [CHURCH, WALL], "track": GREEN,
+             "clue_tiles": 0}
     assert state.observation(1)["completing"] == shown  # the member to bring back
     play(state, retrieve(CHURCH))
-    assert state.observation(1)["phase"] == "draw-clue"
-    assert state.observation(1)["completing"] == shown
+    view = state.observation(1)
+    assert view["phase"] == "draw-clue" and view["completing"] is None
     force(state, clue_tile(6))
     view = state.observation(1)
     assert view["end"]["by"] == "clues" and view["end"]["winner"] == 0
-    assert view["completing"] == shown and [m["id"] for m in view["players"][0]["missions"]] == [0]
+    assert view["completing"] is None and view["players"][0]["missions"] == []
 
 
 def test_completing_is_null_once_the_mission_token_is_discarded() -> None:
