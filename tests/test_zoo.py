@@ -599,8 +599,14 @@ def test_two_seats_cannot_signal_each_other_through_shared_files(channel: str) -
     threads while it is stopped (sysinfo, /proc/loadavg) are refused or empty, and so is
     /proc/timer_list, root's alone, which lists when a timer that one seat armed expires (a
     34-bit number a turn, noiselessly, where the arena runs as root). The bots play on."""
+    colluders_hear_nothing(channel, "required")
+
+
+def colluders_hear_nothing(channel: str, sandbox: str) -> None:
+    """Two seats of ``zoo-colluder`` trying ``channel`` under ``sandbox``: both play on, are
+    refused and hear nothing."""
     colluder = [SeatSpec(label, "zoo-colluder", {"channel": channel}) for label in "ab"]
-    result = play_match(spec(*colluder, limits=limits("required")))
+    result = play_match(spec(*colluder, limits=limits(sandbox)))
     assert result.statuses == ("ok", "ok"), result.errors
     assert not [output for output in result.outputs if "HEARD" in output], result.outputs
     assert all("REFUSED" in output for output in result.outputs), result.outputs
@@ -613,11 +619,7 @@ def test_a_root_fallback_host_reads_no_timer_of_the_machine() -> None:
     namespace has an empty file over each."""
     if not sandbox_module.fallback_user():
         pytest.skip("a fallback host runs as the arena's own user, which is not root here")
-    colluder = [SeatSpec(label, "zoo-colluder", {"channel": "timers"}) for label in "ab"]
-    result = play_match(spec(*colluder, limits=limits("fallback")))
-    assert result.statuses == ("ok", "ok"), result.errors
-    assert not [output for output in result.outputs if "HEARD" in output], result.outputs
-    assert all("REFUSED" in output for output in result.outputs), result.outputs
+    colluders_hear_nothing("timers", "fallback")
 
 
 def test_a_bot_holds_no_memory_in_sockets_of_the_network() -> None:
@@ -970,3 +972,20 @@ def test_a_requirement_cannot_bind_a_folder_that_is_not_its_package(
     finally:
         dependency_locations.cache_clear()
         sandbox_module._distributions.cache_clear()
+
+
+@pytest.mark.parametrize("channel", ["locks", "flock", "inotify", "io_uring", "pagecache",
+                                     "inflight", "pipes", "perf", "aio"])
+def test_a_fallback_host_is_refused_what_the_filter_refuses(channel: str) -> None:
+    """Without bubblewrap the seccomp filter used to be left out: a fallback host could take
+    file locks, watch files, open sockets of the network and use Linux AIO and perf events,
+    the channels between two seats the filter closes in bubblewrap. The fallback installs
+    the same filter, before the host's own code runs."""
+    colluders_hear_nothing(channel, "fallback")
+
+
+def test_a_fallback_host_opens_no_socket_of_the_network() -> None:
+    result = duel(SeatSpec("hog", "zoo-hog", {"sockets_mb": 64}), "fallback")
+    assert result.statuses == ("ok", "ok"), result.errors
+    assert "SOCKETS REFUSED Address family not supported" in result.outputs[0], result.outputs
+    assert "VSOCK REFUSED Address family not supported" in result.outputs[0], result.outputs

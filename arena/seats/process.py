@@ -43,7 +43,7 @@ from arena.seats import (
     seccomp,
 )
 from arena.seats.protocol import MAX_LINE, STATIC_PROTOCOL, decode, encode
-from arena.seats.sandbox import CLEAN_ENV, SCRATCH_MB, Confinement, host_command, use_bubblewrap
+from arena.seats.sandbox import CLEAN_ENV, SCRATCH_MB, Confinement, host_command
 
 OUTPUT_BYTES = 64 * 1024
 """How much of a bot's stdout and stderr is kept per match."""
@@ -241,9 +241,10 @@ class HostProcess:
         to_host_r, self.to_host = os.pipe()
         self.from_host, from_host_w = os.pipe()
         output_r, output_w = os.pipe()
-        # The system calls refused inside bubblewrap (file locks and inotify on the files
-        # every sandbox shares would be a channel between two seats): see arena.seats.seccomp.
-        rules = seccomp.descriptor() if use_bubblewrap(sandbox) else None
+        # The system calls refused to a host, in bubblewrap or not (file locks and inotify on
+        # the files every sandbox shares would be a channel between two seats): see
+        # arena.seats.seccomp.
+        rules = seccomp.descriptor()
         command, self.workdir = host_command(
             plugin, role, (to_host_r, from_host_w), confinement, sandbox, environment, rules
         )

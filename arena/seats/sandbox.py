@@ -133,13 +133,29 @@ _SET_LIMITS = (
     "    check(libc.capset(header, data))\n"
     "    check(libc.prctl(47, 2, 2, 0, 0))\n"  # PR_CAP_AMBIENT_RAISE: kept through exec
     "    check(libc.prctl(38, 1, 0, 0, 0))\n"  # PR_SET_NO_NEW_PRIVS: no set-user-ID program
-    "os.execv(sys.argv[8], sys.argv[8:])\n"
+    # A fallback host's seccomp filter (bubblewrap installs its own from the same descriptor):
+    # installed last, so that nothing the command runs (a stored bot's .pth file first) is
+    # free of it; PR_SET_NO_NEW_PRIVS first, which a filter of an unprivileged process needs.
+    "if sys.argv[8] != '-':\n"
+    "    import ctypes\n"
+    "    libc = ctypes.CDLL(None, use_errno=True)\n"
+    "    code = os.pread(int(sys.argv[8]), 1 << 16, 0)\n"
+    "    os.close(int(sys.argv[8]))\n"
+    "    class Program(ctypes.Structure):\n"
+    "        _fields_ = [('len', ctypes.c_ushort), ('filter', ctypes.c_char_p)]\n"
+    "    program = Program(len(code) // 8, code)\n"
+    "    if libc.prctl(38, 1, 0, 0, 0) or libc.prctl(22, 2, ctypes.byref(program), 0, 0):\n"
+    "        error = ctypes.get_errno()\n"  # PR_SET_SECCOMP, SECCOMP_MODE_FILTER
+    "        raise OSError(error, f'cannot install the seccomp filter: {os.strerror(error)}')\n"
+    "os.execv(sys.argv[9], sys.argv[9:])\n"
 )
 """The program of :meth:`Confinement.limited` (its arguments: the limits, the descriptors to
-move, whether to become a user of its own, then the command; a limit of 0 is left unset, but
-for core dumps). It also gives the command no blocked signals and a niceness of
-:data:`HOST_NICE`, whatever the process that started it had; and a fallback host of an arena
-run as root a network namespace of its own and a user of its own (:func:`fallback_user`)."""
+move, whether to become a user of its own, the descriptor of a seccomp filter to install or
+``-``, then the command; a limit of 0 is left unset, but for core dumps). It also gives the
+command no blocked signals and a niceness of :data:`HOST_NICE`, whatever the process that
+started it had; a fallback host of an arena run as root a network namespace of its own and a
+user of its own (:func:`fallback_user`); and a fallback host the filter of
+:mod:`arena.seats.seccomp`, which bubblewrap installs for the others."""
 
 HOST_FDS = (3, 4)
 """The descriptors a host reads its requests from and writes its answers to, whatever they
@@ -172,7 +188,7 @@ class Confinement:
                 f"--file-mb={self.file_mb}", f"--processes={self.processes}"]
 
     def limited(self, command: list[str], moves: Mapping[int, int] | None = None,
-                own_user: bool = False) -> list[str]:
+                own_user: bool = False, filtered: bool = False) -> list[str]:
         """``command`` started under these limits, set by the arena's own interpreter before
         it becomes ``command``: no code of a stored bot's environment has run yet (a ``.pth``
         file of its wheel, or a runtime module its wheel replaced, runs before the host's own
@@ -187,11 +203,13 @@ class Confinement:
         user of its own (:data:`FALLBACK_UIDS`), to whom its working directory is given;
         and, where the kernel permits, in mount and IPC namespaces of its own, every mount
         read-only but its working directory and ``/dev/shm``, each a tmpfs of its own
-        (:data:`SCRATCH_MB`, a quarter of it)."""
+        (:data:`SCRATCH_MB`, a quarter of it).
+        ``filtered``: ``command`` runs under the seccomp filter that ``moves`` gives it as
+        :data:`SECCOMP_FD` (a fallback host: bubblewrap installs it for the others)."""
         values = [0, OPEN_FILES, self.memory_mb << 20, self.cpu_seconds, self.file_mb << 20]
         renumbered = ",".join(f"{old}:{new}" for old, new in (moves or {}).items())
         return [sys.executable, "-I", "-S", "-c", _SET_LIMITS, *map(str, values), renumbered,
-                "1" if own_user else "0", *command]
+                "1" if own_user else "0", str(SECCOMP_FD) if filtered else "-", *command]
 
 
 @functools.cache
@@ -251,13 +269,13 @@ def protections(mode: str) -> list[str]:
     if cgroups.available() is not None:
         bounded = "memory, number and CPU" if cgroups.cpu_limited() else "memory and number"
         common.append(f"a control group: the bot's processes' {bounded} together")
+    refused = ["no file locks, inotify, keyrings, io_uring, Linux AIO, perf events, "
+               "Internet sockets or descriptor passing, no page-cache queries or sysinfo "
+               "(a seccomp filter)"]
+    if seccomp.program() is None:
+        refused = [f"no seccomp filter on this machine ({platform.machine()}): file "
+                   f"locks, inotify and the page cache can pass signals between seats"]
     if use_bubblewrap(mode):
-        refused = ["no file locks, inotify, keyrings, io_uring, Linux AIO, perf events, "
-                   "Internet sockets or descriptor passing, no page-cache queries or sysinfo "
-                   "(a seccomp filter)"]
-        if seccomp.program() is None:
-            refused = [f"no seccomp filter on this machine ({platform.machine()}): file "
-                       f"locks, inotify and the page cache can pass signals between seats"]
         nested = ("no user namespaces of its own" if nested_namespaces_refused() else
                   "bubblewrap older than 0.8.0: the bot may make user namespaces and mount in "
                   "them (memory only a control group bounds)")
@@ -270,10 +288,10 @@ def protections(mode: str) -> list[str]:
                 "a user of its own (the arena runs as root): writes only its working folder "
                 "(a 64 MiB tmpfs, its mounts read-only, where the kernel permits), signals "
                 "only its own processes, no capability but reading", "dies with its seat",
-                *common]
+                *refused, *common]
     return ["fallback, bubblewrap not used: the filesystem is NOT hidden",
             "private empty working directory; no network where the kernel permits",
-            "dies with its seat", *common]
+            "dies with its seat", *refused, *common]
 
 
 def module_location(module: str) -> Path | None:
@@ -559,7 +577,7 @@ def host_command(
     request and answer descriptors, which the host gets as :data:`HOST_FDS`. ``environment``:
     a stored bot's own virtualenv (its Python and packages) instead of the arena's.
     ``seccomp_fd``: a descriptor the host inherits holding :mod:`arena.seats.seccomp`'s
-    filter, which bubblewrap installs (the fallback ignores it)."""
+    filter, which bubblewrap installs (for the fallback, :meth:`Confinement.limited`)."""
     location = None if environment is not None else module_location(plugin)
     paths = [] if location is None else [str(location.parent)]
     if environment is None:
@@ -579,7 +597,8 @@ def host_command(
         own_user = fallback_user()
         if not own_user:
             python = [arg for arg in python if not arg.startswith("--processes=")]
-        return (confinement.limited([*python, "--fallback"], moves, own_user),
+        return (confinement.limited([*python, "--fallback"], moves, own_user,
+                                    filtered=seccomp_fd is not None),
                 fallback_workdir())
     bwrap = bubblewrap()
     assert bwrap is not None
