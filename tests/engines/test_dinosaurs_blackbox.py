@@ -577,9 +577,10 @@ def test_pteranodon_takes_own_explorer_from_outside_to_a_safe_empty_space(game: 
     terrain = obs["board"]["terrain"]
     legal = state.legal_actions()
     assert MIDDLE not in legal and 37 in legal
+    near = {n for d in obs["dinosaurs"] for n in obs["board"]["neighbors"][d]}
     for space in legal:
-        assert terrain[space] not in ("lair", "swamp", "inner-swamp", "river")
-        assert space not in obs["dinosaurs"]
+        assert terrain[space] not in ("lair", "swamp", "inner-swamp", "temple")
+        assert space not in obs["dinosaurs"] and space not in near
     state.apply_action(37)
     assert where(state, 0, 0) == 37
 
@@ -759,8 +760,11 @@ def test_dinosaur_enters_a_lair_by_exact_count_only(game: Game) -> None:
     assert 12 not in two.legal_actions()
 
 
-def test_dinosaur_attack_eats_the_captives_in_the_lair(game: Game) -> None:
-    """'All captured explorers there are eaten alive! (including any already in the lair).'"""
+def test_dinosaur_attack_by_count_into_a_lair_guards_its_captives(game: Game) -> None:
+    """'Each captured explorer (and the Dinosaur) are taken to any unoccupied lair. All captured
+    explorers there are eaten alive! (including any already in the lair).' "There" is the lair a
+    capture's captives are taken to: a dinosaur walking into a lair by count captures no one,
+    and the captive there is guarded, not eaten (ruling 21)."""
     def edit(o: Obs) -> None:
         o["dinosaurs"][0] = 24
         put(o, 1, 1, 12)         # a captive in the unguarded lair b1
@@ -777,7 +781,7 @@ def test_dinosaur_attack_eats_the_captives_in_the_lair(game: Game) -> None:
         while phase(state) == "dinosaur-step":
             state.apply_action(state.legal_actions()[0])
     assert view(state)["dinosaurs"][0] == 12
-    assert where(state, 1, 1) == -2
+    assert where(state, 1, 1) == 12
 
 
 def test_captive_stays_while_its_lair_is_guarded(game: Game) -> None:
@@ -846,7 +850,8 @@ def test_short_of_water_reached(game: Game) -> None:
     state.apply_action(80)
     obs = view(state)
     assert obs["players"][0]["explorers"][1] == 80 and obs["players"][0]["alive"] == 4
-    assert obs["phase"] == "move-pick"
+    # 'If an explorer wades across a river, their turn ends in the water' (ruling 23)
+    assert obs["phase"] == "draw" and obs["player"] == 1
 
 
 def test_short_of_water_dies_and_leaves_the_coin_on_its_last_space(game: Game) -> None:
@@ -1547,10 +1552,11 @@ def _expected_spaces(o: Obs) -> list[int] | None:
         near = {n for d in dinosaurs for n in spaces["neighbors"][d]}
         empty = [s for s in range(len(terrain)) if s not in lava and s not in dinosaurs
                  and s != o["swamp_monster"] and s not in explorers]
+        ground = DRY | {"river"}  # ruling 16: a river is safe or dangerous as land is
         if now["explorer"] // 4 == o["player"]:
-            return [s for s in empty if terrain[s] in DRY and s not in near]
-        return [s for s in empty if terrain[s] in ("swamp", "inner-swamp", "river")
-                or (terrain[s] in DRY and s in near)]
+            return [s for s in empty if terrain[s] in ground and s not in near]
+        return [s for s in empty if terrain[s] in ("swamp", "inner-swamp")
+                or (terrain[s] in ground and s in near)]
     return None
 
 

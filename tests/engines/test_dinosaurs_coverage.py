@@ -338,16 +338,18 @@ def test_escape_from_the_swamp_may_be_declined() -> None:
 
 # ------------------------------------------------------------------ dinosaurs
 
-def test_dinosaur_attack_by_exact_count_into_a_lair_eats_its_captives() -> None:
-    """"All captured explorers there are eaten alive! (including any already in the lair)."
-    Ruling 21: a dinosaur stepping into a lair by exact count during the card eats too."""
+def test_dinosaur_attack_by_exact_count_into_a_lair_only_guards_its_captives() -> None:
+    """"Each captured explorer (and the Dinosaur) are taken to any unoccupied lair. All
+    captured explorers there are eaten alive! (including any already in the lair)." Ruling 21:
+    "there" is the lair a capture's captives are taken to; a dinosaur stepping into a lair by
+    exact count captures no one, and the captives there are guarded, not eaten."""
     state = put(put_dinosaur(started(), 0, "c1"), 4, "b1")
     draw_now(state, "Dinosaur Attack")
     play(state, dinosaur(1), space("c5"), space("c4"), space("c3"))
     play(state, dinosaur(0))
     assert space("b1") in state.legal_actions()
     play(state, space("b1"))
-    assert state.explorers[4] == DEAD and state.dinosaurs[0] == space("b1")
+    assert state.explorers[4] == space("b1") and state.dinosaurs[0] == space("b1")
 
 
 def test_a_dinosaur_entering_a_lair_outside_the_attack_only_guards() -> None:

@@ -393,10 +393,12 @@ def test_the_pteranodon_carries_one_explorer_and_nothing_else(game: Game) -> Non
         [p["explorers"] for p in before["players"]]
 
 
-def test_dinosaur_attack_by_exact_count_into_a_lair_eats_its_captives(game: Game) -> None:
-    """'All captured explorers there are eaten alive! (including any already in the lair).'
-    (ruling 21): a dinosaur coming home by exact count, carrying nobody, finds captives of
-    both seats in its unguarded lair, and they are eaten."""
+def test_dinosaur_attack_by_exact_count_into_a_lair_only_guards_its_captives(
+        game: Game) -> None:
+    """'Each captured explorer (and the Dinosaur) are taken to any unoccupied lair. All captured
+    explorers there are eaten alive! (including any already in the lair).' (ruling 21): a
+    dinosaur coming home by exact count, carrying nobody, finds captives of both seats in its
+    unguarded lair; nobody was taken there, so they are guarded, not eaten."""
     spots: dict[str, int] = {}
 
     def held(o: Obs) -> None:
@@ -416,7 +418,8 @@ def test_dinosaur_attack_by_exact_count_into_a_lair_eats_its_captives(game: Game
     assert spots["lair"] in state.legal_actions()
     state.apply_action(spots["lair"])
     obs = state.observation(0)
-    assert obs["players"][0]["explorers"][1] == -2 and obs["players"][1]["explorers"][0] == -2
+    assert obs["players"][0]["explorers"][1] == obs["players"][1]["explorers"][0] == spots["lair"]
+    assert obs["dinosaurs"][0] == spots["lair"]
 
 
 def test_the_secret_path_is_not_taken_back_the_same_turn(game: Game) -> None:
@@ -661,9 +664,10 @@ class Table:
         """'move one of your explorers (even from outside the valley) to a legal safe space
         OR move an opponent to an empty dangerous space' (you may: 'done')."""
         empty = [s for s in range(len(self.terrain)) if s not in self.taken]
-        safe = any(self.terrain[s] in DRY and s not in self.beside_dinosaurs for s in empty)
-        dangerous = any(self.terrain[s] in SWAMPY | {"river"}
-                        or (self.terrain[s] in DRY and s in self.beside_dinosaurs)
+        ground = DRY | {"river"}  # ruling 16: a river is safe or dangerous as land is
+        safe = any(self.terrain[s] in ground and s not in self.beside_dinosaurs for s in empty)
+        dangerous = any(self.terrain[s] in SWAMPY
+                        or (self.terrain[s] in ground and s in self.beside_dinosaurs)
                         for s in empty)
         offered = [DONE]
         for number, at in enumerate(self.explorers):
@@ -750,9 +754,8 @@ class Table:
                                              and self.escape_drop(at)],
             "escape-drop": lambda: self.escape_drop(self.explorers[mover]),
             "fight-pick": self.fight_pick,
-            # ruling 23: a free explorer in the valley
-            "water-pick": lambda: [PICK + n for n, at in self.mine()
-                                   if at >= 0 and terrain[at] != "lair"],
+            # ruling 23: any of the drawer's explorers in the valley, captives too
+            "water-pick": lambda: [PICK + n for n, at in self.mine() if at >= 0],
             "water-step": lambda: self.first_steps(self.explorers[mover],
                                                    set(self.now["visited"]), water_run=True),
             "dinosaur-pick": self.dinosaur_pick,
