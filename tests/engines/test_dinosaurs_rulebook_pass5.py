@@ -15,6 +15,9 @@ names them in its rows.
 
 from __future__ import annotations
 
+import random
+from pathlib import Path
+
 import pytest
 from test_dinosaurs_blackbox import CARD, NAME, Obs, dice, die, phase, put, view
 from test_dinosaurs_rulebook_pass3 import DONE, PATH, SHOOT, at_draw, finish_turn, pick
@@ -323,3 +326,42 @@ def test_the_secret_path_after_a_crossing_run_but_not_after_a_wading_one(game: G
     wet.apply_action(spot(o, "b8"))
     assert view(wet)["phase"] == "draw" and view(wet)["players"][0]["secret_paths"] == 1
 
+
+
+# --- the documented interface (README, "Actions" and "Observation") ---------------------------
+
+README = Path(__file__).resolve().parents[2] / "engines" / "dinosaurs" / "README.md"
+CHANCE_IDS = {"first-player": range(225, 229), "draw": range(194, 208),
+              "move-roll": range(208, 225), "water-roll": range(214, 225)}
+"""Each chance node's ids, as the README's table of actions gives them."""
+COUNTS = {"move-step": (1, 12), "water-step": (1, 12), "dinosaur-step": (1, 3),
+          "lava-place": (1, 3), "lava-lift": (1, 3), "lava-drop": (1, 3)}
+"""Where the README's ``now.steps_left`` (steps) or ``now.lava_left`` (lava) must be counting."""
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_phase_and_counter_an_observation_shows_is_the_readmes(
+        game: Game, players: int) -> None:
+    """A tester reads ``phase``, ``now.steps_left`` and ``now.lava_left`` from the README: every
+    phase a random match shows is named there (the chance nodes too, with their ids), and the
+    counters count what it says while a piece moves or lava is laid."""
+    text = README.read_text("utf-8")
+    rng = random.Random(players)
+    for _ in range(3 - players // 2):
+        state = game.new_initial_state(players)
+        while not state.is_terminal():
+            obs = state.observation(0)
+            kind, now = obs["phase"], obs["now"]
+            assert f"`{kind}`" in text, kind
+            if state.current_player() == CHANCE:
+                assert set(state.legal_actions()) <= set(CHANCE_IDS[kind]), kind
+                outcomes = state.chance_outcomes()
+                state.apply_action(rng.choices([a for a, _ in outcomes],
+                                               [p for _, p in outcomes])[0])
+                continue
+            if kind in COUNTS:
+                low, high = COUNTS[kind]
+                counter = now["lava_left"] if kind.startswith("lava") else now["steps_left"]
+                assert low <= counter <= high, (kind, counter)
+            state.apply_action(rng.choice(state.legal_actions()))
+        assert f"`{state.observation(0)['phase']}`" in text
