@@ -257,7 +257,8 @@ class Events(Pieces):
         self.dinosaurs[self.dinosaur] = action
         self.visited |= 1 << action
         self.steps_left -= 1
-        if self.board.terrain[action] == LAIR:  # by exact count: it guards whoever is there
+        if self.board.terrain[action] == LAIR:
+            self._eat_if_attack(action)
             self._next_dinosaur()
         elif action in self.explorers:
             self.capture(action, RESUME_CARD)
@@ -287,9 +288,7 @@ class Events(Pieces):
             self.go_on(resume)
 
     def _eat_if_attack(self, lair: int) -> None:
-        """Dinosaur Attack: the captives taken to ``lair`` are eaten, "including any already
-        in the lair" (a dinosaur walking into a lair by count captures no one, and eats no
-        one: ruling 21)."""
+        """Dinosaur Attack: every explorer in a lair a dinosaur arrives in is eaten."""
         if self.card == C.DINOSAUR_ATTACK:
             self.kill_all_at(lair)
 

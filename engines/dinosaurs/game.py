@@ -55,8 +55,8 @@ The cards (counts from the rulebook)
     the nearest exit, with any coin it carries. Restless Dinosaurs (6),
     Undergrowth (5), Grazing (4), Danger Ahead (3), Dinosaur Attack (1):
     dinosaurs move (three by 2; all by 1; three by 1; three by 2 and three by 1;
-    one by 3 and three by 1), chosen and steered by the drawer; Attack eats
-    everyone in a lair a captor is taken to. Dinosaurs Fight (3): a captive
+    one by 3 and three by 1), chosen and steered by the drawer; Attack eats the
+    captives in the lairs dinosaurs reach. Dinosaurs Fight (3): a captive
     escapes onto a footprint (yours if you have one in a lair, else an
     opponent's). Short of Water (2): one of your explorers in the valley (a
     captive too) throws two dice and must reach a river or crossing or dies; its

@@ -760,11 +760,8 @@ def test_dinosaur_enters_a_lair_by_exact_count_only(game: Game) -> None:
     assert 12 not in two.legal_actions()
 
 
-def test_dinosaur_attack_by_count_into_a_lair_guards_its_captives(game: Game) -> None:
-    """'Each captured explorer (and the Dinosaur) are taken to any unoccupied lair. All captured
-    explorers there are eaten alive! (including any already in the lair).' "There" is the lair a
-    capture's captives are taken to: a dinosaur walking into a lair by count captures no one,
-    and the captive there is guarded, not eaten (ruling 21)."""
+def test_dinosaur_attack_eats_the_captives_in_the_lair(game: Game) -> None:
+    """'All captured explorers there are eaten alive! (including any already in the lair).'"""
     def edit(o: Obs) -> None:
         o["dinosaurs"][0] = 24
         put(o, 1, 1, 12)         # a captive in the unguarded lair b1
@@ -781,7 +778,7 @@ def test_dinosaur_attack_by_count_into_a_lair_guards_its_captives(game: Game) ->
         while phase(state) == "dinosaur-step":
             state.apply_action(state.legal_actions()[0])
     assert view(state)["dinosaurs"][0] == 12
-    assert where(state, 1, 1) == 12
+    assert where(state, 1, 1) == -2
 
 
 def test_captive_stays_while_its_lair_is_guarded(game: Game) -> None:

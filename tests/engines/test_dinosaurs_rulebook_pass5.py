@@ -1,7 +1,7 @@
 """Lost Valley of the Dinosaurs, fifth rulebook pass: the contested rulings and interactions.
 
 The first half checks the readings the fifth pass settled on the most literal reading of the
-rulebook (RULINGS.md 13, 16, 21, 23: the Short of Water run that wades in ends the turn and
+rulebook (RULINGS.md 13, 16, 23: the Short of Water run that wades in ends the turn and
 claims a coin by exact count, a captive may be the one short of water, a river is safe or
 dangerous for the pteranodon as land is); the second half goes after interactions: a card
 that kills the last explorer in the middle of a turn, a seat eliminated by its own card, four
