@@ -103,6 +103,24 @@ def test_the_water_runs_last_point_on_a_coin_claims_it(game: Game) -> None:
     assert obs["coins"] == [[spot(o, "b8"), 1]]
 
 
+def test_a_coin_claimed_on_the_water_runs_crossing_makes_the_move_two_dice(
+        game: Game) -> None:
+    """'An explorer may claim abandoned treasure by landing on it by exact count' with 'An
+    explorer carrying treasure moves on the throw of two dice': the run's last point lands on
+    a coin on the crossing, and the turn's move of that explorer is then on two dice."""
+    def edit(o: Obs) -> None:
+        put(o, 0, 0, spot(o, "b6"))
+        o["coins"] = [[spot(o, "c8"), 1]]
+        o["temple_coins"] -= 1
+    state = water(game, edit, 2)
+    o = view(state)
+    state.apply_action(spot(o, "b7"))
+    state.apply_action(spot(o, "c8"))
+    assert view(state)["players"][0]["carrying"][0] is True
+    state.apply_action(pick(0, 0))
+    assert sorted(dict(state.chance_outcomes())) == [dice(total) for total in range(2, 13)]
+
+
 def test_a_captive_may_be_the_one_short_of_water(game: Game) -> None:
     """'one of your explorers rolls two dice and must reach the river on this turn or they
     die': one of your explorers, a captive too (the rulebook excepts the lair where it means
