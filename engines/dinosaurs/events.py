@@ -13,7 +13,7 @@ from __future__ import annotations
 from engines.dinosaurs import actions as A
 from engines.dinosaurs import cards as C
 from engines.dinosaurs import phases as P
-from engines.dinosaurs.board import LAIR, SWAMPY
+from engines.dinosaurs.board import LAIR, RIVER, SWAMPY
 from engines.dinosaurs.pieces import Pieces
 from engines.dinosaurs.table import LAVA_PIECES
 
@@ -39,6 +39,10 @@ class Events(Pieces):
         """Go back to the move or after it, once a shot's capture is settled."""
         raise NotImplementedError
 
+    def end_turn(self) -> None:
+        """End the turn (played by :class:`~engines.dinosaurs.rules.Rules`)."""
+        raise NotImplementedError
+
     # ------------------------------------------------------------ cards
 
     def _draw(self, action: int) -> None:
@@ -48,9 +52,13 @@ class Events(Pieces):
         _CARD_EFFECTS[card](self)
 
     def card_done(self) -> None:
+        self.discard()
+        self.begin_move()
+
+    def discard(self) -> None:
+        """The card carried out goes onto the discard pile, unless it is kept."""
         if self.card not in C.KEPT:
             self.discards[self.card] += 1
-        self.begin_move()
 
     def _offer(self, phase: int, choices: list[int]) -> None:
         """Ask the drawer to choose (``phase``) if there is a choice, else the card is done."""
@@ -176,7 +184,9 @@ class Events(Pieces):
         self._next_water_step()
 
     def _next_water_step(self) -> None:
-        if self.steps_left and self.explorer_steps(self.mover, self.visited, water_run=True):
+        at = self.explorers[self.mover]
+        if (self.steps_left and not (self.board.terrain[at] == LAIR and self.guarded(at))
+                and self.explorer_steps(self.mover, self.visited, water_run=True)):
             self.phase = P.WATER_STEP
             return
         self.kill(self.mover)  # the treasure stays on the last space of the run
@@ -184,15 +194,27 @@ class Events(Pieces):
         self.card_done()
 
     def _water_step(self, action: int) -> None:
-        self.explorers[self.mover] = action
+        """One step of the run. Reaching a river or a crossing saves the explorer; its last
+        point landing there claims an abandoned coin ("by exact count", ruling 13); wading
+        into a river ends the whole turn ("their turn ends in the water", ruling 23)."""
+        number = self.mover
+        self.explorers[number] = action
         self.visited |= 1 << action
         self.steps_left -= 1
-        if self.at_water(self.mover):
-            self.walked[self.mover] = self.visited
-            self.mover = -1
-            self.card_done()
-        else:
+        if not self.at_water(number):
             self._next_water_step()
+            return
+        if self.steps_left == 0 and self.coins[action] and not self.carrying[number]:
+            self.coins[action] -= 1
+            self.carrying[number] = True
+        self.walked[number] = self.visited
+        self.mover = -1
+        if self.board.terrain[action] == RIVER:
+            self.discard()
+            self.card = -1
+            self.end_turn()
+        else:
+            self.card_done()
 
     def _keep(self) -> None:
         if self.card == C.SECRET_PATH:

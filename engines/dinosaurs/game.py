@@ -47,7 +47,8 @@ The cards (counts from the rulebook)
     edge, then three per eruption, each next to lava in the valley (anywhere but
     the swamp, a lair or the temple); lava kills explorers; after 30 pieces,
     three pieces may be repositioned. Pteranodon Swoops (6): put one of your explorers on an
-    empty safe space, or an opponent's on an empty dangerous one. Swamp Monster
+    empty safe space (land or river not next to a dinosaur), or an opponent's on an empty
+    dangerous one (the swamp, or land or river next to a dinosaur). Swamp Monster
     (6): it moves one grey arrow clockwise and eats whoever is there. Falls into
     the Swamp (6): one of your explorers (not a captive) goes onto any grey
     arrow but the monster's. Escape from the Swamp (1): one of yours leaves by
@@ -57,8 +58,10 @@ The cards (counts from the rulebook)
     one by 3 and three by 1), chosen and steered by the drawer; Attack eats the
     captives in the lairs dinosaurs reach. Dinosaurs Fight (3): a captive
     escapes onto a footprint (yours if you have one in a lair, else an
-    opponent's). Short of Water (2): one of your explorers throws two dice and
-    must reach a river or dies. Secret Path (2) and Found a Gun (2) are kept.
+    opponent's). Short of Water (2): one of your explorers in the valley (a
+    captive too) throws two dice and must reach a river or crossing or dies; its
+    last point on a coin claims it, and wading into a river ends the turn. Secret
+    Path (2) and Found a Gun (2) are kept.
 
 Dinosaurs
     They never enter lava, the swamp or the temple, never leave the valley,

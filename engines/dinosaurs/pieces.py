@@ -23,8 +23,11 @@ from engines.dinosaurs.board import (
 )
 from engines.dinosaurs.table import DEAD, OUTSIDE, Table
 
-DANGEROUS = WALKABLE | SWAMPY | {RIVER}
-"""Terrain the pteranodon may drop an opponent on (land only next to a dinosaur)."""
+GROUND = WALKABLE | {RIVER}
+"""Where the pteranodon may put an explorer outside the swamp: dry land or a river, safe
+unless next to a dinosaur (ruling 16)."""
+DANGEROUS = GROUND | SWAMPY
+"""Terrain the pteranodon may drop an opponent on (land and rivers only next to a dinosaur)."""
 
 
 def _connected(board: Board, pieces: frozenset[int]) -> bool:
@@ -150,11 +153,11 @@ class Pieces(Table):
         return taken
 
     def safe_spaces(self) -> list[int]:
-        """Where the pteranodon may put the drawer's own explorer: empty dry land that is not
-        dangerous (not next to a dinosaur)."""
+        """Where the pteranodon may put the drawer's own explorer: an empty space of dry land
+        or river that is not dangerous (not next to a dinosaur)."""
         board, taken, lava = self.board, self._taken(), self.lava
         near_dinosaurs = self._near_dinosaurs()
-        return [space for space in _spaces_of(board, WALKABLE)
+        return [space for space in _spaces_of(board, GROUND)
                 if space not in taken and not lava[space] and space not in near_dinosaurs]
 
     def _near_dinosaurs(self) -> set[int]:
@@ -162,13 +165,13 @@ class Pieces(Table):
         return {other for dinosaur in self.dinosaurs for other in neighbors[dinosaur]}
 
     def dangerous_spaces(self) -> list[int]:
-        """Where it may drop an opponent: an empty swamp or river space, or empty land next
-        to a dinosaur."""
+        """Where it may drop an opponent: an empty swamp space, or an empty space of land or
+        river next to a dinosaur."""
         board, taken, lava = self.board, self._taken(), self.lava
         near_dinosaurs = self._near_dinosaurs()
         return [space for space in _spaces_of(board, DANGEROUS)
                 if space not in taken and not lava[space]
-                and (board.terrain[space] not in WALKABLE or space in near_dinosaurs)]
+                and (board.terrain[space] in SWAMPY or space in near_dinosaurs)]
 
     def pteranodon_picks(self) -> list[int]:
         """Explorers the pteranodon may carry: the drawer's own anywhere alive, or an
@@ -243,10 +246,8 @@ class Pieces(Table):
                 and self.free_footprints(self.explorers[number])]
 
     def water_picks(self) -> list[int]:
-        """The drawer's free explorers in the valley (not outside it, not captive)."""
-        terrain = self.board.terrain
-        return [number for number in self.own(self.player)
-                if (at := self.explorers[number]) >= 0 and terrain[at] != LAIR]
+        """The drawer's explorers in the valley (not outside it), captives too (ruling 23)."""
+        return [number for number in self.own(self.player) if self.explorers[number] >= 0]
 
     def at_water(self, number: int) -> bool:
         at = self.explorers[number]

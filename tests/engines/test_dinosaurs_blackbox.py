@@ -577,9 +577,10 @@ def test_pteranodon_takes_own_explorer_from_outside_to_a_safe_empty_space(game: 
     terrain = obs["board"]["terrain"]
     legal = state.legal_actions()
     assert MIDDLE not in legal and 37 in legal
+    near = {n for d in obs["dinosaurs"] for n in obs["board"]["neighbors"][d]}
     for space in legal:
-        assert terrain[space] not in ("lair", "swamp", "inner-swamp", "river")
-        assert space not in obs["dinosaurs"]
+        assert terrain[space] not in ("lair", "swamp", "inner-swamp", "temple")
+        assert space not in obs["dinosaurs"] and space not in near
     state.apply_action(37)
     assert where(state, 0, 0) == 37
 
@@ -846,7 +847,8 @@ def test_short_of_water_reached(game: Game) -> None:
     state.apply_action(80)
     obs = view(state)
     assert obs["players"][0]["explorers"][1] == 80 and obs["players"][0]["alive"] == 4
-    assert obs["phase"] == "move-pick"
+    # 'If an explorer wades across a river, their turn ends in the water' (ruling 23)
+    assert obs["phase"] == "draw" and obs["player"] == 1
 
 
 def test_short_of_water_dies_and_leaves_the_coin_on_its_last_space(game: Game) -> None:
@@ -1547,10 +1549,11 @@ def _expected_spaces(o: Obs) -> list[int] | None:
         near = {n for d in dinosaurs for n in spaces["neighbors"][d]}
         empty = [s for s in range(len(terrain)) if s not in lava and s not in dinosaurs
                  and s != o["swamp_monster"] and s not in explorers]
+        ground = DRY | {"river"}  # ruling 16: a river is safe or dangerous as land is
         if now["explorer"] // 4 == o["player"]:
-            return [s for s in empty if terrain[s] in DRY and s not in near]
-        return [s for s in empty if terrain[s] in ("swamp", "inner-swamp", "river")
-                or (terrain[s] in DRY and s in near)]
+            return [s for s in empty if terrain[s] in ground and s not in near]
+        return [s for s in empty if terrain[s] in ("swamp", "inner-swamp")
+                or (terrain[s] in ground and s in near)]
     return None
 
 

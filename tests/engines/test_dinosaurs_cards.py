@@ -212,7 +212,8 @@ def test_pteranodon_rescues_your_own_explorer_to_a_safe_space() -> None:
     play(state, explorer(1))
     targets = names(state.legal_actions())
     assert "b6" in targets and "b5" not in targets  # occupied
-    assert not [at for at in state.legal_actions() if BOARD.terrain[at] in (2, 4, 5, 6)]
+    assert not [at for at in state.legal_actions() if BOARD.terrain[at] in (4, 5, 6)]
+    assert "a8" in targets  # a river with no dinosaur about is safe (ruling 16)
     play(state, space("b6"))
     assert state.explorers[1] == space("b6") and phase(state) == "move-pick"
 
@@ -236,10 +237,11 @@ def test_pteranodon_drops_an_opponent_onto_an_empty_dangerous_space() -> None:
     assert explorer(6) not in state.legal_actions()  # outside the valley
     play(state, explorer(4))
     targets = names(state.legal_actions())
-    assert {"i3", "j1", "j2", "h3", "g6"} <= set(targets)
+    assert {"i3", "j1", "j2", "h3"} <= set(targets)
     assert "i2" not in targets and "h2" not in targets  # an explorer, the monster
     assert not [name for name in targets if BOARD.terrain[space(name)] == 6]
     assert "b0" in targets and "e2" not in targets  # next to a dinosaur (b1), or not
+    assert "g6" not in targets  # a river is dangerous only next to a dinosaur (ruling 16)
     play(state, space("i3"))
     assert state.explorers[4] == space("i3")
 
@@ -453,7 +455,8 @@ def test_short_of_water_reach_a_river_or_die() -> None:
     draw_now(state, "Your Expedition is Short")
     play(state, explorer(0), dice(4))
     play(state, space("f2"), space("g2"))
-    assert state.explorers[0] == space("g2") and phase(state) == "move-pick"
+    # wading in: "their turn ends in the water" (ruling 23), the next seat draws
+    assert state.explorers[0] == space("g2") and phase(state) == "draw" and state.player == 1
     state = put(started(), 0, "a1")
     state.carrying[0] = True
     draw_now(state, "Your Expedition is Short")
@@ -462,10 +465,14 @@ def test_short_of_water_reach_a_river_or_die() -> None:
     assert state.coins[space("a3")] == 1  # "the treasure is left on the last space"
 
 
-def test_short_of_water_only_explorers_in_the_valley_and_free() -> None:
+def test_short_of_water_only_explorers_in_the_valley() -> None:
+    """Outside the valley no one has to run; a captive does (ruling 23), and in a guarded
+    lair it cannot get out and dies."""
     state = put(started(), 1, "b1")
     draw_now(state, "Your Expedition is Short")
-    assert phase(state) == "move-pick"  # outside or captive: no one has to run
+    assert state.legal_actions() == [explorer(1)]
+    play(state, explorer(1), dice(12))
+    assert state.explorers[1] == DEAD and phase(state) == "move-pick"
     state = put(started(), 2, "g6")
     draw_now(state, "Your Expedition is Short")
     play(state, explorer(2))

@@ -515,8 +515,8 @@ def test_the_readme_documents_every_observation_key() -> None:
 
 
 def test_the_readme_documents_the_action_ids_and_phases() -> None:
-    """The README's action table gives the id ranges of actions.py; its phase list is the
-    decision phases of phases.py."""
+    """The README's action table gives the id ranges of actions.py; its phase lists are the
+    decision phases of phases.py, then its chance nodes and the end."""
     text = _section(README.read_text("utf-8"), "## Actions")
     rows = re.findall(r"^\| (\d+)(?:\u2013(\d+))? \|", text, re.MULTILINE)
     ranges = [(int(low), int(high or low)) for low, high in rows]
@@ -528,8 +528,12 @@ def test_the_readme_documents_the_action_ids_and_phases() -> None:
     chance = ranges[len(decisions):]
     assert chance[0][0] == A.CARD and chance[-1][1] == A.NUM_ACTIONS - 1
     assert all(low == previous[1] + 1 for previous, (low, _) in itertools.pairwise(chance))
-    listed = re.findall(r"`([a-z-]+)`", text[text.index("Phases a seat decides in"):])
+    decided = text[text.index("Phases a seat decides in"):text.index("Chance nodes:")]
+    listed = re.findall(r"`([a-z-]+)`", decided)
     assert listed == list(PHASE_NAMES[MOVE_PICK:OVER])
+    # the chance nodes, then the end (fifth pass: a tester saw them in `phase`, unnamed)
+    chance = re.findall(r"`([a-z-]+)`", text[text.index("Chance nodes:"):])
+    assert chance == [*PHASE_NAMES[:MOVE_PICK], PHASE_NAMES[OVER]]
 
 
 def test_the_readme_says_what_the_turn_and_the_end_hold_when_nothing_is_under_way() -> None:

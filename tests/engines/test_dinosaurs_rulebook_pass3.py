@@ -661,9 +661,10 @@ class Table:
         """'move one of your explorers (even from outside the valley) to a legal safe space
         OR move an opponent to an empty dangerous space' (you may: 'done')."""
         empty = [s for s in range(len(self.terrain)) if s not in self.taken]
-        safe = any(self.terrain[s] in DRY and s not in self.beside_dinosaurs for s in empty)
-        dangerous = any(self.terrain[s] in SWAMPY | {"river"}
-                        or (self.terrain[s] in DRY and s in self.beside_dinosaurs)
+        ground = DRY | {"river"}  # ruling 16: a river is safe or dangerous as land is
+        safe = any(self.terrain[s] in ground and s not in self.beside_dinosaurs for s in empty)
+        dangerous = any(self.terrain[s] in SWAMPY
+                        or (self.terrain[s] in ground and s in self.beside_dinosaurs)
                         for s in empty)
         offered = [DONE]
         for number, at in enumerate(self.explorers):
@@ -750,9 +751,8 @@ class Table:
                                              and self.escape_drop(at)],
             "escape-drop": lambda: self.escape_drop(self.explorers[mover]),
             "fight-pick": self.fight_pick,
-            # ruling 23: a free explorer in the valley
-            "water-pick": lambda: [PICK + n for n, at in self.mine()
-                                   if at >= 0 and terrain[at] != "lair"],
+            # ruling 23: any of the drawer's explorers in the valley, captives too
+            "water-pick": lambda: [PICK + n for n, at in self.mine() if at >= 0],
             "water-step": lambda: self.first_steps(self.explorers[mover],
                                                    set(self.now["visited"]), water_run=True),
             "dinosaur-pick": self.dinosaur_pick,

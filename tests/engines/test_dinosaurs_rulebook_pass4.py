@@ -432,40 +432,6 @@ def water(game: Game, edit: Callable[[Obs], None], roll: int, players: int = 2) 
     return state
 
 
-def test_wading_in_on_the_water_run_leaves_the_turns_move_to_come(game: Game) -> None:
-    """'Your Expedition is Short of Water! ... must reach the river on this turn or they die'
-    then the turn's second part, 'EITHER move any ONE of your explorers'. The run that wades
-    into a river has done what the card asks; 'If an explorer wades across a river, their turn
-    ends in the water' is the move's rule (ruling 23): the move still follows, and the
-    explorer, in the water now, moves 'simply 1 space (do not roll the dice)'."""
-    state = water(game, lambda o: put(o, 0, 0, spot(o, "a7")), 5)
-    o = view(state)
-    state.apply_action(spot(o, "a8"))
-    obs = view(state)
-    assert obs["phase"] == "move-pick" and obs["players"][0]["explorers"][0] == spot(o, "a8")
-    state.apply_action(pick(0, 0))
-    assert state.current_player() == 0 and phase(state) == "move-step"
-    assert spot(o, "a7") in state.legal_actions()     # its start: not travelled into by the run
-
-
-def test_the_water_run_claims_no_coin_even_on_its_last_point(game: Game) -> None:
-    """'An explorer may claim abandoned treasure by landing on it by exact count' is the
-    move's; the water run ('you do not have to arrive by an exact count') stops on reaching
-    the river whatever is left, and is not the move (rulings 13, 23): a coin in the river it
-    reaches on its last point stays there."""
-    def edit(o: Obs) -> None:
-        put(o, 0, 0, spot(o, "b6"))
-        o["coins"] = [[spot(o, "b8"), 1]]
-        o["temple_coins"] -= 1
-    state = water(game, edit, 2)
-    o = view(state)
-    state.apply_action(spot(o, "b7"))
-    state.apply_action(spot(o, "b8"))
-    obs = view(state)
-    assert obs["players"][0]["explorers"][0] == spot(o, "b8")
-    assert obs["players"][0]["carrying"][0] is False and obs["coins"] == [[spot(o, "b8"), 1]]
-
-
 def test_a_carrier_dying_of_thirst_out_of_the_temple_leaves_its_coin_on_the_last_space(
         game: Game) -> None:
     """'If an explorer dies (with treasure) while trying to get water, the treasure is left on

@@ -154,11 +154,10 @@ def test_after_the_water_run_the_move_does_not_go_back_over_it() -> None:
     turn, so the same explorer's move does not step back onto it (ruling 9)."""
     state = put(started(), 0, "b6")
     draw_now(state, "Your Expedition is Short")
-    play(state, explorer(0), dice(2), space("b7"), space("b8"))
-    assert phase(state) == "move-pick" and state.explorers[0] == space("b8")
-    play(state, explorer(0))
-    assert state.steps_left == 1  # in the river: one space, no dice
-    assert space("b7") not in state.legal_actions() and space("c8") in state.legal_actions()
+    play(state, explorer(0), dice(2), space("b7"), space("c8"))  # a crossing: dry land
+    assert phase(state) == "move-pick" and state.explorers[0] == space("c8")
+    play(state, explorer(0), die(1))
+    assert space("b7") not in state.legal_actions() and space("c7") in state.legal_actions()
 
 
 def test_the_secret_path_traveller_does_not_walk_back_into_the_temple() -> None:

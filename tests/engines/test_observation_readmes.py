@@ -110,14 +110,30 @@ def test_explorers_adventure_and_turn_count_as_the_readme_says() -> None:
 
 def test_dinosaurs_turn_counts_every_seats_finished_turns_from_zero() -> None:
     """engines/dinosaurs/README.md: `turn` counts the turns finished by all the seats together,
-    from 0; `player` is whose turn it is. The README named `turn` only."""
-    last: tuple[int, int] | None = None
-    for _, observation, _ in decisions("lost-valley-of-the-dinosaurs", {}, games=3):
-        turn, player = observation["turn"], observation["player"]
-        if last is None or turn < last[0]:  # a new game
-            assert turn == 0
-        elif turn == last[0]:
-            assert player == last[1]
-        else:
-            assert turn == last[0] + 1  # a seat whose explorers are all dead is skipped, uncounted
-        last = (turn, player)
+    from 0; `player` is whose turn it is. The README named `turn` only. Read at every node,
+    chance ones too: a turn may hold no decision at all (a card with nothing to choose, then
+    nothing to move), and it is counted all the same (fifth pass: only decisions were read,
+    and a match that met such a turn saw `turn` go up by two)."""
+    found = require_registry().game("lost-valley-of-the-dinosaurs")
+    for seed in range(3):
+        rng = random.Random(seed)
+        state = found.new_initial_state(2 + seed % 3, {})
+        last: tuple[int, int] | None = None
+        while True:
+            observation = state.observation(0)
+            turn, player, phase = observation["turn"], observation["player"], observation["phase"]
+            if phase != "first-player":
+                if last is None:
+                    assert turn == 0
+                elif turn == last[0]:
+                    assert player == last[1]
+                else:  # a seat whose explorers are all dead is skipped, uncounted
+                    assert turn == last[0] + 1 and phase in ("draw", "over")
+                last = (turn, player)
+            if state.is_terminal():
+                break
+            if state.current_player() < 0:
+                ids, weights = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(ids, weights)[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
