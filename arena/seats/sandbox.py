@@ -7,7 +7,7 @@ virtualenv, the arena's own packages, the bot's own packages and what it
 requires, and nothing else (no home, no results, no other project files); an empty private
 ``/tmp`` as its working directory (64 MiB, and 16 MiB of ``/dev/shm``: the rest of
 ``/dev`` is read-only); no network; its own user, PID, IPC and
-UTS namespaces; the figures of the whole machine in ``/proc`` hidden (:data:`HIDDEN_PROC`);
+UTS namespaces; of ``/proc`` only its own processes and :data:`PROC_KEPT`;
 and it dies with the seat that started it.
 
 Without bubblewrap (the *fallback*) the host gets an empty environment, a
@@ -20,6 +20,7 @@ read what its user can read. Where the arena runs as root, it runs as a user of 
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib.metadata
 import importlib.util
@@ -68,7 +69,7 @@ memory limit does not count, so it is bounded here); its ``/dev/shm`` gets a qua
 ROOTS_PROC = ("timer_list", "slabinfo", "vmallocinfo", "kpagecount", "kpageflags", "kpagecgroup")
 """Files of ``/proc`` only root reads, which tell what other processes of the machine do (every
 timer and when it expires, the kernel's objects, its thread stacks, every page of memory):
-hidden from every sandbox (:data:`HIDDEN_PROC`), the fallback's too, where the kernel gives it
+hidden from every sandbox (:func:`hidden_proc`), the fallback's too, where the kernel gives it
 a mount namespace (it keeps ``CAP_DAC_READ_SEARCH``, which reads them)."""
 
 _SET_LIMITS = (
@@ -395,29 +396,52 @@ makes there (``/etc``, ``/root``, ``/tmp/h-...``'s parents) were the bot's to wr
 team's wrote 96 MiB in ``/`` and as much in ``/etc``, past the scratch folders' bounds (where
 no control group counts it, unbounded, and unseen by the pool's budget)."""
 
-HIDDEN_PROC = ("loadavg", "stat", "meminfo", "vmstat", "zoneinfo", "buddyinfo", "pagetypeinfo",
-               "diskstats", "interrupts", "softirqs", "uptime", "swaps", "schedstat", "cgroups",
-               "sys", "pressure", "key-users", "locks", "irq", *ROOTS_PROC)
-"""What a sandboxed host finds empty in its ``/proc``: counters of the whole machine (threads
-running and in all, free memory and pages, disk reads, interrupts, idle time, open files in
-``sys/fs``), which one seat sets by holding threads, memory or files while it is stopped and
-another reads on its turn: a channel between two seats of one author. A bot has its own
-figures in ``/proc/self``. Where the arena runs as root, the sandbox's user is root outside
-it, and reads root's own files of ``/proc`` too: every timer of the machine, and when it
-expires (``timer_list``: the red team's pair passed a 34-bit number a turn, noiselessly, as
-the time a ``timerfd`` of one seat expires, armed while it was stopped), the kernel's objects
-by kind (``slabinfo``), its thread stacks (``vmallocinfo``, a count of the machine's
-threads) and the state of every page of memory (``kpage*``)."""
+PROC_KEPT = ("cpuinfo", "filesystems", "version", "sysvipc")
+"""What a sandboxed host's ``/proc`` tells of the machine: the processors (libraries read their
+features), the kinds of file system and the kernel's version; ``sysvipc`` lists the
+sandbox's own IPC namespace. Beside these it has its own processes (``self``,
+``thread-self``, their numbers, and the links into them such as ``mounts`` and ``net``, of
+its own network namespace); every other entry of ``/proc`` reads empty (a file) or lists
+nothing (a folder), see :func:`hidden_proc`.
+
+A list of what to keep, not of what to hide: the whole machine's kernel speaks there to every
+sandbox alike, and each list of its files to hide missed some. It hid the machine's figures
+(``loadavg``, ``stat``, ``meminfo``..., which one seat set by holding threads or memory while
+it was stopped and another read on its turn) and root's own files (``timer_list``: every
+timer of the machine and when it expires, through which the red team's pair passed a 34-bit
+number a turn, noiselessly, where the arena runs as root; ``slabinfo``, ``vmallocinfo``,
+``kpage*``), but left ``fs``: ext4 counts the hits of its extent cache for the whole machine
+(``fs/ext4/<disk>/es_shrinker_info``) and a ``SEEK_DATA`` on a file of the bot's own is one,
+about a microsecond each; the red team's pair said a number from 1 to 9 a turn through it and
+heard it right 54 turns in 54. It left ``crypto`` (each algorithm's users), ``keys`` (the
+keyrings of the user every sandbox is outside) and whatever a kernel adds: on this project's
+machines ``program_cpu`` lists the name and CPU time of every program the machine ran, and a
+bot that named itself ``zq-secret-4242`` (``prctl``) found that name there."""
+
+
+@functools.cache
+def hidden_proc() -> tuple[str, ...]:
+    """The entries of ``/proc`` a sandboxed host finds empty: all but its processes and
+    :data:`PROC_KEPT` (those of this kernel: the names are read from the arena's own
+    ``/proc``, which has the same entries as the sandbox's but for the processes)."""
+    hidden: list[str] = []
+    with contextlib.suppress(OSError):
+        for entry in sorted(os.scandir("/proc"), key=lambda entry: entry.name):
+            if entry.name.isdigit() or entry.name in PROC_KEPT or entry.is_symlink():
+                continue
+            hidden.append(entry.name)
+    return tuple(hidden)
+
 
 EMPTY_FILE = Path(__file__).with_name("empty")
-"""An empty file of the arena's, bound over each file of :data:`HIDDEN_PROC`."""
+"""An empty file of the arena's, bound over each file of :func:`hidden_proc`."""
 
 
 def _hidden_proc() -> list[str]:
-    """bubblewrap's arguments hiding :data:`HIDDEN_PROC` (those this kernel has): files read
-    empty, folders are empty and read-only."""
+    """bubblewrap's arguments hiding :func:`hidden_proc`: files read empty, folders are
+    empty and read-only."""
     args: list[str] = []
-    for name in HIDDEN_PROC:
+    for name in hidden_proc():
         path = Path("/proc") / name
         if path.is_dir():
             args += ["--tmpfs", str(path), "--remount-ro", str(path)]
