@@ -25,6 +25,10 @@ from typing import Any, ClassVar
 import arena
 from arena.bot import Bot
 
+if os.environ.get("ARENA_TEST_IMPORTED"):  # a test asks whether bot code ran outside a sandbox
+    with open(os.environ["ARENA_TEST_IMPORTED"], "a") as _marker:  # (whose environment is
+        _marker.write(f"imported in process {os.getpid()}\n")         # empty: never there)
+
 
 class Junk(Bot):
     """Answers garbage of one ``kind``: a string, None, a float, a huge int, a bool, a list."""
