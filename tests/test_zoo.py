@@ -588,7 +588,8 @@ def forger_cpu_seconds() -> float:
 
 @pytest.mark.parametrize("channel", ["locks", "flock", "inotify", "io_uring", "pagecache",
                                      "machine", "inflight", "pipes", "timers", "mqueue",
-                                     "sigpending", "perf", "zerocopy", "aio", "extents"])
+                                     "sigpending", "perf", "zerocopy", "aio", "extents",
+                                     "ptys"])
 def test_two_seats_cannot_signal_each_other_through_shared_files(channel: str) -> None:
     """Both sandboxes see the same read-only files (the bot's own module among them): a lock
     on one, or an inotify watch, passed a secret from one seat to the other (the red team's
@@ -601,7 +602,9 @@ def test_two_seats_cannot_signal_each_other_through_shared_files(channel: str) -
     34-bit number a turn, noiselessly, where the arena runs as root). The bots play on. So
     are the counters of ``/proc/fs``: ext4's count of its extent cache's hits is the machine's,
     and a ``SEEK_DATA`` on a file of the bot's own is one (the red team's pair said a number
-    from 1 to 9 a turn through it and heard it right 54 turns in 54)."""
+    from 1 to 9 a turn through it and heard it right 54 turns in 54). So is the machine's pool
+    of pseudo-terminals, which every sandbox's ``/dev/pts`` draws on: one seat held some while
+    the other counted how many were left (3 matches in 3): no sandbox opens one."""
     colluder = [SeatSpec(label, "zoo-colluder", {"channel": channel}) for label in "ab"]
     result = play_match(spec(*colluder, limits=limits("required")))
     assert result.statuses == ("ok", "ok"), result.errors
@@ -617,6 +620,20 @@ def test_a_root_fallback_host_reads_no_timer_of_the_machine() -> None:
     if not sandbox_module.fallback_user():
         pytest.skip("a fallback host runs as the arena's own user, which is not root here")
     colluder = [SeatSpec(label, "zoo-colluder", {"channel": "timers"}) for label in "ab"]
+    result = play_match(spec(*colluder, limits=limits("fallback")))
+    assert result.statuses == ("ok", "ok"), result.errors
+    assert not [output for output in result.outputs if "HEARD" in output], result.outputs
+    assert all("REFUSED" in output for output in result.outputs), result.outputs
+
+
+def test_a_root_fallback_host_opens_no_pseudo_terminal() -> None:
+    """A root arena's fallback host opened the machine's own ``/dev/ptmx``, whose pool is every
+    pseudo-terminal of the machine, the reserve kept for root's logins included: a channel
+    between two seats, and a bot whose idle hosts held them all (64 each) refused a terminal
+    to everyone. Its mount namespace has an empty file over it."""
+    if not sandbox_module.fallback_user():
+        pytest.skip("a fallback host runs as the arena's own user, which is not root here")
+    colluder = [SeatSpec(label, "zoo-colluder", {"channel": "ptys"}) for label in "ab"]
     result = play_match(spec(*colluder, limits=limits("fallback")))
     assert result.statuses == ("ok", "ok"), result.errors
     assert not [output for output in result.outputs if "HEARD" in output], result.outputs

@@ -6,9 +6,9 @@ read-only binds of the system's ``/usr``, the Python installation, the
 virtualenv, the arena's own packages, the bot's own packages and what it
 requires, and nothing else (no home, no results, no other project files); an empty private
 ``/tmp`` as its working directory (64 MiB, and 16 MiB of ``/dev/shm``: the rest of
-``/dev`` is read-only); no network; its own user, PID, IPC and
-UTS namespaces; of ``/proc`` only its own processes and :data:`PROC_KEPT`;
-and it dies with the seat that started it.
+``/dev`` is read-only, and no pseudo-terminal opens, :data:`NO_PTYS`); no network; its
+own user, PID, IPC and UTS namespaces; of ``/proc`` only its own processes and
+:data:`PROC_KEPT`; and it dies with the seat that started it.
 
 Without bubblewrap (the *fallback*) the host gets an empty environment, a
 private empty working directory, its resource limits, its own session,
@@ -122,6 +122,11 @@ _SET_LIMITS = (
     f"        for name in {ROOTS_PROC!r}:\n"
     f"            libc.mount({str(Path(__file__).with_name('empty')).encode()!r},\n"
     "                       f'/proc/{name}'.encode(), None, 0x1000, None)\n"  # MS_BIND
+    # No pseudo-terminal either (see NO_PTYS): the machine's own /dev/ptmx draws on its
+    # whole pool, the reserve kept for root's logins included.
+    "        for name in ('/dev/ptmx', '/dev/pts/ptmx'):\n"
+    f"            libc.mount({str(Path(__file__).with_name('empty')).encode()!r},\n"
+    "                       name.encode(), None, 0x1000, None)\n"  # MS_BIND
     "    for cap in range(64):\n"  # the bounding set: CAP_DAC_READ_SEARCH (2) alone
     "        if cap != 2 and libc.prctl(24, cap, 0, 0, 0) != 0 and ctypes.get_errno() != 22:\n"
     "            check(-1)\n"  # PR_CAPBSET_DROP (EINVAL past the kernel's last capability)
@@ -263,7 +268,8 @@ def protections(mode: str) -> list[str]:
                   "bubblewrap older than 0.8.0: the bot may make user namespaces and mount in "
                   "them (memory only a control group bounds)")
         return ["bubblewrap: read-only private root, private /tmp, no home, no network, "
-                "the machine's figures in /proc hidden", nested,
+                "of /proc only its own processes and the processors, no pseudo-terminals",
+                nested,
                 "own PID, user and IPC namespaces; dies with its seat", *refused, *common]
     if fallback_user():
         return ["fallback, bubblewrap not used: the filesystem is NOT hidden (readable)",
@@ -388,6 +394,15 @@ def _python_binds(extra: list[Path], environment: Path | None) -> list[str]:
             args += ["--ro-bind", str(place), str(place)]
     return args
 
+
+NO_PTYS = ("--tmpfs", "/dev/pts", "--remount-ro", "/dev/pts")
+"""An empty, read-only ``/dev/pts`` over the one bubblewrap makes, so no pseudo-terminal opens
+(``/dev/ptmx`` leads there): each sandbox's ``/dev/pts`` is an instance of its own, but every
+instance draws on one pool of the machine (``kernel.pty.max`` less ``kernel.pty.reserve``,
+3,072 by default). One seat opened all 3,071 left in its turn; holding 40 while it was
+stopped, it left the other 3,031, so the red team's pair passed a number a turn through the
+pool (heard right 3 matches in 3), and the idle hosts of one bot could hold it all (64 each)
+for the whole tournament, refusing a terminal to every container of the machine."""
 
 READ_ONLY_ROOT = ("--remount-ro", "/")
 """The last of bubblewrap's mounts: the sandbox's root read-only, once every bind and folder is
@@ -579,7 +594,7 @@ def host_command(
                "--cap-drop", "ALL", "--hostname", "bot", "--clearenv",
                *(arg for key, value in CLEAN_ENV.items() for arg in ("--setenv", key, value)),
                *(() if seccomp_fd is None else ("--seccomp", str(SECCOMP_FD))),
-               "--proc", "/proc", *_hidden_proc(), "--dev", "/dev",
+               "--proc", "/proc", *_hidden_proc(), "--dev", "/dev", *NO_PTYS,
                "--size", str(SCRATCH_MB << 18), "--tmpfs", "/dev/shm", "--remount-ro", "/dev",
                "--size", str(SCRATCH_MB << 20), "--tmpfs", "/tmp", "--chdir", "/tmp",
                *_system_binds(), *_python_binds(extra, environment), *READ_ONLY_ROOT,

@@ -674,7 +674,9 @@ class Colluder(Bot):
     ``extents``: ext4 counts the hits of its extent cache for the whole machine, in
     ``/proc/fs/ext4/<disk>/es_shrinker_info``, and a ``SEEK_DATA`` on a file of ext4 (its own
     module) is one: one seat seeks some thousands of times on its turn, the other reads how
-    far the count moved since its own last turn."""
+    far the count moved since its own last turn. ``ptys``: the pseudo-terminals of every
+    sandbox come from one pool of the machine, which one seat counts while the other holds
+    some (see :meth:`_ptys`)."""
 
     name = "zoo-colluder"
     SECRET = int.from_bytes(os.urandom(4), "big") | 1 << 33
@@ -1040,6 +1042,62 @@ class Colluder(Bot):
         fitted = len(contexts(1000, 70)) + len(self.held)
         return f"{65 - fitted} thousand" if fitted < 65 else ""
 
+    def _ptys(self) -> str:
+        """Pseudo-terminals: every sandbox's ``/dev/pts`` is an instance of its own, but they
+        all draw on one pool of the machine (``kernel.pty.max`` less ``kernel.pty.reserve``,
+        3,072 by default): the first mover counts how many it can open, then holds its
+        number of them while it is stopped; on its next turn it counts again, and what is
+        missing, past its own, is the other's."""
+        free = self._free_ptys()
+        if not hasattr(self, "ptys_before"):
+            self.ptys_before = free
+            self.held = [os.open("/dev/ptmx", os.O_RDWR | os.O_NOCTTY)
+                         for _ in range(10 + self.SECRET % 40)]
+            print(f"SAID {len(self.held)} ptys", flush=True)
+            return ""
+        missing = self.ptys_before - free - len(self.held)
+        self.ptys_before = free + len(self.held)  # heard once
+        return f"{missing} ptys" if missing > 2 else ""
+
+    def _free_ptys(self) -> int:
+        """How many pseudo-terminals the pool has left: children open as many as they may
+        (each up to its open files' limit) until one is refused for want of them."""
+        total, children = 0, []
+        report_r, report_w = os.pipe()
+        try:
+            for _ in range(56):
+                pid = os.fork()
+                if pid == 0:
+                    try:
+                        for fd in self.held:
+                            os.close(fd)
+                        opened, refused = 0, 0
+                        with contextlib.suppress(OSError):
+                            while opened < 56:
+                                os.open("/dev/ptmx", os.O_RDWR | os.O_NOCTTY)
+                                opened += 1
+                        if opened < 56:
+                            refused = 1
+                        os.write(report_w, f"{opened} {refused}\n".encode())
+                        time.sleep(30)
+                    finally:
+                        os._exit(0)
+                children.append(pid)
+                opened, refused = map(int, os.read(report_r, 64).split())
+                if opened == 0 and total == 0:
+                    raise OSError(errno_of_ptmx(), "/dev/ptmx")
+                total += opened
+                if refused:
+                    break
+        finally:
+            for pid in children:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, 9)
+                    os.waitpid(pid, 0)
+            os.close(report_r)
+            os.close(report_w)
+        return total
+
     EXTENT_UNIT = 2000
     """Hits of ext4's extent cache one unit of the ``extents`` channel is (the rest of the
     machine added some tens between two turns of a seat, some hundreds a second)."""
@@ -1071,6 +1129,15 @@ class Colluder(Bot):
         os.close(ring)
         print("SAID a ring", flush=True)
         return "a ring"
+
+
+def errno_of_ptmx() -> int:
+    """Why ``/dev/ptmx`` cannot be opened here (0 if it can)."""
+    try:
+        os.close(os.open("/dev/ptmx", os.O_RDWR | os.O_NOCTTY))
+    except OSError as exc:
+        return exc.errno or 0
+    return 0
 
 
 def _extent_hits() -> int:
