@@ -26,17 +26,66 @@ TERMINAL = -4
 """``current_player()`` once the game is over."""
 
 
+def _read_only(self: object, *args: object, **kwargs: object) -> Any:
+    raise TypeError("a static part of an observation is read-only")
+
+
+class StaticList(list[Any]):
+    """A list inside a :class:`Static` part: read-only too (``append``, ``sort``, item
+    assignment and the like raise ``TypeError``). JSON writes it as a list; ``+``, slices
+    and ``sorted`` give plain lists."""
+
+    __slots__ = ()
+
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _read_only
+    append = extend = insert = pop = remove = clear = sort = reverse = _read_only
+
+    def __reduce__(self) -> tuple[type[StaticList], tuple[list[Any]]]:
+        return StaticList, (list(self),)
+
+
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+"""What JSON makes of a number, a string, ``true``, ``false`` and ``null``."""
+
+
+def _frozen(value: Any) -> Any:
+    """``value`` with every list in it a :class:`StaticList` and every dict a :class:`Static`
+    (a list of scalars, the most of a static part, is copied whole, without a look at each
+    item: a bot host does this once a match)."""
+    kind = value.__class__
+    if kind is StaticList or kind is Static:
+        return value
+    if isinstance(value, list):
+        if set(map(type, value)) <= _SCALARS:
+            return StaticList(value)
+        return StaticList([_frozen(item) for item in value])
+    if isinstance(value, dict):
+        return Static(value)
+    return value
+
+
 class Static(dict[str, Any]):
     """A read-only dict for a part of an observation that never changes in a match (a
     card table, a board): the engine builds it once and puts the same object in every
     observation, so it is neither rebuilt at each decision nor, for a sandboxed bot, sent
     again (the bot host keeps it). JSON reads it as a dict; writing to it raises
-    ``TypeError``. Its lists are shared too: read them, never change them."""
+    ``TypeError``, and so does writing to the lists and dicts in it (made a
+    :class:`StaticList` and a ``Static`` when it is built).
+
+    In a seat of the referee's own process (``isolation = "inprocess"``) it is the engine's
+    view, shared by every seat of every match of that process: its lists were plain, and a
+    bot that sorted Explorers' card columns (``.sort()`` for ``sorted()``) changed every later
+    match there (greedy's play in three of three), so results hung on which worker had
+    played it before."""
 
     __slots__ = ()
 
-    def _read_only(self, *args: object, **kwargs: object) -> Any:
-        raise TypeError("a static part of an observation is read-only")
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for key, value in dict.items(self):
+            frozen = _frozen(value)
+            if frozen is not value:
+                dict.__setitem__(self, key, frozen)
 
     __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _read_only
     __ior__ = _read_only

@@ -8,8 +8,9 @@ last one, and its scores and ranking (faulty seats last, as the referee ranks th
 the recorded ones. What differs is reported as a :attr:`Replay.problems` line.
 
 The game is loaded the way the run loaded it: from the plugin module saved in the run's
-config (importing that module alone), else from the sandboxed catalog; no bot code is
-imported. The views (the transcript and the interactive stepper) are :mod:`arena.watch`.
+config (importing that module alone) when that is a game plugin of the arena's own package,
+else from the sandboxed catalog; no bot code is imported, whatever the config names. The
+views (the transcript and the interactive stepper) are :mod:`arena.watch`.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from packaging.utils import canonicalize_name
 
 from arena.errors import ArenaError
 from arena.game import CHANCE, Game, State
@@ -141,13 +144,33 @@ def run_info(run_dir: Path, record: MatchResult) -> RunInfo:
     )
 
 
+SHIPPED_BY = "lostvalley-arena"
+"""The distribution whose game plugins a replay imports on a run's word: the arena's own."""
+
+
+def shipped_game_plugin(plugin: str) -> bool:
+    """Whether ``plugin`` is the module of a game plugin of the arena's own package, as its
+    entry points say (read from its metadata: nothing is imported)."""
+    from arena.catalog import installed_entry_points
+
+    return any(entry.value == plugin and entry.dist is not None
+               and canonicalize_name(entry.dist.name) == SHIPPED_BY
+               for entry in installed_entry_points())
+
+
 def installed_game(name: str, plugin: str = "") -> Game:
     """The game ``name``, loaded as a run loads it: from its plugin module alone when the run
-    saved one, else from the sandboxed catalog (no bot code is imported here)."""
+    saved one that is a game plugin of the arena's own package, else from the sandboxed
+    catalog (no bot code is imported here).
+
+    The saved module is the run's ``config.json``'s word, and a results folder may come from
+    anyone: the red team's named a bot's plugin module, which a replay imported here, in the
+    arena's own process, outside every sandbox (as root, reading ``/root``), and then replayed
+    the match from the catalog as if nothing had happened."""
     from arena.catalog import sandboxed_registry
     from arena.plugins import trusted_game
 
-    if plugin:
+    if plugin and shipped_game_plugin(plugin):
         try:
             return trusted_game(plugin, name)
         except ArenaError:

@@ -54,6 +54,7 @@ from arena.botstore import (
 from arena.check import GameReport, check
 from arena.classes import name_problem
 from arena.errors import ArenaError
+from arena.packagecopy import COPY_LIMIT, copy_package
 from arena.plugins import BotInfo, Entry, Registry
 from arena.records import Limits
 from arena.seats import SeatFault, cgroups
@@ -277,10 +278,7 @@ def build_wheel(path: Path, scratch: Path, pip_options: list[str], sandbox: str 
     build = scratch / "build"
     build.mkdir()
     copy = build / path.name
-    if path.is_dir():
-        shutil.copytree(path, copy, symlinks=True, ignore=_not_for_the_build(path))
-    else:
-        shutil.copy2(path, copy)
+    copy_package(path, copy, _not_for_the_build(path))
     out.mkdir()
     # An absolute path: a bare "mybot" would be taken for a project name on the package index.
     command = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
@@ -330,9 +328,10 @@ BUILD_SECONDS = 300
 BUILD = Confinement(memory_mb=1024, cpu_seconds=BUILD_SECONDS, file_mb=MAX_UNPACKED >> 20)
 """The resource limits of a sandboxed build: its one file on the arena's disk (the wheel)
 is held to ``MAX_UNPACKED``."""
-BUILD_SCRATCH_MB = 768
+BUILD_SCRATCH_MB = COPY_LIMIT >> 20
 """The sandboxed build's private ``/tmp`` (memory): the copy of the package, pip's work, the
-wheel and the build's output."""
+wheel and the build's output (768 MiB; the copy made for it outside, on the arena's disk, is
+held to as much: :mod:`arena.packagecopy`)."""
 _BUILD_SCRIPT = (
     'exec 3>&2 >/tmp/build.log 2>&1\n'
     'mkdir /tmp/source && cp -R "$1" /tmp/source/ &&\n'

@@ -424,5 +424,7 @@ def _as_sent(observation: dict[str, Any], static: dict[str, Static]) -> Any:
     sent = json.loads(json.dumps(observation))
     for key, value in observation.items():
         if isinstance(value, Static):
-            sent[key] = static.setdefault(key, Static(sent[key]))
+            if key not in static:
+                static[key] = Static(sent[key])
+            sent[key] = static[key]
     return sent

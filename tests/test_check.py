@@ -53,9 +53,9 @@ def test_each_row_and_fault_names_its_match_by_a_number_that_fits_any_terminal()
     assert "check-" not in done.stdout and "│ 0 " in done.stdout
     assert "\nmatch 0: error:" in done.stdout
     # A protection is one line, however narrow: the terminal wraps it, a log keeps it whole
-    # (rich's wrap left "hidden" alone at the start of the next line).
+    # (rich's wrap left the last word alone at the start of the next line).
     line = next(line for line in done.stdout.splitlines() if "protection: bubblewrap" in line)
-    assert line.endswith("/proc hidden")
+    assert line.endswith("no pseudo-terminals")
 
 
 def test_a_bot_is_checked_at_the_fullest_table_and_with_each_option_turned_on() -> None:

@@ -90,6 +90,23 @@ def test_every_seat_gets_the_observation_types_the_readme_promises(
         assert check_bot(Typist, game, games=1).decisions > 0
 
 
+def test_a_bot_that_sorts_a_static_list_changes_no_later_match(isolation: str) -> None:
+    """README: a static part is read-only, and a match is fully determined by its config. Its
+    lists were not read-only: a bot in the referee's process that sorted Explorers' ``cards``
+    columns (``.sort()`` where it meant ``sorted()``) played on ``ok``, and every later
+    match of that process saw the cards sorted: greedy played otherwise (three matches of
+    three changed their histories, two their winners), so results depended on which worker
+    had played the buggy bot before. Sorting raises now, there and in a sandboxed seat
+    alike, and the seat ends ``error``."""
+    game = "explorers-of-the-lost-valley"
+    later = spec("greedy", "random", "greedy", game=game, seed=5)
+    before = outcome(play_match(later))
+    buggy = play_match(spec("sorter", "random", game=game, seed=1))
+    assert buggy.statuses == ("error", "ok"), buggy.errors
+    assert "read-only" in str(buggy.errors[0])
+    assert outcome(play_match(later)) == before
+
+
 def test_an_illegal_action_is_marked_illegal() -> None:
     result = play_match(spec("random", "cheater"))
     assert result.statuses == ("ok", "illegal")

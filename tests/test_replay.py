@@ -4,6 +4,8 @@ its record, shown as a transcript and stepped through in a real terminal (issue 
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -123,6 +125,26 @@ def test_an_unknown_match_or_a_game_not_installed_is_one_line(runs: dict[str, Pa
     shown = CliRunner().invoke(main, ["replay", str(folder), "r001-t000001-s001"])
     assert shown.exit_code == 2 and len(shown.output.splitlines()) == 1
     assert shown.output.startswith("arena: error: the run's game 'chess' is not installed here")
+
+
+def test_a_replay_imports_no_module_a_foreign_config_names(runs: dict[str, Path],
+                                                          tmp_path: Path) -> None:
+    """A run's config.json names the plugin module its game came from, and a replay imported
+    that module alone, in the arena's own process: but a results folder may come from anyone,
+    and the red team's named a bot's plugin module there, whose code then ran outside every
+    sandbox (as root, reading /root), the replay going on as if nothing had happened. Only a
+    game plugin of the arena's own package is taken at its word now (read from its metadata:
+    nothing imported); any other game is found as a run finds it, by sandboxed hosts."""
+    folder = tampered(runs["lost-explorers"], tmp_path / "foreign", {})
+    config = json.loads((folder / "config.json").read_text())
+    (folder / "config.json").write_text(json.dumps({**config, "game_plugin": "arena_testzoo"}))
+    marker = tmp_path / "imported"
+    shown = subprocess.run([ARENA, "replay", str(folder), "r001-t000001-s001", "--print"],
+                           capture_output=True, text=True, timeout=120, check=False,
+                           env={**os.environ, "ARENA_TEST_IMPORTED": str(marker)})
+    assert shown.returncode == 0, shown.stderr
+    assert "checked: the replay reproduces" in shown.stdout
+    assert not marker.exists(), marker.read_text()
 
 
 def test_the_replay_steps_through_a_match_in_a_real_terminal(runs: dict[str, Path]) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
 import subprocess
 import sys
 import zipfile
@@ -647,6 +648,54 @@ def test_a_folder_is_built_without_what_an_earlier_build_left_in_it(tmp_path: Pa
         names = archive.namelist()
         assert "bot_fresh/plugin.py" in names and "bot_fresh/deleted.py" not in names
         assert b"STALE" not in archive.read("bot_fresh/plugin.py")
+
+
+def test_a_folder_holding_a_named_pipe_or_a_device_is_refused_in_one_line(
+    tmp_path: Path
+) -> None:
+    """The arena copies a package folder itself, as its own user, before anything is
+    sandboxed: a named pipe in it raised a traceback in the middle of ``arena submit``, and a
+    device node (an archive extracted as root makes them) was read as a file: the red team's
+    ``zero`` (``/dev/zero``'s numbers) filled the store's disk. Neither is opened now."""
+    from arena.errors import ArenaError
+    from arena.submit import build_wheel
+
+    source = write_bot(tmp_path / "src", "piped")
+    os.mkfifo(source / "bot_piped" / "pipe")
+    (tmp_path / "scratch").mkdir()
+    with pytest.raises(ArenaError, match=r"bot_piped/pipe is not a regular file"):
+        build_wheel(source, tmp_path / "scratch", ["--no-index"], "required")
+    (source / "bot_piped" / "pipe").unlink()
+    try:
+        os.mknod(source / "null", 0o644 | stat.S_IFCHR, os.makedev(1, 3))  # /dev/null's
+    except PermissionError:
+        return  # only root makes devices: the pipe is the case here
+    (tmp_path / "again").mkdir()
+    with pytest.raises(ArenaError, match=r"null is not a regular file"):
+        build_wheel(source, tmp_path / "again", ["--no-index"], "required")
+
+
+def test_a_folder_copied_for_its_build_is_bounded(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """One file hard-linked many times (or a sparse one) takes next to nothing in the folder
+    and was written out whole, as often as it was linked, onto the store's disk: the copy now
+    holds what the sandboxed build's ``/tmp`` holds at most (768 MiB; 1 MiB here)."""
+    from arena import packagecopy
+    from arena.errors import ArenaError
+    from arena.submit import BUILD_SCRATCH_MB, build_wheel
+
+    assert packagecopy.COPY_LIMIT == BUILD_SCRATCH_MB << 20  # nothing that builds is refused
+    monkeypatch.setattr(packagecopy, "COPY_LIMIT", 1 << 20, raising=False)
+    source = write_bot(tmp_path / "src", "linked")
+    (source / "data").write_bytes(b"x" * (300 << 10))
+    for index in range(5):
+        os.link(source / "data", source / f"data-{index}")
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    with pytest.raises(ArenaError, match=r"its files hold more than 1 MiB"):
+        build_wheel(source, scratch, ["--no-index"], "required")
+    copied = sum(file.stat().st_size for file in scratch.rglob("*") if file.is_file())
+    assert copied <= 1 << 20
 
 
 def test_a_packages_build_is_bounded_in_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch

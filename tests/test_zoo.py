@@ -588,7 +588,8 @@ def forger_cpu_seconds() -> float:
 
 @pytest.mark.parametrize("channel", ["locks", "flock", "inotify", "io_uring", "pagecache",
                                      "machine", "inflight", "pipes", "timers", "mqueue",
-                                     "sigpending", "perf", "zerocopy", "aio"])
+                                     "sigpending", "perf", "zerocopy", "aio", "extents",
+                                     "ptys"])
 def test_two_seats_cannot_signal_each_other_through_shared_files(channel: str) -> None:
     """Both sandboxes see the same read-only files (the bot's own module among them): a lock
     on one, or an inotify watch, passed a secret from one seat to the other (the red team's
@@ -598,7 +599,12 @@ def test_two_seats_cannot_signal_each_other_through_shared_files(channel: str) -
     io_uring (kernel work outside the stops); the machine's figures a seat sets by holding
     threads while it is stopped (sysinfo, /proc/loadavg) are refused or empty, and so is
     /proc/timer_list, root's alone, which lists when a timer that one seat armed expires (a
-    34-bit number a turn, noiselessly, where the arena runs as root). The bots play on."""
+    34-bit number a turn, noiselessly, where the arena runs as root). The bots play on. So
+    are the counters of ``/proc/fs``: ext4's count of its extent cache's hits is the machine's,
+    and a ``SEEK_DATA`` on a file of the bot's own is one (the red team's pair said a number
+    from 1 to 9 a turn through it and heard it right 54 turns in 54). So is the machine's pool
+    of pseudo-terminals, which every sandbox's ``/dev/pts`` draws on: one seat held some while
+    the other counted how many were left (3 matches in 3): no sandbox opens one."""
     colluders_hear_nothing(channel, "required")
 
 
@@ -620,6 +626,16 @@ def test_a_root_fallback_host_reads_no_timer_of_the_machine() -> None:
     if not sandbox_module.fallback_user():
         pytest.skip("a fallback host runs as the arena's own user, which is not root here")
     colluders_hear_nothing("timers", "fallback")
+
+
+def test_a_root_fallback_host_opens_no_pseudo_terminal() -> None:
+    """A root arena's fallback host opened the machine's own ``/dev/ptmx``, whose pool is every
+    pseudo-terminal of the machine, the reserve kept for root's logins included: a channel
+    between two seats, and a bot whose idle hosts held them all (64 each) refused a terminal
+    to everyone. Its mount namespace has an empty file over it."""
+    if not sandbox_module.fallback_user():
+        pytest.skip("a fallback host runs as the arena's own user, which is not root here")
+    colluders_hear_nothing("ptys", "fallback")
 
 
 def test_a_bot_holds_no_memory_in_sockets_of_the_network() -> None:
@@ -872,6 +888,25 @@ def test_the_snoop_finds_nothing(
     if sandbox == "required":
         assert found == []
         assert list(results.iterdir()) == [] and list(other_bot.iterdir()) == []
+
+
+def test_a_sandbox_sees_of_proc_only_its_processes_and_what_it_is_allowed() -> None:
+    """Beside its own processes, a bubblewrap host's ``/proc`` tells only what
+    :data:`~arena.seats.sandbox.PROC_KEPT` names: everything else reads empty. The whole
+    machine's kernel speaks there to every sandbox alike, in files no list of them foresaw:
+    ``fs`` (ext4's count of its extent cache's hits, which a bot moves by a thousand a
+    millisecond: a channel between two seats), ``crypto`` (each algorithm's users),
+    ``keys`` (the keyrings of the user every sandbox is outside), and, on this project's
+    machines, ``program_cpu`` (the name and CPU time of every program the machine ran:
+    the red team's bot named itself ``zq-secret-4242`` and found that name there, for any
+    sandbox to read)."""
+    result = duel(SeatSpec("snoop", "zoo-snoop", {"proc": True}), "required")
+    assert result.statuses == ("ok", "ok"), result.errors
+    assert "SNOOPED" in result.outputs[0]
+    told = {line.split()[1] for line in result.outputs[0].splitlines()
+            if line.startswith("PROC ")}
+    assert "cpuinfo" in told  # what a library may read of the machine is still there
+    assert told <= set(sandbox_module.PROC_KEPT), told - set(sandbox_module.PROC_KEPT)
 
 
 @pytest.mark.parametrize("mode", ["kill", "net", "write", "cgroup"])

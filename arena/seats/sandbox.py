@@ -6,9 +6,9 @@ read-only binds of the system's ``/usr``, the Python installation, the
 virtualenv, the arena's own packages, the bot's own packages and what it
 requires, and nothing else (no home, no results, no other project files); an empty private
 ``/tmp`` as its working directory (64 MiB, and 16 MiB of ``/dev/shm``: the rest of
-``/dev`` is read-only); no network; its own user, PID, IPC and
-UTS namespaces; the figures of the whole machine in ``/proc`` hidden (:data:`HIDDEN_PROC`);
-and it dies with the seat that started it.
+``/dev`` is read-only, and no pseudo-terminal opens, :data:`NO_PTYS`); no network; its
+own user, PID, IPC and UTS namespaces; of ``/proc`` only its own processes and
+:data:`PROC_KEPT`; and it dies with the seat that started it.
 
 Without bubblewrap (the *fallback*) the host gets an empty environment, a
 private empty working directory, its resource limits, its own session,
@@ -20,6 +20,7 @@ read what its user can read. Where the arena runs as root, it runs as a user of 
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib.metadata
 import importlib.util
@@ -68,7 +69,7 @@ memory limit does not count, so it is bounded here); its ``/dev/shm`` gets a qua
 ROOTS_PROC = ("timer_list", "slabinfo", "vmallocinfo", "kpagecount", "kpageflags", "kpagecgroup")
 """Files of ``/proc`` only root reads, which tell what other processes of the machine do (every
 timer and when it expires, the kernel's objects, its thread stacks, every page of memory):
-hidden from every sandbox (:data:`HIDDEN_PROC`), the fallback's too, where the kernel gives it
+hidden from every sandbox (:func:`hidden_proc`), the fallback's too, where the kernel gives it
 a mount namespace (it keeps ``CAP_DAC_READ_SEARCH``, which reads them)."""
 
 _SET_LIMITS = (
@@ -121,6 +122,11 @@ _SET_LIMITS = (
     f"        for name in {ROOTS_PROC!r}:\n"
     f"            libc.mount({str(Path(__file__).with_name('empty')).encode()!r},\n"
     "                       f'/proc/{name}'.encode(), None, 0x1000, None)\n"  # MS_BIND
+    # No pseudo-terminal either (see NO_PTYS): the machine's own /dev/ptmx draws on its
+    # whole pool, the reserve kept for root's logins included.
+    "        for name in ('/dev/ptmx', '/dev/pts/ptmx'):\n"
+    f"            libc.mount({str(Path(__file__).with_name('empty')).encode()!r},\n"
+    "                       name.encode(), None, 0x1000, None)\n"  # MS_BIND
     "    for cap in range(64):\n"  # the bounding set: CAP_DAC_READ_SEARCH (2) alone
     "        if cap != 2 and libc.prctl(24, cap, 0, 0, 0) != 0 and ctypes.get_errno() != 22:\n"
     "            check(-1)\n"  # PR_CAPBSET_DROP (EINVAL past the kernel's last capability)
@@ -280,7 +286,8 @@ def protections(mode: str) -> list[str]:
                   "bubblewrap older than 0.8.0: the bot may make user namespaces and mount in "
                   "them (memory only a control group bounds)")
         return ["bubblewrap: read-only private root, private /tmp, no home, no network, "
-                "the machine's figures in /proc hidden", nested,
+                "of /proc only its own processes and the processors, no pseudo-terminals",
+                nested,
                 "own PID, user and IPC namespaces; dies with its seat", *refused, *common]
     if fallback_user():
         return ["fallback, bubblewrap not used: the filesystem is NOT hidden (readable)",
@@ -444,6 +451,15 @@ def _python_binds(extra: list[Path], environment: Path | None) -> list[str]:
     return args
 
 
+NO_PTYS = ("--tmpfs", "/dev/pts", "--remount-ro", "/dev/pts")
+"""An empty, read-only ``/dev/pts`` over the one bubblewrap makes, so no pseudo-terminal opens
+(``/dev/ptmx`` leads there): each sandbox's ``/dev/pts`` is an instance of its own, but every
+instance draws on one pool of the machine (``kernel.pty.max`` less ``kernel.pty.reserve``,
+3,072 by default). One seat opened all 3,071 left in its turn; holding 40 while it was
+stopped, it left the other 3,031, so the red team's pair passed a number a turn through the
+pool (heard right 3 matches in 3), and the idle hosts of one bot could hold it all (64 each)
+for the whole tournament, refusing a terminal to every container of the machine."""
+
 READ_ONLY_ROOT = ("--remount-ro", "/")
 """The last of bubblewrap's mounts: the sandbox's root read-only, once every bind and folder is
 made in it. It is a tmpfs of bubblewrap's, of half the machine's memory, and the folders it
@@ -451,29 +467,52 @@ makes there (``/etc``, ``/root``, ``/tmp/h-...``'s parents) were the bot's to wr
 team's wrote 96 MiB in ``/`` and as much in ``/etc``, past the scratch folders' bounds (where
 no control group counts it, unbounded, and unseen by the pool's budget)."""
 
-HIDDEN_PROC = ("loadavg", "stat", "meminfo", "vmstat", "zoneinfo", "buddyinfo", "pagetypeinfo",
-               "diskstats", "interrupts", "softirqs", "uptime", "swaps", "schedstat", "cgroups",
-               "sys", "pressure", "key-users", "locks", "irq", *ROOTS_PROC)
-"""What a sandboxed host finds empty in its ``/proc``: counters of the whole machine (threads
-running and in all, free memory and pages, disk reads, interrupts, idle time, open files in
-``sys/fs``), which one seat sets by holding threads, memory or files while it is stopped and
-another reads on its turn: a channel between two seats of one author. A bot has its own
-figures in ``/proc/self``. Where the arena runs as root, the sandbox's user is root outside
-it, and reads root's own files of ``/proc`` too: every timer of the machine, and when it
-expires (``timer_list``: the red team's pair passed a 34-bit number a turn, noiselessly, as
-the time a ``timerfd`` of one seat expires, armed while it was stopped), the kernel's objects
-by kind (``slabinfo``), its thread stacks (``vmallocinfo``, a count of the machine's
-threads) and the state of every page of memory (``kpage*``)."""
+PROC_KEPT = ("cpuinfo", "filesystems", "version", "sysvipc")
+"""What a sandboxed host's ``/proc`` tells of the machine: the processors (libraries read their
+features), the kinds of file system and the kernel's version; ``sysvipc`` lists the
+sandbox's own IPC namespace. Beside these it has its own processes (``self``,
+``thread-self``, their numbers, and the links into them such as ``mounts`` and ``net``, of
+its own network namespace); every other entry of ``/proc`` reads empty (a file) or lists
+nothing (a folder), see :func:`hidden_proc`.
+
+A list of what to keep, not of what to hide: the whole machine's kernel speaks there to every
+sandbox alike, and each list of its files to hide missed some. It hid the machine's figures
+(``loadavg``, ``stat``, ``meminfo``..., which one seat set by holding threads or memory while
+it was stopped and another read on its turn) and root's own files (``timer_list``: every
+timer of the machine and when it expires, through which the red team's pair passed a 34-bit
+number a turn, noiselessly, where the arena runs as root; ``slabinfo``, ``vmallocinfo``,
+``kpage*``), but left ``fs``: ext4 counts the hits of its extent cache for the whole machine
+(``fs/ext4/<disk>/es_shrinker_info``) and a ``SEEK_DATA`` on a file of the bot's own is one,
+about a microsecond each; the red team's pair said a number from 1 to 9 a turn through it and
+heard it right 54 turns in 54. It left ``crypto`` (each algorithm's users), ``keys`` (the
+keyrings of the user every sandbox is outside) and whatever a kernel adds: on this project's
+machines ``program_cpu`` lists the name and CPU time of every program the machine ran, and a
+bot that named itself ``zq-secret-4242`` (``prctl``) found that name there."""
+
+
+@functools.cache
+def hidden_proc() -> tuple[str, ...]:
+    """The entries of ``/proc`` a sandboxed host finds empty: all but its processes and
+    :data:`PROC_KEPT` (those of this kernel: the names are read from the arena's own
+    ``/proc``, which has the same entries as the sandbox's but for the processes)."""
+    hidden: list[str] = []
+    with contextlib.suppress(OSError):
+        for entry in sorted(os.scandir("/proc"), key=lambda entry: entry.name):
+            if entry.name.isdigit() or entry.name in PROC_KEPT or entry.is_symlink():
+                continue
+            hidden.append(entry.name)
+    return tuple(hidden)
+
 
 EMPTY_FILE = Path(__file__).with_name("empty")
-"""An empty file of the arena's, bound over each file of :data:`HIDDEN_PROC`."""
+"""An empty file of the arena's, bound over each file of :func:`hidden_proc`."""
 
 
 def _hidden_proc() -> list[str]:
-    """bubblewrap's arguments hiding :data:`HIDDEN_PROC` (those this kernel has): files read
-    empty, folders are empty and read-only."""
+    """bubblewrap's arguments hiding :func:`hidden_proc`: files read empty, folders are
+    empty and read-only."""
     args: list[str] = []
-    for name in HIDDEN_PROC:
+    for name in hidden_proc():
         path = Path("/proc") / name
         if path.is_dir():
             args += ["--tmpfs", str(path), "--remount-ro", str(path)]
@@ -615,7 +654,7 @@ def host_command(
                "--cap-drop", "ALL", "--hostname", "bot", "--clearenv",
                *(arg for key, value in CLEAN_ENV.items() for arg in ("--setenv", key, value)),
                *(() if seccomp_fd is None else ("--seccomp", str(SECCOMP_FD))),
-               "--proc", "/proc", *_hidden_proc(), "--dev", "/dev",
+               "--proc", "/proc", *_hidden_proc(), "--dev", "/dev", *NO_PTYS,
                "--size", str(SCRATCH_MB << 18), "--tmpfs", "/dev/shm", "--remount-ro", "/dev",
                "--size", str(SCRATCH_MB << 20), "--tmpfs", "/tmp", "--chdir", "/tmp",
                *_system_binds(), *_python_binds(extra, environment), *READ_ONLY_ROOT,

@@ -105,6 +105,25 @@ def _json_values(value: Any, where: str) -> None:
         raise TypeError(f"{where} is a {type(value).__name__}")
 
 
+class Sorter(Bot):
+    """Sorts, on its first decision, the lists of the observation's part that never changes in
+    a match (``.sort()`` where it meant ``sorted()``): a buggy bot, not a hostile one. In a
+    seat of the referee's process that part is the engine's own view, shared by every seat
+    of every match there."""
+
+    name = "sorter"
+
+    def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        if self.decided is False:
+            self.decided = True
+            for column in observation[Typist.static[self.game]].values():
+                if isinstance(column, list):
+                    column.sort(reverse=True)
+        return legal_actions[0]
+
+    decided = False
+
+
 class Cheater(Bot):
     """Answers an action id that is never legal."""
 
@@ -181,6 +200,6 @@ class CrowdShy(Bot):
 
 @arena.hookimpl
 def arena_register_bots(register: Callable[[type], None]) -> None:
-    for bot in (Crasher, Closer, Typist, Cheater, Garbage, Sleeper, Kamikaze, Picky,
+    for bot in (Crasher, Closer, Typist, Sorter, Cheater, Garbage, Sleeper, Kamikaze, Picky,
                 CrowdShy):
         register(bot)

@@ -25,6 +25,10 @@ from typing import Any, ClassVar
 import arena
 from arena.bot import Bot
 
+if os.environ.get("ARENA_TEST_IMPORTED"):  # a test asks whether bot code ran outside a sandbox
+    with open(os.environ["ARENA_TEST_IMPORTED"], "a") as _marker:  # (whose environment is
+        _marker.write(f"imported in process {os.getpid()}\n")         # empty: never there)
+
 
 class Junk(Bot):
     """Answers garbage of one ``kind``: a string, None, a float, a huge int, a bool, a list."""
@@ -249,14 +253,18 @@ SECRET_NAMES = ("RAY_ADDRESS", "RAY_AUTH_TOKEN", "AWS_SECRET_ACCESS_KEY", "ARENA
 class Snoop(Bot):
     """Looks for what a bot must never reach, and prints ``FOUND:`` for each thing it gets:
     the parent's secrets in its environment or home folder, a network connection to
-    ``port``, write access to each folder in ``targets`` (the results, other bots)."""
+    ``port``, write access to each folder in ``targets`` (the results, other bots). With
+    ``proc``, it also prints ``PROC NAME`` for each entry of ``/proc`` that is not a process of
+    its own and tells it anything (a file that reads something, a folder that lists
+    something): what the whole machine's kernel says to every sandbox alike."""
 
     name = "zoo-snoop"
 
     def __init__(self, *, port: int = 0, targets: Sequence[str] = (), secret_file: str = "",
-                 **kwargs: Any) -> None:
+                 proc: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.port, self.targets, self.secret_file = port, list(targets), secret_file
+        self.proc = proc
         self.done = False
 
     def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
@@ -264,6 +272,10 @@ class Snoop(Bot):
             self.done = True
             for finding in self.snoop():
                 print(f"FOUND: {finding}")
+            if self.proc:
+                for name in sorted(os.listdir("/proc")):
+                    if not name.isdigit() and _tells(Path("/proc") / name):
+                        print(f"PROC {name}")
             print("SNOOPED")
         return legal_actions[0]
 
@@ -284,6 +296,20 @@ class Snoop(Bot):
                 (Path(target) / "snooped.txt").write_text("was here")
                 found.append(f"wrote into {target}")
         return found
+
+
+def _tells(path: Path) -> bool:
+    """Whether ``path`` (an entry of ``/proc``, a link to its own process's files left out)
+    reads or lists anything."""
+    try:
+        if path.is_symlink():
+            return False
+        if path.is_dir():
+            return bool(os.listdir(path))
+        with path.open("rb") as handle:
+            return bool(handle.read(1))
+    except OSError:
+        return False
 
 
 def _protocol_out(which: int = 1) -> int:
@@ -644,7 +670,13 @@ class Colluder(Bot):
     user too, against the sender's ``RLIMIT_MEMLOCK``: one seat holds data unsent (its
     receiver reads nothing), the other counts how much of its own still goes. ``aio``: the
     events of Linux AIO contexts (``io_setup``) count for the whole machine, up to
-    ``fs.aio-max-nr`` (65,536): one seat holds some, the other counts how many still fit."""
+    ``fs.aio-max-nr`` (65,536): one seat holds some, the other counts how many still fit.
+    ``extents``: ext4 counts the hits of its extent cache for the whole machine, in
+    ``/proc/fs/ext4/<disk>/es_shrinker_info``, and a ``SEEK_DATA`` on a file of ext4 (its own
+    module) is one: one seat seeks some thousands of times on its turn, the other reads how
+    far the count moved since its own last turn. ``ptys``: the pseudo-terminals of every
+    sandbox come from one pool of the machine, which one seat counts while the other holds
+    some (see :meth:`_ptys`)."""
 
     name = "zoo-colluder"
     SECRET = int.from_bytes(os.urandom(4), "big") | 1 << 33
@@ -1010,6 +1042,84 @@ class Colluder(Bot):
         fitted = len(contexts(1000, 70)) + len(self.held)
         return f"{65 - fitted} thousand" if fitted < 65 else ""
 
+    def _ptys(self) -> str:
+        """Pseudo-terminals: every sandbox's ``/dev/pts`` is an instance of its own, but they
+        all draw on one pool of the machine (``kernel.pty.max`` less ``kernel.pty.reserve``,
+        3,072 by default): the first mover counts how many it can open, then holds its
+        number of them while it is stopped; on its next turn it counts again, and what is
+        missing, past its own, is the other's."""
+        free = self._free_ptys()
+        if not hasattr(self, "ptys_before"):
+            self.ptys_before = free
+            self.held = [os.open("/dev/ptmx", os.O_RDWR | os.O_NOCTTY)
+                         for _ in range(10 + self.SECRET % 40)]
+            print(f"SAID {len(self.held)} ptys", flush=True)
+            return ""
+        missing = self.ptys_before - free - len(self.held)
+        self.ptys_before = free + len(self.held)  # heard once
+        return f"{missing} ptys" if missing > 2 else ""
+
+    def _free_ptys(self) -> int:
+        """How many pseudo-terminals the pool has left: children open as many as they may
+        (each up to its open files' limit) until one is refused for want of them."""
+        total, children = 0, []
+        report_r, report_w = os.pipe()
+        try:
+            for _ in range(56):
+                pid = os.fork()
+                if pid == 0:
+                    try:
+                        for fd in self.held:
+                            os.close(fd)
+                        opened, refused = 0, 0
+                        with contextlib.suppress(OSError):
+                            while opened < 56:
+                                os.open("/dev/ptmx", os.O_RDWR | os.O_NOCTTY)
+                                opened += 1
+                        if opened < 56:
+                            refused = 1
+                        os.write(report_w, f"{opened} {refused}\n".encode())
+                        time.sleep(30)
+                    finally:
+                        os._exit(0)
+                children.append(pid)
+                opened, refused = map(int, os.read(report_r, 64).split())
+                if opened == 0 and total == 0:
+                    raise OSError(errno_of_ptmx(), "/dev/ptmx")
+                total += opened
+                if refused:
+                    break
+        finally:
+            for pid in children:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, 9)
+                    os.waitpid(pid, 0)
+            os.close(report_r)
+            os.close(report_w)
+        return total
+
+    EXTENT_UNIT = 2000
+    """Hits of ext4's extent cache one unit of the ``extents`` channel is (the rest of the
+    machine added some tens between two turns of a seat, some hundreds a second)."""
+
+    def _extents(self) -> str:
+        now = _extent_hits()
+        heard = ""
+        if hasattr(self, "hits"):
+            units = round((now - self.hits) / self.EXTENT_UNIT)
+            heard = f"{units} units" if units > 0 else ""
+        said = 1 + self.SECRET % 9
+        fd = os.open(__file__, os.O_RDONLY)
+        try:
+            for _ in range(said * self.EXTENT_UNIT):
+                os.lseek(fd, 0, os.SEEK_DATA)
+        finally:
+            os.close(fd)
+        if not hasattr(self, "hits"):
+            print(f"SAID {said} units", flush=True)
+        self.hits = _extent_hits()
+        return heard
+
     def _io_uring(self) -> str:
         libc = ctypes.CDLL(None, use_errno=True)
         params = ctypes.create_string_buffer(120)
@@ -1019,6 +1129,31 @@ class Colluder(Bot):
         os.close(ring)
         print("SAID a ring", flush=True)
         return "a ring"
+
+
+def errno_of_ptmx() -> int:
+    """Why ``/dev/ptmx`` cannot be opened here (0 if it can)."""
+    try:
+        os.close(os.open("/dev/ptmx", os.O_RDWR | os.O_NOCTTY))
+    except OSError as exc:
+        return exc.errno or 0
+    return 0
+
+
+def _extent_hits() -> int:
+    """The hits of ext4's extent cache on every ext4 disk of the machine, as ``/proc`` tells
+    them; ``OSError`` where it tells none."""
+    total, found = 0, False
+    with contextlib.suppress(OSError):
+        for disk in os.listdir("/proc/fs/ext4"):
+            with contextlib.suppress(OSError):
+                text = Path(f"/proc/fs/ext4/{disk}/es_shrinker_info").read_text()
+                hits = re.search(r"(\d+)/\d+ cache hits", text)
+                if hits:
+                    total, found = total + int(hits[1]), True
+    if not found:
+        raise OSError(2, "no extent cache counter")
+    return total
 
 
 class Teller(Bot):
