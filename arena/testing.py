@@ -27,7 +27,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from arena.bot import supports
+from arena.bot import not_an_action_id, supports
 from arena.classes import bot_problem
 from arena.game import (
     CHANCE,
@@ -392,7 +392,7 @@ def _bot_game(
         answer = bots[player].act(seen, tuple(legal))
         action = _action_id(answer)
         if action is None:
-            raise AssertionError(f"{bot_class.__name__} answered {answer!r}, not an action id")
+            raise AssertionError(f"{bot_class.__name__} {not_an_action_id(answer)}")
         if action not in legal:
             raise AssertionError(f"{bot_class.__name__} answered {action}, not one of {legal}")
         answers.append(action)

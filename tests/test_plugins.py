@@ -141,3 +141,36 @@ def test_an_unknown_bot_declared_in_another_entry_point_group_says_so(
     with pytest.raises(ArenaError) as caught:
         discover([]).bot_info("cautious")
     assert "entry point" not in str(caught.value)
+
+
+def test_a_data_file_missing_from_the_bots_install_says_how_to_ship_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A careless author's bot read a file of its own package: it played from its folder
+    (``pip install -e``) and failed installed from its wheel (``arena submit``) with a bare
+    ``FileNotFoundError``, which does not say that the wheel left the file out."""
+    from arena.seats.host import MISSING_PACKAGE_FILE, Host
+
+    package = tmp_path / "arena_bot_weighty"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "bot.py").write_text(
+        "from pathlib import Path\n"
+        "from arena.bot import Bot\n"
+        "class Weighty(Bot):\n"
+        "    name = 'weighty'\n"
+        "    def __init__(self, *, where='', **kwargs):\n"
+        "        super().__init__(**kwargs)\n"
+        "        Path(where or Path(__file__).with_name('weights.txt')).read_text()\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    from arena_bot_weighty.bot import Weighty  # type: ignore[import-not-found]
+
+    sent: list[dict[str, object]] = []
+    host = Host(Weighty, sent.append)
+    start = {"type": "start", "game": "tiny-race", "seat": 0, "num_players": 2, "seed": 1}
+    host.handle({**start, "params": {}})
+    host.handle({**start, "params": {"where": str(tmp_path / "elsewhere.txt")}})
+    inside, outside = (str(message["error"]).splitlines()[-1] for message in sent)
+    assert inside.startswith("FileNotFoundError: ") and "weights.txt" in inside
+    assert inside.endswith(MISSING_PACKAGE_FILE)
+    assert "[tool.setuptools.package-data]" in MISSING_PACKAGE_FILE
+    assert outside.startswith("FileNotFoundError: ") and MISSING_PACKAGE_FILE not in outside

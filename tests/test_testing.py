@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -252,7 +253,10 @@ def test_check_bot_names_an_answer_that_is_no_action_id(answer: object) -> None:
         def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> Any:
             return answer
 
-    with pytest.raises(AssertionError, match=f"answered {answer!r}, not an action id"):
+    kind = type(answer).__name__
+    with pytest.raises(AssertionError, match=re.escape(
+            f"answered {answer!r} (a {kind}), not an action id: act must return one of "
+            "legal_actions, an int")):
         check_bot(Odd, "tiny-race")
 
 

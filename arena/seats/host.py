@@ -81,12 +81,34 @@ def isolate_fallback() -> None:
     libc.unshare(_CLONE_NEWNET)  # fails quietly where not permitted; the arena reports it
 
 
-def _error_text(exc: BaseException) -> str:
-    """The bot's exception: its last frames (the host's own left out) and the message."""
+MISSING_PACKAGE_FILE = (
+    " (a file of the bot's own package that its installed copy lacks: a wheel holds only the"
+    " package's modules and the files that pyproject.toml names under"
+    " [tool.setuptools.package-data]; see the README, Writing a bot)")
+"""Said after a ``FileNotFoundError`` for a path inside the bot's package: it worked from the
+folder (``pip install -e``) and fails installed from its wheel (``pip install``, ``arena
+submit``)."""
+
+
+def package_folder(module_name: str) -> str | None:
+    """The folder of the top-level package that ``module_name`` (``a.b`` or ``a.b:C``) is in,
+    if it is an imported package."""
+    top = sys.modules.get(module_name.partition(":")[0].split(".")[0])
+    folders = list(getattr(top, "__path__", None) or ())
+    return os.path.realpath(folders[0]) if folders else None
+
+
+def _error_text(exc: BaseException, package: str | None = None) -> str:
+    """The bot's exception: its last frames (the host's own left out) and the message, with
+    what to do when it is a file of the bot's ``package`` folder that was not installed."""
     frames = [frame for frame in traceback.extract_tb(exc.__traceback__)
               if frame.filename != __file__]
     text = "".join(traceback.format_list(frames[-3:]))
-    text += "".join(traceback.format_exception_only(type(exc), exc))
+    text += "".join(traceback.format_exception_only(type(exc), exc)).rstrip()
+    missing = getattr(exc, "filename", None) if isinstance(exc, FileNotFoundError) else None
+    if package and isinstance(missing, str) and os.path.realpath(missing).startswith(
+            package + os.sep):
+        text += MISSING_PACKAGE_FILE
     lines = text.rstrip().splitlines()
     return "\n".join(lines[-ERROR_LINES:])[-4000:]
 
@@ -195,7 +217,8 @@ class Host:
             else:
                 self.send({"type": "error", "error": f"unknown message type {kind!r}"})
         except (Exception, SystemExit) as exc:
-            self.send({"type": "error", "error": _error_text(exc)})
+            self.send({"type": "error", "error": _error_text(
+                exc, package_folder(self.bot_class.__module__))})
 
     def _act(self, message: dict[str, Any]) -> Any:
         if self.bot is None:
@@ -254,7 +277,7 @@ def main(argv: list[str] | None = None) -> int:
             raise LookupError(f"{args.plugin} registers no bot named {args.bot!r}")
         bot_class = matching[0]
     except (Exception, SystemExit) as exc:
-        send({"type": "error", "error": _error_text(exc)})
+        send({"type": "error", "error": _error_text(exc, package_folder(args.plugin))})
         return 1
     send({"type": "hello", "protocol": PROTOCOL, **describe_bot(bot_class)})
     host = Host(bot_class, send)
