@@ -174,3 +174,24 @@ def test_a_data_file_missing_from_the_bots_install_says_how_to_ship_it(
     assert inside.endswith(MISSING_PACKAGE_FILE)
     assert "[tool.setuptools.package-data]" in MISSING_PACKAGE_FILE
     assert outside.startswith("FileNotFoundError: ") and MISSING_PACKAGE_FILE not in outside
+
+
+def test_a_module_imported_but_not_required_says_to_declare_its_distribution(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A careless author's bot imported a library installed in the arena's environment and
+    not named in its ``dependencies``: ``arena check`` passed, and ``arena submit``, which
+    installs only what the bot requires, said only ``No module named ...``."""
+    from arena.seats.host import MISSING_REQUIREMENT, catalog
+
+    package = tmp_path / "arena_bot_needy"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "plugin.py").write_text("import not_installed_anywhere_xyz\n")
+    (package / "typo.py").write_text("from arena_bot_needy import helpres\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    (needy,) = catalog("arena_bot_needy.plugin")["problems"]
+    assert needy == ("failed to load: ModuleNotFoundError: No module named "
+                     f"'not_installed_anywhere_xyz'{MISSING_REQUIREMENT}")
+    assert "dependencies" in MISSING_REQUIREMENT and "pyproject.toml" in MISSING_REQUIREMENT
+    (own,) = catalog("arena_bot_needy.typo")["problems"]  # its own module: no such note
+    assert own.startswith("failed to load: ") and MISSING_REQUIREMENT not in own

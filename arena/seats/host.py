@@ -90,6 +90,27 @@ folder (``pip install -e``) and fails installed from its wheel (``pip install``,
 submit``)."""
 
 
+MISSING_REQUIREMENT = (
+    " (a module the bot imports that its environment lacks: name the distribution that"
+    " provides it under dependencies in the [project] table of the bot's pyproject.toml;"
+    " arena submit installs what the bot requires and nothing else)")
+"""Said after a ``ModuleNotFoundError`` for a module outside the bot's own package: the bot
+found it in the arena's environment and not in its own, made from its requirements."""
+
+
+def what_to_do(exc: BaseException, package: str | None) -> str:
+    """A note for an exception a bot's packaging causes: a file of its ``package`` folder that
+    was not installed, or a module it imports without requiring it; else ``""``."""
+    if isinstance(exc, ModuleNotFoundError):
+        elsewhere = package and exc.name and exc.name.split(".")[0] != os.path.basename(package)
+        return MISSING_REQUIREMENT if elsewhere else ""
+    missing = getattr(exc, "filename", None) if isinstance(exc, FileNotFoundError) else None
+    if package and isinstance(missing, str) and os.path.realpath(missing).startswith(
+            package + os.sep):
+        return MISSING_PACKAGE_FILE
+    return ""
+
+
 def package_folder(module_name: str) -> str | None:
     """The folder of the top-level package that ``module_name`` (``a.b`` or ``a.b:C``) is in,
     if it is an imported package."""
@@ -105,10 +126,7 @@ def _error_text(exc: BaseException, package: str | None = None) -> str:
               if frame.filename != __file__]
     text = "".join(traceback.format_list(frames[-3:]))
     text += "".join(traceback.format_exception_only(type(exc), exc)).rstrip()
-    missing = getattr(exc, "filename", None) if isinstance(exc, FileNotFoundError) else None
-    if package and isinstance(missing, str) and os.path.realpath(missing).startswith(
-            package + os.sep):
-        text += MISSING_PACKAGE_FILE
+    text += what_to_do(exc, package)
     lines = text.rstrip().splitlines()
     return "\n".join(lines[-ERROR_LINES:])[-4000:]
 
@@ -156,7 +174,8 @@ def catalog(module_name: str) -> dict[str, Any]:
     try:
         plugin = load_plugin(module_name)
     except BaseException as exc:
-        report["problems"].append(f"failed to load: {type(exc).__name__}: {exc}")
+        report["problems"].append(f"failed to load: {type(exc).__name__}: {exc}"
+                                  f"{what_to_do(exc, package_folder(module_name))}")
         return report
     hooks, problems = hook_problems(plugin)
     report["problems"].extend(problems)
