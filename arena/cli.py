@@ -85,6 +85,18 @@ def _problems(console: Console, found: Registry) -> None:
                       f"{escape(plain(problem.reason))}", markup=True)
 
 
+def _unplayable(console: Console, found: Registry) -> None:
+    """Installed bots that no installed game takes: listed, and never seated anywhere."""
+    from arena.check import plays_nothing
+
+    lines = [line for name in sorted(found.bots) if not found.bot_info(name).version
+             and (line := plays_nothing(name, found))]
+    if lines:
+        console.print("\n[bold yellow]Bots that play no installed game:[/]")
+    for line in lines:
+        console.print(f"  {escape(plain(line))}", markup=True)
+
+
 @main.command()
 def games() -> None:
     """List the installed games."""
@@ -137,6 +149,7 @@ def bots(store: Path | None) -> None:
                                   info.plugin))
     console = _console()
     console.print(table)
+    _unplayable(console, found)
     stored = read_entries(folder)
     if stored:
         shelf = Table("bot", "versions", "games", "submitted", "check",

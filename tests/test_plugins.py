@@ -195,3 +195,25 @@ def test_a_module_imported_but_not_required_says_to_declare_its_distribution(
     assert "dependencies" in MISSING_REQUIREMENT and "pyproject.toml" in MISSING_REQUIREMENT
     (own,) = catalog("arena_bot_needy.typo")["problems"]  # its own module: no such note
     assert own.startswith("failed to load: ") and MISSING_REQUIREMENT not in own
+
+
+def test_arena_bots_says_which_installed_bot_plays_no_installed_game(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A careless author misspelt the game in ``games``: ``arena bots`` listed the bot as if
+    all were well, and only ``arena check`` or a config said that no game takes it."""
+    import arena.cli
+    from arena.plugins import BotInfo, Entry, Registry
+
+    found = registry()
+    misspelt = BotInfo(name="nogame", games=("explorers-of-the-lost-vally",), params=None,
+                       observes=True, plugin="c-nogame 0.1.0:c-nogame", module="c.plugin")
+    lonely = Registry(games=dict(found.games), bots={
+        "random": found.bots["random"],
+        "nogame": Entry(cls=None, plugin=misspelt.plugin, module=misspelt.module,
+                        info=misspelt)})
+    monkeypatch.setattr(arena.cli, "_discovered", lambda: lonely)
+    output = CliRunner(env={"COLUMNS": "300"}).invoke(main, ["bots"]).output
+    said = output.split("Bots that play no installed game:\n")[1].strip().splitlines()
+    assert said == [
+        f"bot 'nogame' plays none of the installed games ({', '.join(found.games)}): its games "
+        "are 'explorers-of-the-lost-vally' (did you mean 'explorers-of-the-lost-valley'?)"]
