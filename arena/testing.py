@@ -338,9 +338,11 @@ def check_bot(
     bot has a ``name`` and plays the game, that every answer is a legal action id (an int,
     or an int-like such as ``numpy.int64``, as the referee reads it) given the observation
     a seat receives in a tournament (decoded JSON, its :class:`~arena.game.Static` parts
-    read-only) and the legal actions as a tuple, and that the same seeds give the same
-    moves; each bot's optional ``close()`` is called at the end of its game, as a seat's is
-    (what it raises passes through here: a tournament would ignore it). Prints
+    read-only) and the legal actions as a tuple, that it leaves those static parts as they
+    were given (their lists are shared: an in-process seat's are the engine's own), and that
+    the same seeds give the same moves; each bot's optional ``close()`` is called at the end
+    of its game, as a seat's is (what it raises passes through here: a tournament would
+    ignore it). Prints
     :meth:`BotReport.summary` and returns the report."""
     resolved = _game_named(game) if isinstance(game, str) else game
     problem = bot_problem(bot_class)  # what arena bots would skip it for
@@ -403,7 +405,20 @@ def _bot_game(
         close = getattr(bot, "close", None)
         if callable(close):
             close()
+    _unchanged(bot_class, static, state.observation(0))
     return actions, answers
+
+
+def _unchanged(bot_class: type, static: dict[str, Static], engine: dict[str, Any]) -> None:
+    """The static parts the bots were given are still the engine's: their lists are not
+    read-only, and in an in-process seat they are the engine's own objects, which every seat
+    of the worker reads in every later match."""
+    for key, given in static.items():
+        if json.dumps(given, sort_keys=True) != json.dumps(engine[key], sort_keys=True):
+            raise AssertionError(
+                f"{bot_class.__name__} changed observation[{key!r}]: its lists are shared, in "
+                "an in-process seat with every seat of every later match of the worker; copy "
+                f"what you change (copy.deepcopy(observation[{key!r}]))")
 
 
 def _action_id(answer: object) -> int | None:

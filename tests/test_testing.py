@@ -271,3 +271,24 @@ def test_check_game_refuses_an_observation_that_json_would_change() -> None:
 
     with pytest.raises(AssertionError, match="holds what JSON does not give back"):
         check_game(TupleRace(), games=1)
+
+
+@pytest.mark.parametrize("game", ["lost-valley-of-the-dinosaurs", "explorers-of-the-lost-valley"])
+def test_check_bot_refuses_a_bot_that_changes_a_static_part_in_place(game: str) -> None:
+    """``Static`` refuses writes to its keys, not to its lists: a careless bot that pruned
+    ``board["neighbors"]`` in place passed ``check_bot``, and in an in-process seat it changed
+    the engine's own board, which every seat of the worker reads in every later match."""
+    key = "board" if game.startswith("lost-valley") else "cards"
+
+    class Pruner(Bot):
+        name = "pruner"
+
+        def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> Any:
+            first = next(iter(observation[key].values()))
+            if first:
+                first.pop()
+            return legal_actions[0]
+
+    with pytest.raises(AssertionError, match=re.escape(
+            f"Pruner changed observation[{key!r}]: its lists are shared")):
+        check_bot(Pruner, game)
