@@ -234,3 +234,20 @@ def code_blocks(text: str) -> list[list[str]]:
         elif line.strip():
             inside = False
     return blocks
+
+
+@pytest.mark.parametrize("given", ["cautious", "./cautious"])
+def test_checking_the_folder_before_installing_it_says_to_install_it(
+        tmp_path: Path, given: str) -> None:
+    """The journey's ``arena check cautious`` names the bot, which is also its folder's name;
+    a careless author who skipped ``pip install`` (or typed ``./cautious``) was told only
+    ``unknown bot``, as if the name were wrong."""
+    assert new_bot(tmp_path, "cautious", "--game", GAME).exit_code == 0
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(tmp_path)
+        checked = CliRunner(env={"COLUMNS": "400"}).invoke(main, ["check", given])
+    assert checked.exit_code == 2
+    assert checked.output.strip().splitlines()[-1] == (
+        f"arena: error: '{given}' is a bot package's folder, not a bot's name: arena check takes "
+        f"the name a bot class registers, once the package is installed (pip install {given}) "
+        f"or stored (arena submit {given}); arena bots lists the names")
