@@ -174,6 +174,40 @@ def test_check_bot_says_what_a_bot_without_a_constructor_lacks() -> None:
         check_bot(Argless, "tiny-race")
 
 
+def test_a_bot_whose_act_lacks_an_argument_is_refused_before_it_plays() -> None:
+    """A careless author wrote ``act(self, observation)``: the bot was listed and checked,
+    and every decision of every seat failed with Python's ``takes 2 positional arguments
+    but 3 were given``; now it is skipped, as a class without the constructor is, saying
+    what to define."""
+    from arena.classes import bot_problem
+
+    class OneArgument(Bot):
+        name = "one-argument"
+
+        def act(self, observation: Mapping[str, Any]) -> int:  # type: ignore[override]
+            return 0
+
+    class Flexible(Bot):
+        name = "flexible"
+
+        def act(self, *given: Any) -> int:
+            return int(given[1][0])
+
+    class Static(Bot):
+        name = "static"
+
+        @staticmethod
+        def act(observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+            return legal_actions[0]
+
+    with pytest.raises(AssertionError, match=r"OneArgument\.act\(self, observation\W.* does "
+                       r"not take the two arguments the referee calls it with: define "
+                       r"act\(self, observation, legal_actions\)$"):
+        check_bot(OneArgument, "tiny-race")
+    assert bot_problem(Flexible) is None and bot_problem(Static) is None
+    assert check_bot(Static, "tiny-race").decisions > 0
+
+
 def test_check_bot_hands_the_observation_over_as_a_sandboxed_bot_gets_it() -> None:
     class TupleState(RaceState):
         def observation(self, seat: int) -> dict[str, Any]:
