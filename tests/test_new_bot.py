@@ -251,3 +251,19 @@ def test_checking_the_folder_before_installing_it_says_to_install_it(
         f"arena: error: '{given}' is a bot package's folder, not a bot's name: arena check takes "
         f"the name a bot class registers, once the package is installed (pip install {given}) "
         f"or stored (arena submit {given}); arena bots lists the names")
+
+
+def test_the_generated_pyproject_says_where_imports_and_data_files_go(tmp_path: Path) -> None:
+    """Two careless authors' bots passed ``arena check`` and failed ``arena submit``: one
+    imported a library it did not require, one read a file its wheel left out. The file
+    they edit says where each goes."""
+    import tomllib
+
+    assert new_bot(tmp_path, "trained", "--game", GAME).exit_code == 0
+    text = (tmp_path / "trained" / "pyproject.toml").read_text()
+    before_dependencies = text.split("\ndependencies = ")[0].rsplit("\n\n", 1)[1]
+    assert "every library the bot imports" in before_dependencies
+    assert "arena submit installs the bot" in before_dependencies
+    assert ("[tool.setuptools.package-data] table names it: arena_bot_trained = "
+            '["models/*.npy"]') in " ".join(line.lstrip("# ") for line in text.splitlines())
+    assert tomllib.loads(text)["project"]["dependencies"] == ["lostvalley-arena"]
