@@ -6,10 +6,12 @@ import subprocess
 import sys
 from importlib.metadata import distribution
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
+from arena.bot import Bot
 from arena.cli import main
 from arena.errors import ArenaError
 from arena.plugins import discover, registry
@@ -217,3 +219,30 @@ def test_arena_bots_says_which_installed_bot_plays_no_installed_game(
     assert said == [
         f"bot 'nogame' plays none of the installed games ({', '.join(found.games)}): its games "
         "are 'explorers-of-the-lost-vally' (did you mean 'explorers-of-the-lost-valley'?)"]
+
+
+def test_a_constructor_that_requires_a_param_says_to_give_it_a_default() -> None:
+    """A careless author's bot required ``depth``: ``arena submit`` refused it with Python's
+    ``missing 1 required keyword-only argument``, not saying that the arena builds it with
+    no params there; an error of the constructor's own code gets no such note."""
+    from arena.seats.host import REQUIRED_PARAM, Host
+
+    class Deep(Bot):
+        name = "deep"
+
+        def __init__(self, *, depth: int, **kwargs: Any) -> None:
+            super().__init__(**kwargs)
+            if depth < 0:
+                raise TypeError("depth must be a natural number")
+
+    sent: list[dict[str, object]] = []
+    host = Host(Deep, sent.append)
+    start = {"type": "start", "game": "tiny-race", "seat": 0, "num_players": 2, "seed": 1}
+    for params in ({}, {"depth": -1}, {"depth": 2}):
+        host.handle({**start, "params": params})
+    missing, own, ready = sent
+    assert str(missing["error"]).endswith(
+        f"missing 1 required keyword-only argument: 'depth'{REQUIRED_PARAM}")
+    assert "give it a default" in REQUIRED_PARAM
+    assert str(own["error"]).endswith("TypeError: depth must be a natural number")
+    assert ready == {"type": "ready"}

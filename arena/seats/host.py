@@ -111,6 +111,19 @@ def what_to_do(exc: BaseException, package: str | None) -> str:
     return ""
 
 
+REQUIRED_PARAM = (
+    " (the constructor requires a param that it was not given: arena submit and arena play"
+    " build the bot with none, arena check and arena run with those given by --params or a"
+    " config's params; give it a default)")
+"""Said after a ``TypeError`` raised by the call of a bot's constructor itself."""
+
+
+def _at_the_call(exc: BaseException) -> bool:
+    """True if ``exc`` was raised by the call, before any of the bot's own code ran (Python
+    binding the arguments): its traceback holds this module's frames only."""
+    return all(frame.filename == __file__ for frame in traceback.extract_tb(exc.__traceback__))
+
+
 def package_folder(module_name: str) -> str | None:
     """The folder of the top-level package that ``module_name`` (``a.b`` or ``a.b:C``) is in,
     if it is an imported package."""
@@ -236,8 +249,10 @@ class Host:
             else:
                 self.send({"type": "error", "error": f"unknown message type {kind!r}"})
         except (Exception, SystemExit) as exc:
-            self.send({"type": "error", "error": _error_text(
-                exc, package_folder(self.bot_class.__module__))})
+            text = _error_text(exc, package_folder(self.bot_class.__module__))
+            if kind == "start" and isinstance(exc, TypeError) and _at_the_call(exc):
+                text += REQUIRED_PARAM
+            self.send({"type": "error", "error": text})
 
     def _act(self, message: dict[str, Any]) -> Any:
         if self.bot is None:
