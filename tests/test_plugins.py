@@ -238,9 +238,10 @@ def test_a_constructor_that_requires_a_param_says_to_give_it_a_default() -> None
     sent: list[dict[str, object]] = []
     host = Host(Deep, sent.append)
     start = {"type": "start", "game": "tiny-race", "seat": 0, "num_players": 2, "seed": 1}
-    for params in ({}, {"depth": -1}, {"depth": 2}):
+    for params in ({}, {"depth": -1}, {"depth": 2}, {"depth": 2, "width": 3}):
         host.handle({**start, "params": params})
-    missing, own, ready = sent
+    missing, own, ready, unknown = sent
+    assert str(unknown["error"]).endswith("unexpected keyword argument 'width'")
     assert str(missing["error"]).endswith(
         f"missing 1 required keyword-only argument: 'depth'{REQUIRED_PARAM}")
     assert "give it a default" in REQUIRED_PARAM

@@ -250,7 +250,8 @@ class Host:
                 self.send({"type": "error", "error": f"unknown message type {kind!r}"})
         except (Exception, SystemExit) as exc:
             text = _error_text(exc, package_folder(self.bot_class.__module__))
-            if kind == "start" and isinstance(exc, TypeError) and _at_the_call(exc):
+            if kind == "start" and isinstance(exc, TypeError) and _at_the_call(exc) and (
+                    "missing" in str(exc)):
                 text += REQUIRED_PARAM
             self.send({"type": "error", "error": text})
 
