@@ -106,7 +106,23 @@ def load(path: Path, found: Registry | None = None) -> TournamentConfig:
     try:
         return parse(raw, found)
     except ArenaError as exc:
-        raise ArenaError(f"{path}: {exc}") from None
+        raise ArenaError(f"{path}: {exc}{_not_installed(path, str(exc))}") from None
+
+
+def _not_installed(path: Path, error: str) -> str:
+    """A note for a config beside the package of the bot it names that is unknown (``arena
+    new-bot``'s ``tournament.toml`` run before ``pip install``): install it first."""
+    try:
+        pyproject = tomllib.loads((path.parent / "pyproject.toml").read_text(encoding="utf-8"))
+        registered = sorted(pyproject["project"]["entry-points"]["arena"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return ""
+    if not any(f"unknown bot {name!r}" in error for name in registered):
+        return ""
+    folder = path.parent.as_posix()
+    folder = folder if folder.startswith((".", "/")) else f"./{folder}"
+    return (f"; the package beside this config ({folder}) registers it: install it first "
+            f"(pip install {folder}), or submit it (arena submit {folder})")
 
 
 def parse(raw: Mapping[str, Any], found: Registry | None = None) -> TournamentConfig:

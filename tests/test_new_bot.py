@@ -267,3 +267,25 @@ def test_the_generated_pyproject_says_where_imports_and_data_files_go(tmp_path: 
     assert ("[tool.setuptools.package-data] table names it: arena_bot_trained = "
             '["models/*.npy"]') in " ".join(line.lstrip("# ") for line in text.splitlines())
     assert tomllib.loads(text)["project"]["dependencies"] == ["lostvalley-arena"]
+
+
+def test_its_tournament_before_it_is_installed_says_to_install_it(tmp_path: Path) -> None:
+    """``arena run cautious/tournament.toml`` before ``pip install ./cautious`` said "unknown
+    bot 'cautious'; did you mean 'random'?", pointing at the wrong fix."""
+    assert new_bot(tmp_path, "cautious", "--game", GAME).exit_code == 0
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(tmp_path)
+        ran = CliRunner(env={"COLUMNS": "400"}).invoke(main, ["run", "cautious/tournament.toml"])
+    assert ran.exit_code == 2
+    line = ran.output.strip().splitlines()[-1]
+    assert line.startswith("arena: error: cautious/tournament.toml: unknown bot 'cautious'")
+    assert line.endswith("; the package beside this config (./cautious) registers it: install "
+                         "it first (pip install ./cautious), or submit it (arena submit "
+                         "./cautious)")
+    (tmp_path / "cautious" / "tournament.toml").write_text(
+        (tmp_path / "cautious" / "tournament.toml").read_text().replace("players = 2",
+                                                                        "players = 9"))
+    with pytest.MonkeyPatch.context() as patch:  # another mistake: no such note
+        patch.chdir(tmp_path)
+        ran = CliRunner(env={"COLUMNS": "400"}).invoke(main, ["run", "cautious/tournament.toml"])
+    assert ran.exit_code == 2 and "beside this config" not in ran.output
