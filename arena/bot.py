@@ -68,3 +68,20 @@ def supports(bot_class: type, game: str) -> bool:
     """True if ``bot_class`` declares no ``games`` or lists ``game`` among them."""
     games = getattr(bot_class, "games", None)
     return games is None or game in games
+
+
+def not_an_action_id(answer: object) -> str:
+    """The fault of an answer that is no action id at all: what it was, and what to answer."""
+    shown = shown_answer(answer)
+    typed = answer is not None and not shown.startswith("an object of type")
+    kind = f" (a {type(answer).__name__})" if typed else ""
+    return (f"answered {shown}{kind}, not an action id: act must return one of legal_actions,"
+            " an int")
+
+
+def shown_answer(answer: object) -> str:
+    """A short description of a bot's answer; even a broken ``__repr__`` cannot fail it."""
+    try:
+        return f"{answer!r:.80}"
+    except Exception:
+        return f"an object of type {type(answer).__name__}"

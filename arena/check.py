@@ -90,13 +90,22 @@ def games_to_check(bot: str, found: Registry, games: list[str] | None) -> list[s
                              f"(it plays {', '.join(info.games or ())})")
     names = games or [name for name in sorted(found.games) if info.supports(name)]
     if not names:
-        installed = ", ".join(found.games)
-        meant = [f"{name!r} (did you mean {' or '.join(repr(c) for c in close)}?)"
-                 if (close := closest(name, found.games)) else repr(name)
-                 for name in info.games or ()]
-        raise ArenaError(f"bot {bot!r} plays none of the installed games ({installed}): its "
-                         f"games are {', '.join(meant) or 'none'}")
+        raise ArenaError(plays_nothing(bot, found) or f"bot {bot!r} plays no installed game")
     return names
+
+
+def plays_nothing(bot: str, found: Registry) -> str | None:
+    """What is wrong with ``bot`` when it plays none of the installed games (its ``games``
+    misspelt, or games not installed here), with the closest names; else None."""
+    info = found.bot_info(bot)
+    if any(info.supports(name) for name in found.games):
+        return None
+    installed = ", ".join(found.games)
+    meant = [f"{name!r} (did you mean {' or '.join(repr(c) for c in close)}?)"
+             if (close := closest(name, found.games)) else repr(name)
+             for name in info.games or ()]
+    return (f"bot {bot!r} plays none of the installed games ({installed}): its "
+            f"games are {', '.join(meant) or 'none'}")
 
 
 def check(

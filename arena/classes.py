@@ -95,6 +95,9 @@ def bot_problem(cls: Any) -> str | None:
         return reason
     if not callable(getattr(cls, "act", None)):
         return f"{cls.__name__} has no act(observation, legal_actions) method"
+    problem = act_problem(cls)
+    if problem is not None:
+        return problem
     games = getattr(cls, "games", None)
     if isinstance(games, str):
         # ("lost-explorers") is a string: `game in games` would match parts of the name.
@@ -105,6 +108,23 @@ def bot_problem(cls: Any) -> str | None:
                                   and all(isinstance(g, str) for g in games)):
         return f"{cls.__name__}.games must be a collection of game names"
     return constructor_problem(cls)
+
+
+def act_problem(cls: Any) -> str | None:
+    """Why the referee could not call ``cls``'s ``act`` with an observation and the legal
+    actions, or None if it can (or if its signature cannot be read)."""
+    act = cls.act
+    try:
+        signature = inspect.signature(act)
+    except (TypeError, ValueError):
+        return None
+    bound = isinstance(inspect.getattr_static(cls, "act", None), (staticmethod, classmethod))
+    try:
+        signature.bind(*(() if bound else (None,)), {}, ())
+    except TypeError:
+        return (f"{cls.__name__}.act{signature} does not take the two arguments the referee "
+                "calls it with: define act(self, observation, legal_actions)")
+    return None
 
 
 STANDARD_ARGUMENTS = ("game", "seat", "num_players", "seed")

@@ -85,6 +85,18 @@ def _problems(console: Console, found: Registry) -> None:
                       f"{escape(plain(problem.reason))}", markup=True)
 
 
+def _unplayable(console: Console, found: Registry) -> None:
+    """Installed bots that no installed game takes: listed, and never seated anywhere."""
+    from arena.check import plays_nothing
+
+    lines = [line for name in sorted(found.bots) if not found.bot_info(name).version
+             and (line := plays_nothing(name, found))]
+    if lines:
+        console.print("\n[bold yellow]Bots that play no installed game:[/]")
+    for line in lines:
+        console.print(f"  {escape(plain(line))}", markup=True)
+
+
 @main.command()
 def games() -> None:
     """List the installed games."""
@@ -137,6 +149,7 @@ def bots(store: Path | None) -> None:
                                   info.plugin))
     console = _console()
     console.print(table)
+    _unplayable(console, found)
     stored = read_entries(folder)
     if stored:
         shelf = Table("bot", "versions", "games", "submitted", "check",
@@ -207,6 +220,19 @@ def store_remove(spec: str, store: Path | None) -> None:
         click.echo(f"removed {bot.name}@{bot.version} ({bot.package})")
 
 
+def _not_a_folder(bot: str, found: Registry) -> None:
+    """``arena check ./cautious``: the folder of a bot package that no installed or stored bot
+    is named after (the journey's ``arena check cautious`` names the bot, not its folder)."""
+    folder = Path(bot)
+    if bot in found.bots or not any((folder / name).is_file()
+                                    for name in ("pyproject.toml", "setup.py")):
+        return
+    raise ArenaError(f"{plain(bot)!r} is a bot package's folder, not a bot's name: arena check "
+                     "takes the name a bot class registers, once the package is installed "
+                     f"(pip install {plain(bot)}) or stored (arena submit {plain(bot)}); "
+                     "arena bots lists the names")
+
+
 @main.command("check")
 @click.argument("bot")
 @click.option("--game", "games", multiple=True, help="Check this game only (repeatable).")
@@ -226,6 +252,7 @@ def check_command(bot: str, games: tuple[str, ...], params: str | None, sandbox:
     parsed = parse_options(params, flag="--params")
     limits = Limits(sandbox=sandbox)
     found = registry_for(limits)
+    _not_a_folder(bot, found)
     games_to_check(bot, found, list(games) or None)  # a game it does not play: one line
     console = _console()
     # escape(): a plugin's name is its package's metadata ("x[/]" raised rich's MarkupError).

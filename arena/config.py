@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from arena.errors import ArenaError, unknown_name
+from arena.errors import ArenaError, closest, unknown_name
 from arena.game import InvalidOptions
 from arena.plugins import Registry, nothing_loaded, require_registry
 from arena.records import FORMULA_STARTS, Limits, MatchSpec, SeatSpec, is_label
@@ -106,7 +106,23 @@ def load(path: Path, found: Registry | None = None) -> TournamentConfig:
     try:
         return parse(raw, found)
     except ArenaError as exc:
-        raise ArenaError(f"{path}: {exc}") from None
+        raise ArenaError(f"{path}: {exc}{_not_installed(path, str(exc))}") from None
+
+
+def _not_installed(path: Path, error: str) -> str:
+    """A note for a config beside the package of the bot it names that is unknown (``arena
+    new-bot``'s ``tournament.toml`` run before ``pip install``): install it first."""
+    try:
+        pyproject = tomllib.loads((path.parent / "pyproject.toml").read_text(encoding="utf-8"))
+        registered = sorted(pyproject["project"]["entry-points"]["arena"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return ""
+    if not any(f"unknown bot {name!r}" in error for name in registered):
+        return ""
+    folder = path.parent.as_posix()
+    folder = folder if folder.startswith((".", "/")) else f"./{folder}"
+    return (f"; the package beside this config ({folder}) registers it: install it first "
+            f"(pip install {folder}), or submit it (arena submit {folder})")
 
 
 def parse(raw: Mapping[str, Any], found: Registry | None = None) -> TournamentConfig:
@@ -217,6 +233,15 @@ def refuse_stored(name: str, where: str) -> None:
                              f"(isolation = \"process\")")
 
 
+def _played(game: str, found: Registry) -> str:
+    """A game a bot declares, said with the closest installed names if none is called so."""
+    if game in found.games:
+        return game
+    near = closest(game, found.games)
+    meant = f": did you mean {' or '.join(map(repr, near))}?" if near else ""
+    return f"{game!r}, which is no installed game{meant}"
+
+
 def _bot(
     entry: Mapping[str, Any], index: int, found: Registry, game: str, players: int,
     limits: Limits,
@@ -228,9 +253,8 @@ def _bot(
         refuse_stored(name, where)
     info = found.bot_info(name)
     if not info.supports(game):
-        raise ArenaError(
-            f"{where}: bot {name!r} does not play {game} (it plays {', '.join(info.games or ())})"
-        )
+        raise ArenaError(f"{where}: bot {name!r} does not play {game} (it plays "
+                         f"{', '.join(_played(other, found) for other in info.games or ())})")
     if info.environment and limits.isolation != "process":
         raise ArenaError(f"{where}: bot {name!r} is a stored bot: it plays only sandboxed "
                          f"(isolation = \"process\")")

@@ -25,6 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
+from arena.bot import not_an_action_id
 from arena.game import Game, State, competition_ranking, drive
 from arena.plugins import Registry, registry, trusted_game
 from arena.records import MatchResult, MatchSpec
@@ -127,7 +128,7 @@ class Referee:
                 raise TypeError
             action = operator.index(answer)  # type: ignore[arg-type]
         except Exception:  # an answer's own __index__ may raise anything
-            self.fault(player, "illegal", f"answered {_shown(answer)}, not an action id")
+            self.fault(player, "illegal", not_an_action_id(answer))
             return self.decide(state, player)
         if action not in legal:
             self.fault(player, "illegal", f"answered {action}, not among the legal actions")
@@ -190,14 +191,6 @@ def _shortened(message: str) -> str:
     head, tail = 100, MAX_ERROR_CHARS - 160  # 60 left for the line saying what was cut
     cut = f"\n[... {len(message) - head - tail} characters not kept ...]\n"
     return message[:head] + cut + message[-tail:]
-
-
-def _shown(answer: object) -> str:
-    """A short description of a bot's answer; even a broken ``__repr__`` cannot fail it."""
-    try:
-        return f"{answer!r:.80}"
-    except Exception:
-        return f"an object of type {type(answer).__name__}"
 
 
 def _close_quietly(seat: Seat, outcome: dict[str, Any] | None) -> str:

@@ -84,6 +84,8 @@ version = "0.1.0"
 description = "The $bot bot for Lost Valley Arena."
 readme = "README.md"
 requires-python = ">=3.11"
+# Name here every library the bot imports ("numpy>=2", say): arena submit installs the bot
+# with these alone, whatever the arena's own environment holds.
 dependencies = ["lostvalley-arena"]
 
 # The arena finds the bot through this entry point: it names the module whose
@@ -94,6 +96,8 @@ $bot = "$package.plugin"
 # The one package, named: folders made here later (results/, build/) are not packages.
 [tool.setuptools]
 packages = ["$package"]
+# A file the bot reads from its package (a model, a table) goes into its wheel only if a
+# [tool.setuptools.package-data] table names it: $package = ["models/*.npy"], say.
 
 [tool.pytest.ini_options]
 testpaths = ["tests"]

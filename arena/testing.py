@@ -27,7 +27,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from arena.bot import supports
+from arena.bot import not_an_action_id, supports
 from arena.classes import bot_problem
 from arena.game import (
     CHANCE,
@@ -338,9 +338,11 @@ def check_bot(
     bot has a ``name`` and plays the game, that every answer is a legal action id (an int,
     or an int-like such as ``numpy.int64``, as the referee reads it) given the observation
     a seat receives in a tournament (decoded JSON, its :class:`~arena.game.Static` parts
-    read-only) and the legal actions as a tuple, and that the same seeds give the same
-    moves; each bot's optional ``close()`` is called at the end of its game, as a seat's is
-    (what it raises passes through here: a tournament would ignore it). Prints
+    read-only) and the legal actions as a tuple, that it leaves those static parts as they
+    were given (their lists are shared: an in-process seat's are the engine's own), and that
+    the same seeds give the same moves; each bot's optional ``close()`` is called at the end
+    of its game, as a seat's is (what it raises passes through here: a tournament would
+    ignore it). Prints
     :meth:`BotReport.summary` and returns the report."""
     resolved = _game_named(game) if isinstance(game, str) else game
     problem = bot_problem(bot_class)  # what arena bots would skip it for
@@ -392,7 +394,7 @@ def _bot_game(
         answer = bots[player].act(seen, tuple(legal))
         action = _action_id(answer)
         if action is None:
-            raise AssertionError(f"{bot_class.__name__} answered {answer!r}, not an action id")
+            raise AssertionError(f"{bot_class.__name__} {not_an_action_id(answer)}")
         if action not in legal:
             raise AssertionError(f"{bot_class.__name__} answered {action}, not one of {legal}")
         answers.append(action)
@@ -403,7 +405,21 @@ def _bot_game(
         close = getattr(bot, "close", None)
         if callable(close):
             close()
+    _unchanged(bot_class, static, state.observation(0))
     return actions, answers
+
+
+def _unchanged(bot_class: type, static: dict[str, Static], engine: dict[str, Any]) -> None:
+    """The static parts the bots were given are still the engine's: in an in-process seat
+    they are the engine's own objects, which every seat of the worker reads in every later
+    match (they are read-only, lists and dicts in them too; this catches a bot that got
+    round that)."""
+    for key, given in static.items():
+        if json.dumps(given, sort_keys=True) != json.dumps(engine[key], sort_keys=True):
+            raise AssertionError(
+                f"{bot_class.__name__} changed observation[{key!r}]: its lists are shared, in "
+                "an in-process seat with every seat of every later match of the worker; copy "
+                f"what you change (copy.deepcopy(observation[{key!r}]))")
 
 
 def _action_id(answer: object) -> int | None:

@@ -187,7 +187,7 @@ def test_the_quick_tournament_runs_from_the_command_line(tmp_path: Path) -> None
             "run",
             str(root / "configs" / "quick.toml"),
             "--out",
-            str(tmp_path / "quick"),
+            str(tmp_path / "results" / "quick"),
             "--workers",
             "2",
         ],
@@ -198,11 +198,12 @@ def test_the_quick_tournament_runs_from_the_command_line(tmp_path: Path) -> None
     )
     assert done.returncode == 0, done.stderr
     assert "greedy-bold" in done.stdout and "random" in done.stdout
-    records = lines(tmp_path / "quick" / "matches.jsonl")
+    records = lines(tmp_path / "results" / "quick" / "matches.jsonl")
     assert len(records) == 48 and all(set(r["statuses"]) == {"ok"} for r in records)
     # What the README's "How sure is the order" reads in this table, as it says it.
     shown = subprocess.run(
-        [str(Path(sys.executable).parent / "arena"), "leaderboard", str(tmp_path / "quick"),
+        [str(Path(sys.executable).parent / "arena"), "leaderboard",
+         str(tmp_path / "results" / "quick"),
          "--format", "json"], capture_output=True, text=True, env=env, timeout=120, check=True)
     board = json.loads(shown.stdout)
     first, second = (round(100 * row["above_next"]) for row in board[:2])
@@ -210,6 +211,29 @@ def test_the_quick_tournament_runs_from_the_command_line(tmp_path: Path) -> None
     assert f"not separated from each other ({first}% and {second}%)" in readme
     assert [row["bot"].startswith("greedy") for row in board] == [True, True, True, False]
     assert board[2]["above_next"] > 0.999
+    readme_commands_run_on_the_quick_run(root, tmp_path, env)
+
+
+def readme_commands_run_on_the_quick_run(root: Path, where: Path, env: dict[str, str]) -> None:
+    """The README's commands of *Results*, *Watching a match* and *Playing against the bots*,
+    run as written from a folder holding the quick run as ``results/quick`` and the arena's
+    environment as ``.venv`` (a person at the keyboard: answers ``1`` at every decision)."""
+    readme = (root / "README.md").read_text()
+    sections = {title: readme.split(f"\n## {title}\n")[1].split("\n## ")[0]
+                for title in ("Results", "Watching a match", "Playing against the bots")}
+    commands = {title: [line.strip() for line in text.splitlines()
+                        if line.startswith("    .venv/bin/arena ")]
+                for title, text in sections.items()}
+    assert [len(found) for found in commands.values()] == [4, 2, 2]
+    (where / ".venv").symlink_to(Path(sys.executable).parent.parent)
+    for command in [line for found in commands.values() for line in found]:
+        done = subprocess.run(["bash", "-c", command], cwd=where, env=env, input="1\n" * 2000,
+                              capture_output=True, text=True, timeout=300, check=False)
+        assert done.returncode == 0, f"{command}: {done.stdout[-2000:]}{done.stderr[-2000:]}"
+        assert "Traceback" not in done.stdout + done.stderr
+    assert (where / "quick.png").stat().st_size > 0
+    assert "checked: the replay reproduces" in (where / "match.txt").read_text()
+    assert len(lines(where / "results" / "mine" / "matches.jsonl")) == 1
 
 
 def test_planning_a_run_writes_nothing_until_it_starts(config: Path, tmp_path: Path) -> None:

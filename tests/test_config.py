@@ -151,6 +151,17 @@ def test_a_bot_that_does_not_play_the_game(tmp_path: Path) -> None:
     assert "does not play tiny-race" in error(tmp_path, text)
 
 
+def test_a_bot_whose_games_are_misspelt_is_told_the_closest_installed_name(
+        tmp_path: Path) -> None:
+    """A careless author's ``games = ("explorers-of-the-lost-vally",)``: the config's line said
+    "it plays explorers-of-the-lost-vally", the typo to be spotted by eye."""
+    text = GOOD.replace('[[bots]]\nname = "random"\nlabel', '[[bots]]\nname = "picky"\nlabel')
+    assert error(tmp_path, text).endswith(
+        "[[bots]] entry 2: bot 'picky' does not play tiny-race (it plays 'no-such-game', which "
+        "is no installed game, 'tiny-rase', which is no installed game: did you mean "
+        "'tiny-race'?)")
+
+
 def test_a_stored_bot_in_an_in_process_run_is_named_as_stored_not_unknown(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

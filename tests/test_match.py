@@ -178,4 +178,24 @@ def test_an_answer_whose_index_or_repr_raises_is_still_just_illegal() -> None:
     referee.close(None)
     assert action in state.legal_actions()
     assert referee.statuses[0] == "illegal"
-    assert referee.errors[0] == "answered an object of type Nasty, not an action id"
+    assert referee.errors[0] == ("answered an object of type Nasty, not an action id: act must "
+                                 "return one of legal_actions, an int")
+
+
+@pytest.mark.parametrize(("answer", "said"), [
+    ("1", "answered '1' (a str)"), (1.0, "answered 1.0 (a float)"),
+    (True, "answered True (a bool)"), (None, "answered None,")])
+def test_an_answer_of_another_type_says_its_type_and_what_to_answer(
+        answer: object, said: str) -> None:
+    """A careless author's bot returned its action as a string; the fault said "answered
+    '1', not an action id", which reads like a legal-looking id refused for no reason."""
+    from arena.match import Referee
+    from arena.plugins import registry
+
+    state = registry().game("tiny-race").new_initial_state(2)
+    referee = Referee(spec("random", "random"))
+    referee._checked(state, 0, answer, state.legal_actions())
+    referee.close(None)
+    assert referee.statuses[0] == "illegal"
+    assert referee.errors[0].startswith(said)
+    assert referee.errors[0].endswith("act must return one of legal_actions, an int")

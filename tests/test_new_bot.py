@@ -234,3 +234,58 @@ def code_blocks(text: str) -> list[list[str]]:
         elif line.strip():
             inside = False
     return blocks
+
+
+@pytest.mark.parametrize("given", ["cautious", "./cautious"])
+def test_checking_the_folder_before_installing_it_says_to_install_it(
+        tmp_path: Path, given: str) -> None:
+    """The journey's ``arena check cautious`` names the bot, which is also its folder's name;
+    a careless author who skipped ``pip install`` (or typed ``./cautious``) was told only
+    ``unknown bot``, as if the name were wrong."""
+    assert new_bot(tmp_path, "cautious", "--game", GAME).exit_code == 0
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(tmp_path)
+        checked = CliRunner(env={"COLUMNS": "400"}).invoke(main, ["check", given])
+    assert checked.exit_code == 2
+    assert checked.output.strip().splitlines()[-1] == (
+        f"arena: error: '{given}' is a bot package's folder, not a bot's name: arena check takes "
+        f"the name a bot class registers, once the package is installed (pip install {given}) "
+        f"or stored (arena submit {given}); arena bots lists the names")
+
+
+def test_the_generated_pyproject_says_where_imports_and_data_files_go(tmp_path: Path) -> None:
+    """Two careless authors' bots passed ``arena check`` and failed ``arena submit``: one
+    imported a library it did not require, one read a file its wheel left out. The file
+    they edit says where each goes."""
+    import tomllib
+
+    assert new_bot(tmp_path, "trained", "--game", GAME).exit_code == 0
+    text = (tmp_path / "trained" / "pyproject.toml").read_text()
+    before_dependencies = text.split("\ndependencies = ")[0].rsplit("\n\n", 1)[1]
+    assert "every library the bot imports" in before_dependencies
+    assert "arena submit installs the bot" in before_dependencies
+    assert ("[tool.setuptools.package-data] table names it: arena_bot_trained = "
+            '["models/*.npy"]') in " ".join(line.lstrip("# ") for line in text.splitlines())
+    assert tomllib.loads(text)["project"]["dependencies"] == ["lostvalley-arena"]
+
+
+def test_its_tournament_before_it_is_installed_says_to_install_it(tmp_path: Path) -> None:
+    """``arena run cautious/tournament.toml`` before ``pip install ./cautious`` said "unknown
+    bot 'cautious'; did you mean 'random'?", pointing at the wrong fix."""
+    assert new_bot(tmp_path, "cautious", "--game", GAME).exit_code == 0
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(tmp_path)
+        ran = CliRunner(env={"COLUMNS": "400"}).invoke(main, ["run", "cautious/tournament.toml"])
+    assert ran.exit_code == 2
+    line = ran.output.strip().splitlines()[-1]
+    assert line.startswith("arena: error: cautious/tournament.toml: unknown bot 'cautious'")
+    assert line.endswith("; the package beside this config (./cautious) registers it: install "
+                         "it first (pip install ./cautious), or submit it (arena submit "
+                         "./cautious)")
+    (tmp_path / "cautious" / "tournament.toml").write_text(
+        (tmp_path / "cautious" / "tournament.toml").read_text().replace("players = 2",
+                                                                        "players = 9"))
+    with pytest.MonkeyPatch.context() as patch:  # another mistake: no such note
+        patch.chdir(tmp_path)
+        ran = CliRunner(env={"COLUMNS": "400"}).invoke(main, ["run", "cautious/tournament.toml"])
+    assert ran.exit_code == 2 and "beside this config" not in ran.output

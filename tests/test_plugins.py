@@ -6,10 +6,12 @@ import subprocess
 import sys
 from importlib.metadata import distribution
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
+from arena.bot import Bot
 from arena.cli import main
 from arena.errors import ArenaError
 from arena.plugins import discover, registry
@@ -141,3 +143,107 @@ def test_an_unknown_bot_declared_in_another_entry_point_group_says_so(
     with pytest.raises(ArenaError) as caught:
         discover([]).bot_info("cautious")
     assert "entry point" not in str(caught.value)
+
+
+def test_a_data_file_missing_from_the_bots_install_says_how_to_ship_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A careless author's bot read a file of its own package: it played from its folder
+    (``pip install -e``) and failed installed from its wheel (``arena submit``) with a bare
+    ``FileNotFoundError``, which does not say that the wheel left the file out."""
+    from arena.seats.host import MISSING_PACKAGE_FILE, Host
+
+    package = tmp_path / "arena_bot_weighty"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "bot.py").write_text(
+        "from pathlib import Path\n"
+        "from arena.bot import Bot\n"
+        "class Weighty(Bot):\n"
+        "    name = 'weighty'\n"
+        "    def __init__(self, *, where='', **kwargs):\n"
+        "        super().__init__(**kwargs)\n"
+        "        Path(where or Path(__file__).with_name('weights.txt')).read_text()\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    from arena_bot_weighty.bot import Weighty  # type: ignore[import-not-found]
+
+    sent: list[dict[str, object]] = []
+    host = Host(Weighty, sent.append)
+    start = {"type": "start", "game": "tiny-race", "seat": 0, "num_players": 2, "seed": 1}
+    host.handle({**start, "params": {}})
+    host.handle({**start, "params": {"where": str(tmp_path / "elsewhere.txt")}})
+    inside, outside = (str(message["error"]).splitlines()[-1] for message in sent)
+    assert inside.startswith("FileNotFoundError: ") and "weights.txt" in inside
+    assert inside.endswith(MISSING_PACKAGE_FILE)
+    assert "[tool.setuptools.package-data]" in MISSING_PACKAGE_FILE
+    assert outside.startswith("FileNotFoundError: ") and MISSING_PACKAGE_FILE not in outside
+
+
+def test_a_module_imported_but_not_required_says_to_declare_its_distribution(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A careless author's bot imported a library installed in the arena's environment and
+    not named in its ``dependencies``: ``arena check`` passed, and ``arena submit``, which
+    installs only what the bot requires, said only ``No module named ...``."""
+    from arena.seats.host import MISSING_REQUIREMENT, catalog
+
+    package = tmp_path / "arena_bot_needy"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "plugin.py").write_text("import not_installed_anywhere_xyz\n")
+    (package / "typo.py").write_text("from arena_bot_needy import helpres\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    (needy,) = catalog("arena_bot_needy.plugin")["problems"]
+    assert needy == ("failed to load: ModuleNotFoundError: No module named "
+                     f"'not_installed_anywhere_xyz'{MISSING_REQUIREMENT}")
+    assert "dependencies" in MISSING_REQUIREMENT and "pyproject.toml" in MISSING_REQUIREMENT
+    (own,) = catalog("arena_bot_needy.typo")["problems"]  # its own module: no such note
+    assert own.startswith("failed to load: ") and MISSING_REQUIREMENT not in own
+
+
+def test_arena_bots_says_which_installed_bot_plays_no_installed_game(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A careless author misspelt the game in ``games``: ``arena bots`` listed the bot as if
+    all were well, and only ``arena check`` or a config said that no game takes it."""
+    import arena.cli
+    from arena.plugins import BotInfo, Entry, Registry
+
+    found = registry()
+    misspelt = BotInfo(name="nogame", games=("explorers-of-the-lost-vally",), params=None,
+                       observes=True, plugin="c-nogame 0.1.0:c-nogame", module="c.plugin")
+    lonely = Registry(games=dict(found.games), bots={
+        "random": found.bots["random"],
+        "nogame": Entry(cls=None, plugin=misspelt.plugin, module=misspelt.module,
+                        info=misspelt)})
+    monkeypatch.setattr(arena.cli, "_discovered", lambda: lonely)
+    output = CliRunner(env={"COLUMNS": "300"}).invoke(main, ["bots"]).output
+    said = output.split("Bots that play no installed game:\n")[1].strip().splitlines()
+    assert said == [
+        f"bot 'nogame' plays none of the installed games ({', '.join(found.games)}): its games "
+        "are 'explorers-of-the-lost-vally' (did you mean 'explorers-of-the-lost-valley'?)"]
+
+
+def test_a_constructor_that_requires_a_param_says_to_give_it_a_default() -> None:
+    """A careless author's bot required ``depth``: ``arena submit`` refused it with Python's
+    ``missing 1 required keyword-only argument``, not saying that the arena builds it with
+    no params there; an error of the constructor's own code gets no such note."""
+    from arena.seats.host import REQUIRED_PARAM, Host
+
+    class Deep(Bot):
+        name = "deep"
+
+        def __init__(self, *, depth: int, **kwargs: Any) -> None:
+            super().__init__(**kwargs)
+            if depth < 0:
+                raise TypeError("depth must be a natural number")
+
+    sent: list[dict[str, object]] = []
+    host = Host(Deep, sent.append)
+    start = {"type": "start", "game": "tiny-race", "seat": 0, "num_players": 2, "seed": 1}
+    for params in ({}, {"depth": -1}, {"depth": 2}, {"depth": 2, "width": 3}):
+        host.handle({**start, "params": params})
+    missing, own, ready, unknown = sent
+    assert str(unknown["error"]).endswith("unexpected keyword argument 'width'")
+    assert str(missing["error"]).endswith(
+        f"missing 1 required keyword-only argument: 'depth'{REQUIRED_PARAM}")
+    assert "give it a default" in REQUIRED_PARAM
+    assert str(own["error"]).endswith("TypeError: depth must be a natural number")
+    assert ready == {"type": "ready"}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -173,6 +174,40 @@ def test_check_bot_says_what_a_bot_without_a_constructor_lacks() -> None:
         check_bot(Argless, "tiny-race")
 
 
+def test_a_bot_whose_act_lacks_an_argument_is_refused_before_it_plays() -> None:
+    """A careless author wrote ``act(self, observation)``: the bot was listed and checked,
+    and every decision of every seat failed with Python's ``takes 2 positional arguments
+    but 3 were given``; now it is skipped, as a class without the constructor is, saying
+    what to define."""
+    from arena.classes import bot_problem
+
+    class OneArgument(Bot):
+        name = "one-argument"
+
+        def act(self, observation: Mapping[str, Any]) -> int:  # type: ignore[override]
+            return 0
+
+    class Flexible(Bot):
+        name = "flexible"
+
+        def act(self, *given: Any) -> int:
+            return int(given[1][0])
+
+    class Static(Bot):
+        name = "static"
+
+        @staticmethod
+        def act(observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+            return legal_actions[0]
+
+    with pytest.raises(AssertionError, match=r"OneArgument\.act\(self, observation\W.* does "
+                       r"not take the two arguments the referee calls it with: define "
+                       r"act\(self, observation, legal_actions\)$"):
+        check_bot(OneArgument, "tiny-race")
+    assert bot_problem(Flexible) is None and bot_problem(Static) is None
+    assert check_bot(Static, "tiny-race").decisions > 0
+
+
 def test_check_bot_hands_the_observation_over_as_a_sandboxed_bot_gets_it() -> None:
     class TupleState(RaceState):
         def observation(self, seat: int) -> dict[str, Any]:
@@ -252,7 +287,10 @@ def test_check_bot_names_an_answer_that_is_no_action_id(answer: object) -> None:
         def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> Any:
             return answer
 
-    with pytest.raises(AssertionError, match=f"answered {answer!r}, not an action id"):
+    kind = type(answer).__name__
+    with pytest.raises(AssertionError, match=re.escape(
+            f"answered {answer!r} (a {kind}), not an action id: act must return one of "
+            "legal_actions, an int")):
         check_bot(Odd, "tiny-race")
 
 
@@ -267,3 +305,24 @@ def test_check_game_refuses_an_observation_that_json_would_change() -> None:
 
     with pytest.raises(AssertionError, match="holds what JSON does not give back"):
         check_game(TupleRace(), games=1)
+
+
+@pytest.mark.parametrize("game", ["lost-valley-of-the-dinosaurs", "explorers-of-the-lost-valley"])
+def test_check_bot_refuses_a_bot_that_changes_a_static_part_in_place(game: str) -> None:
+    """``Static`` refuses writes to its keys, not to its lists: a careless bot that pruned
+    ``board["neighbors"]`` in place passed ``check_bot``, and in an in-process seat it changed
+    the engine's own board, which every seat of the worker reads in every later match."""
+    key = "board" if game.startswith("lost-valley") else "cards"
+
+    class Pruner(Bot):
+        name = "pruner"
+
+        def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> Any:
+            first = next(iter(observation[key].values()))
+            if first:
+                first.pop()
+            return legal_actions[0]
+
+    with pytest.raises(AssertionError, match=re.escape(
+            f"Pruner changed observation[{key!r}]: its lists are shared")):
+        check_bot(Pruner, game)

@@ -81,12 +81,65 @@ def isolate_fallback() -> None:
     libc.unshare(_CLONE_NEWNET)  # fails quietly where not permitted; the arena reports it
 
 
-def _error_text(exc: BaseException) -> str:
-    """The bot's exception: its last frames (the host's own left out) and the message."""
+MISSING_PACKAGE_FILE = (
+    " (a file of the bot's own package that its installed copy lacks: a wheel holds only the"
+    " package's modules and the files that pyproject.toml names under"
+    " [tool.setuptools.package-data]; see the README, Writing a bot)")
+"""Said after a ``FileNotFoundError`` for a path inside the bot's package: it worked from the
+folder (``pip install -e``) and fails installed from its wheel (``pip install``, ``arena
+submit``)."""
+
+
+MISSING_REQUIREMENT = (
+    " (a module the bot imports that its environment lacks: name the distribution that"
+    " provides it under dependencies in the [project] table of the bot's pyproject.toml;"
+    " arena submit installs what the bot requires and nothing else)")
+"""Said after a ``ModuleNotFoundError`` for a module outside the bot's own package: the bot
+found it in the arena's environment and not in its own, made from its requirements."""
+
+
+def what_to_do(exc: BaseException, package: str | None) -> str:
+    """A note for an exception a bot's packaging causes: a file of its ``package`` folder that
+    was not installed, or a module it imports without requiring it; else ``""``."""
+    if isinstance(exc, ModuleNotFoundError):
+        elsewhere = package and exc.name and exc.name.split(".")[0] != os.path.basename(package)
+        return MISSING_REQUIREMENT if elsewhere else ""
+    missing = getattr(exc, "filename", None) if isinstance(exc, FileNotFoundError) else None
+    if package and isinstance(missing, str) and os.path.realpath(missing).startswith(
+            package + os.sep):
+        return MISSING_PACKAGE_FILE
+    return ""
+
+
+REQUIRED_PARAM = (
+    " (the constructor requires a param that it was not given: arena submit and arena play"
+    " build the bot with none, arena check and arena run with those given by --params or a"
+    " config's params; give it a default)")
+"""Said after a ``TypeError`` raised by the call of a bot's constructor itself."""
+
+
+def _at_the_call(exc: BaseException) -> bool:
+    """True if ``exc`` was raised by the call, before any of the bot's own code ran (Python
+    binding the arguments): its traceback holds this module's frames only."""
+    return all(frame.filename == __file__ for frame in traceback.extract_tb(exc.__traceback__))
+
+
+def package_folder(module_name: str) -> str | None:
+    """The folder of the top-level package that ``module_name`` (``a.b`` or ``a.b:C``) is in,
+    if it is an imported package."""
+    top = sys.modules.get(module_name.partition(":")[0].split(".")[0])
+    folders = list(getattr(top, "__path__", None) or ())
+    return os.path.realpath(folders[0]) if folders else None
+
+
+def _error_text(exc: BaseException, package: str | None = None) -> str:
+    """The bot's exception: its last frames (the host's own left out) and the message, with
+    what to do when it is a file of the bot's ``package`` folder that was not installed."""
     frames = [frame for frame in traceback.extract_tb(exc.__traceback__)
               if frame.filename != __file__]
     text = "".join(traceback.format_list(frames[-3:]))
-    text += "".join(traceback.format_exception_only(type(exc), exc))
+    text += "".join(traceback.format_exception_only(type(exc), exc)).rstrip()
+    text += what_to_do(exc, package)
     lines = text.rstrip().splitlines()
     return "\n".join(lines[-ERROR_LINES:])[-4000:]
 
@@ -134,7 +187,8 @@ def catalog(module_name: str) -> dict[str, Any]:
     try:
         plugin = load_plugin(module_name)
     except BaseException as exc:
-        report["problems"].append(f"failed to load: {type(exc).__name__}: {exc}")
+        report["problems"].append(f"failed to load: {type(exc).__name__}: {exc}"
+                                  f"{what_to_do(exc, package_folder(module_name))}")
         return report
     hooks, problems = hook_problems(plugin)
     report["problems"].extend(problems)
@@ -195,7 +249,11 @@ class Host:
             else:
                 self.send({"type": "error", "error": f"unknown message type {kind!r}"})
         except (Exception, SystemExit) as exc:
-            self.send({"type": "error", "error": _error_text(exc)})
+            text = _error_text(exc, package_folder(self.bot_class.__module__))
+            if kind == "start" and isinstance(exc, TypeError) and _at_the_call(exc) and (
+                    "missing" in str(exc)):
+                text += REQUIRED_PARAM
+            self.send({"type": "error", "error": text})
 
     def _act(self, message: dict[str, Any]) -> Any:
         if self.bot is None:
@@ -254,7 +312,7 @@ def main(argv: list[str] | None = None) -> int:
             raise LookupError(f"{args.plugin} registers no bot named {args.bot!r}")
         bot_class = matching[0]
     except (Exception, SystemExit) as exc:
-        send({"type": "error", "error": _error_text(exc)})
+        send({"type": "error", "error": _error_text(exc, package_folder(args.plugin))})
         return 1
     send({"type": "hello", "protocol": PROTOCOL, **describe_bot(bot_class)})
     host = Host(bot_class, send)

@@ -249,3 +249,22 @@ def test_a_bad_option_is_named_in_a_config_s_own_words(
     with pytest.raises(InvalidOptions) as raised:
         GAME.new_initial_state(2, options)
     assert said in str(raised.value)
+
+
+def test_an_explorer_outside_enters_with_its_first_step_onto_an_entry() -> None:
+    """The README's action table: an explorer outside the valley (-1) enters with its first
+    step, onto one of ``board.entries`` (a bot author found no word on how one comes in)."""
+    entered = 0
+    for seed in range(8):
+        state, rng = GAME.new_initial_state(3), random.Random(seed)
+        while not state.is_terminal():
+            if state.current_player() != CHANCE:
+                observation = state.observation(state.current_player())
+                mover = observation["now"]["explorer"]
+                if observation["phase"] == "move-step" and observation["players"][
+                        mover // 4]["explorers"][mover % 4] == -1:
+                    assert state.legal_actions()
+                    assert set(state.legal_actions()) <= set(observation["board"]["entries"])
+                    entered += 1
+            step(state, rng)
+    assert entered > 20

@@ -329,3 +329,32 @@ def test_the_rules_coverage_table_names_tests_that_exist() -> None:
     defined = {name for path in here.glob("test_lost_explorers_*.py")
                for name in re.findall(r"^def (test_\w+)\(", path.read_text("utf-8"), re.M)}
     assert len(named) > 50 and named <= defined, sorted(named - defined)
+
+
+def test_an_expedition_needs_the_route_token_by_token_and_discards_one_of_it() -> None:
+    """The README: ``route`` names a vehicle once per token it takes (``["car", "car",
+    "boat"]``: two cars and a boat), and the Expedition action discards one vehicle of it. A
+    bot author could not tell whether a vehicle named twice needed two tokens."""
+    vehicles = ("train", "car", "boat", "airship")
+    offered = refused = 0
+    for seed in range(12):
+        state, rng = GAME.new_initial_state(2 + seed % 3), random.Random(seed)
+        while not state.is_terminal():
+            if state.current_player() != CHANCE:
+                observation = state.observation(state.current_player())
+                held = observation["players"][observation["seat"]]["vehicles"]
+                legal = set(state.legal_actions())
+                if observation["phase"] == "phase-1" and observation["can_send"] > 0:
+                    for location in observation["locations"]:
+                        route = location["route"]
+                        ids = {28 + 4 * location["id"] + v for v in range(4)} & legal
+                        holds = all(held.get(v, 0) >= route.count(v) for v in route)
+                        open_to_me = not location["validated"] and (
+                            location["member"] != observation["seat"])
+                        assert bool(ids) == (holds and open_to_me)
+                        assert {vehicles[(i - 28) % 4] for i in ids} <= set(route)
+                        offered += bool(ids)
+                        refused += open_to_me and not holds and all(
+                            held.get(v, 0) >= 1 for v in route)
+            random_step(state, rng)
+    assert offered > 50 and refused > 5  # a route held by kind but not by count is refused
