@@ -75,10 +75,30 @@ def canonical_ids(pool: int, players: int, rounds: int, seating: str) -> Iterato
     tables = math.comb(pool, players)
     digits = table_digits(tables)
     per_table = math.factorial(players) if seating == "permutations" else players
-    for round_ in sorted(range(rounds), key=lambda number: f"{number + 1:03d}-"):
+    for round_ in _rounds_in_id_order(rounds):
         for table in range(tables):
             for seat_order in range(per_table):
                 yield match_id(round_, table, seat_order, digits)
+
+
+def _rounds_in_id_order(rounds: int) -> Iterator[int]:
+    """``range(rounds)`` in the string order of the ids' round numbers (``r001-``, ...,
+    ``r100-``, ``r1000-``, ``r1001-``, ``r101-``), made as they are asked for: sorting the
+    rounds first held them all, and ``rounds = 1000000000`` took the machine's 24 GB."""
+    yield from range(min(rounds, 99))  # r001- to r099-: three digits, in number order
+    for first in range(100, min(rounds, 999) + 1):  # then each three-digit start, in
+        yield from _extensions(first, rounds)  # order, before its longer numbers
+
+
+def _extensions(number: int, rounds: int) -> Iterator[int]:
+    """``number`` and every longer round number up to ``rounds`` that begins with its
+    digits, in string order (as rounds from 0); "1000-" sorts after "100-", before "101-"."""
+    yield number - 1
+    for digit in range(10):
+        longer = number * 10 + digit
+        if longer > rounds:
+            break
+        yield from _extensions(longer, rounds)
 
 
 _MATCH_ID = re.compile(r"r(\d{3,})-t(\d+)-s(\d{3,})")
