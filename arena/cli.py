@@ -14,7 +14,7 @@ import signal
 import sys
 from collections.abc import Collection, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 from rich import box
@@ -331,16 +331,22 @@ def run(
     # On a terminal, say what happens from the first second (bots are found by sandboxed
     # hosts, which takes a moment); the line goes once the plan is ready.
     reading = console.status(f"Reading {config_path}: finding the installed bots ...")
-    with reading if console.is_terminal else contextlib.nullcontext():
-        config = load(config_path)
-        found = registry_for(config.limits)
-        directory = out or Path("results") / config.name
-        plan = runner.plan(
-            config,
-            directory,
-            resume=resume,
-            draw_probability=runner.game_draw_probability(found, config.game),
-        )
+    try:
+        with runner.stop_signals_caught(), \
+                reading if console.is_terminal else contextlib.nullcontext():
+            config = load(config_path)
+            found = registry_for(config.limits)
+            directory = out or Path("results") / config.name
+            plan = runner.plan(
+                config,
+                directory,
+                resume=resume,
+                draw_probability=runner.game_draw_probability(found, config.game),
+            )
+    except KeyboardInterrupt as exc:
+        # Ctrl-C (or SIGTERM, SIGHUP) while the config is read and its bots are started once:
+        # click's "Aborted!" and status 1 (SIGTERM: no word at all) said nothing of the run.
+        _stopped(console, exc, "No match was played and nothing was written.")
     click.get_current_context().call_on_close(plan.store.release)
     for warning in [*plan.warnings, *_shadowed(config, found), *_guessable_seed(config, found)]:
         # escape(), plain(): a warning may quote a results file (a match id, a label).
@@ -360,12 +366,7 @@ def run(
         outcome = runner.play(plan, view, workers=workers, address=address)
     except KeyboardInterrupt as exc:
         # SIGTERM and SIGHUP stop it as Ctrl-C does (runner.Stopped), with their own status.
-        stopped = runner.stop_signal(exc)
-        said = f"Stopped ({signal.Signals(stopped).name})" if stopped else "Interrupted"
-        with contextlib.suppress(OSError):  # after SIGHUP the terminal may be gone
-            console.print(f"\n[bold]{said}.[/] {_after_stop(directory, config_path)}",
-                          soft_wrap=True)
-        sys.exit(128 + stopped if stopped else INTERRUPTED)
+        _stopped(console, exc, _after_stop(directory, config_path))
     except runner.RecordingFailed as exc:
         raise ArenaError(
             f"{exc}; make room, then continue with: "
@@ -383,6 +384,18 @@ def run(
     if len(outcome.nodes) > 1:
         played = ", ".join(f"{node[:8]} {count}" for node, count in outcome.nodes)
         console.print(f"Matches per node: {played}", highlight=False, soft_wrap=True)
+
+
+def _stopped(console: Console, interrupt: KeyboardInterrupt, after: str) -> NoReturn:
+    """End a run stopped by Ctrl-C (status 130), SIGTERM (143) or SIGHUP (129), saying
+    ``after``: what became of the folder and how to go on."""
+    from arena import runner
+
+    stopped = runner.stop_signal(interrupt)
+    said = f"Stopped ({signal.Signals(stopped).name})" if stopped else "Interrupted"
+    with contextlib.suppress(OSError):  # after SIGHUP the terminal may be gone
+        console.print(f"\n[bold]{said}.[/] {after}", soft_wrap=True)
+    sys.exit(128 + stopped if stopped else INTERRUPTED)
 
 
 def _after_stop(directory: Path, config_path: Path) -> str:

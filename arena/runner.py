@@ -93,6 +93,24 @@ def _catch_stop_signals() -> None:
         signal.signal(stop, _stop)
 
 
+@contextlib.contextmanager
+def stop_signals_caught() -> Iterator[None]:
+    """SIGTERM and SIGHUP raise :class:`Stopped` inside (in the main thread; elsewhere
+    nothing changes), as they do while :func:`play` runs: ``arena run`` reads its config
+    and starts each bot once before that, and a ``kill`` then ended it without a word."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = [signal.getsignal(stop) for stop in STOP_SIGNALS]
+    _received.clear()
+    _catch_stop_signals()
+    try:
+        yield
+    finally:
+        for stop, handler in zip(STOP_SIGNALS, previous, strict=True):
+            signal.signal(stop, handler)
+
+
 class Pending(Collection[MatchSpec]):
     """The matches of a plan that are not recorded yet, in canonical order, made from the
     plan each time they are walked (a plan of millions is never held in memory)."""
