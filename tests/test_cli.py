@@ -156,6 +156,13 @@ def test_leaderboard_formats_and_a_truncated_file(config: Path, tmp_path: Path) 
         (["run", "{unknown_bot}"], "did you mean 'random'"),
         (["run", "{players}"], "is for 2 to 4 players"),
         (["run", "{few}"], "has 3 bot(s) but each match seats 4"),
+        # Taken before: the plan's round order was sorted whole (24 GB, the machine's memory,
+        # before the OOM killer), and every bot "failed to start" under the huge limits.
+        (["run", "{rounds}"], "1,000,000,000 round(s) of 3 table(s) make 3,000,000,000 tables "
+                              "(at most 999,999,999): use fewer rounds"),
+        (["run", "{startup}"], "startup_seconds = 1e+300: must be a finite number of seconds, "
+                               "more than 0 and at most 1,000,000"),
+        (["run", "{memory}"], "memory_mb = 100000000000000: must be from 64 to 4,194,304"),
     ],
 )
 def test_user_errors_are_one_line_and_exit_2(args: list[str], message: str, tmp_path: Path) -> None:
@@ -165,6 +172,9 @@ def test_user_errors_are_one_line_and_exit_2(args: list[str], message: str, tmp_
         "unknown_bot": CONFIG.replace('name = "crasher"', 'name = "randm"'),
         "players": CONFIG.replace("players = 2", "players = 9"),
         "few": CONFIG.replace("players = 2", "players = 4"),
+        "rounds": CONFIG.replace("rounds = 2", "rounds = 1_000_000_000"),
+        "startup": CONFIG + "[limits]\nstartup_seconds = 1e300\n",
+        "memory": CONFIG + "[limits]\nmemory_mb = 100_000_000_000_000\n",
     }
     for key, text in variants.items():
         (tmp_path / f"{key}.toml").write_text(text)
@@ -174,6 +184,23 @@ def test_user_errors_are_one_line_and_exit_2(args: list[str], message: str, tmp_
     assert message in result.output
     assert "Traceback" not in result.output
     assert result.output.count("\n") == 1
+
+
+def test_a_config_not_in_utf8_is_one_line_and_one_with_a_byte_order_mark_is_read(
+    tmp_path: Path,
+) -> None:
+    """A config saved as Latin-1 was a UnicodeDecodeError traceback; one saved by Windows
+    Notepad (a byte-order mark first) was "not valid TOML" at line 1, column 1."""
+    latin = tmp_path / "latin.toml"
+    latin.write_bytes(CONFIG.replace('name = "cli"', 'name = "café"').encode("latin-1"))
+    result = arena("run", str(latin))
+    assert result.exit_code == 2
+    assert result.output == f"arena: error: {latin}: not UTF-8 text: byte 0xe9 at line 3 " \
+        "(save the config as UTF-8)\n"
+    marked = tmp_path / "marked.toml"
+    marked.write_text("\ufeff" + CONFIG.replace("tiny-race", "chess"), encoding="utf-8")
+    result = arena("run", str(marked))
+    assert result.exit_code == 2 and "unknown game 'chess'" in result.output, result.output
 
 
 def test_the_quick_tournament_runs_from_the_command_line(tmp_path: Path) -> None:
@@ -464,3 +491,59 @@ def test_a_run_folder_with_no_match_recorded_shows_an_empty_table(
         assert {row["bot"] for row in rows} == {"random", "random-2", "crasher"}
         assert all(row["matches"] == 0 for row in rows)
     assert missing.stdout == empty.stdout
+
+
+@pytest.mark.parametrize(("stop", "status", "said"), [
+    (signal.SIGINT, 130, "Interrupted."), (signal.SIGTERM, 143, "Stopped (SIGTERM)."),
+])
+def test_a_run_stopped_while_it_reads_its_config_says_nothing_was_written(
+    config: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, stop: int, status: int,
+    said: str,
+) -> None:
+    """Ctrl-C while the config is read and its bots are started once (seconds, before Ray):
+    click's "Aborted!" and status 1; a SIGTERM then ended the run without a word."""
+    from arena import cli
+
+    def stopped(*args: object) -> None:
+        os.kill(os.getpid(), stop)
+        time.sleep(5)  # the signal's handler raises here
+        raise AssertionError("not stopped")
+
+    def uncaught(signum: int, frame: object) -> None:
+        raise AssertionError("the run did not catch SIGTERM")  # not the whole of pytest
+
+    monkeypatch.setattr(cli, "load", stopped)
+    out = tmp_path / "never"
+    before = signal.signal(signal.SIGTERM, uncaught)
+    try:
+        result = arena("run", str(config), "--out", str(out))
+        assert signal.getsignal(signal.SIGTERM) is uncaught  # given back
+    finally:
+        signal.signal(signal.SIGTERM, before)
+    assert result.exit_code == status, result.output
+    assert result.output.strip() == f"{said} No match was played and nothing was written."
+    assert not out.exists()
+
+
+def test_a_local_ray_that_does_not_start_is_one_line(
+    config: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Ray's own start failing (on a loaded machine: 'The current node timed out during
+    startup') was a traceback; what it had started is let go, and no folder is left."""
+    from arena import cluster
+
+    def timed_out(**options: object) -> None:
+        raise Exception("The current node timed out during startup. This could happen "
+                        "because ...\nmore")
+
+    let_go: list[bool] = []
+    monkeypatch.setattr(cluster.ray, "is_initialized", lambda: False)
+    monkeypatch.setattr(cluster.ray, "init", timed_out)
+    monkeypatch.setattr(cluster.ray, "shutdown", lambda: let_go.append(True))
+    out = tmp_path / "never"
+    result = arena("run", str(config), "--out", str(out))
+    assert result.exit_code == 2, result.output
+    assert "arena: error: the local Ray instance did not start: The current node timed out " \
+        "during startup. This could happen because ...; nothing was played." in result.stderr
+    assert "Traceback" not in result.output and result.stderr.count("\n") == 1
+    assert let_go == [True] and not out.exists()
