@@ -554,7 +554,7 @@ def leaderboard(
         from arena.history import require_pyplot
 
         require_pyplot()
-    from arena.runner import saved_settings
+    from arena.runner import Strays, saved_settings
 
     path = run_dir / MATCHES
     if not path.is_file():
@@ -562,17 +562,27 @@ def leaderboard(
             raise ArenaError(f"no results in {run_dir}: {path} does not exist")
         path = Path(os.devnull)  # a run stopped before its first match: read as empty
     saved = saved_settings(run_dir, _installed_games)
+    strays = Strays()
+
+    def ours(result: MatchResult) -> bool:
+        """A line of another run (appended, or the config edited) was rated with this one's,
+        while ``arena run --resume`` left it out: two tables of one folder."""
+        if saved.planned is None or saved.planned(result):
+            return True
+        strays.add(result.id)
+        return False
+
     if pairs or history or plot is not None:  # these views read every result whole
-        loaded = read_results(path)
+        loaded = read_results(path, keep=ours)
         results, faulty, warnings = loaded.results, loaded.results, loaded.warnings
         standings = rate(results, saved.draw_probability, saved.labels)
         done: Collection[str] = {result.id for result in results}
     else:  # a million-match run: read a line at a time, rate from the checkpoint on
-        records = read_run(path, saved.labels)
+        records = read_run(path, saved.labels, keep=ours)
         results, faulty, warnings = [], records.faulty, records.warnings
         standings, _ = rate_run(records.ledger, saved.draw_probability, run_dir)
         done = records.ledger
-    for warning in [*warnings, *saved.warnings]:
+    for warning in [*warnings, *strays.warnings(), *saved.warnings]:
         click.echo(f"arena: warning: {warning}", err=True)
     if not done:
         click.echo(f"arena: no match of the run in {run_dir} is recorded yet", err=True)

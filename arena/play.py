@@ -294,6 +294,10 @@ def check_save_folder(directory: Path, game: str, options: Mapping[str, Any]) ->
     if saved is not None and (saved.get("game") != game or saved.get("options") != options):
         raise ArenaError(f"--save {directory}: it holds matches of {saved.get('game')} with "
                          f"options {saved.get('options')}; choose another folder")
+    if saved is not None and "played_by" not in saved:
+        # Its table is its plan's: a match played here would be left out of it, with a warning.
+        raise ArenaError(f"--save {directory}: it holds a tournament (arena run), whose "
+                         "table rates its own matches only; choose another folder")
     path = directory / MATCHES
     done = len(read_results(path).results) if path.is_file() else 0
     return f"play-{done + 1:04d}"

@@ -27,7 +27,7 @@ import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
-from arena.records import Limits, MatchSpec, SeatSpec
+from arena.records import Limits, MatchResult, MatchSpec, SeatSpec
 
 SEATINGS = ("permutations", "rotations")
 TABLE_DIGITS = 6
@@ -146,6 +146,26 @@ def planned_seating(
         return round_, table, _nth_permutation(entries, seat_order)
 
     return where
+
+
+def of_the_plan(
+    game: str, labels: Sequence[str], players: int, rounds: int, seating: str, seed: int
+) -> Callable[[MatchResult], bool | None]:
+    """Whether a recorded match is one of this plan's: None for an id the plan lacks, False
+    for one of its ids played otherwise (another game, other seats, another chance seed: a
+    line of another run), True when it is the plan's match of that id."""
+    where = planned_seating(len(labels), players, rounds, seating)
+
+    def check(result: MatchResult) -> bool | None:
+        found = where(result.id)
+        if found is None:
+            return None
+        round_, table, order = found
+        return (result.game == game
+                and result.seats == tuple(labels[entry] for entry in order)
+                and result.seed == derive_seed(seed, "chance", round_, table))
+
+    return check
 
 
 def _nth_combination(pool: int, players: int, index: int) -> tuple[int, ...]:

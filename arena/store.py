@@ -15,7 +15,7 @@ import json
 import os
 import stat
 import textwrap
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -55,16 +55,21 @@ class Loaded:
     warnings: list[str] = field(default_factory=list)
 
 
-def read_results(path: Path) -> Loaded:
-    """Every readable match of a ``matches.jsonl``; bad lines become warnings."""
+def read_results(path: Path, keep: Callable[[MatchResult], bool] | None = None) -> Loaded:
+    """Every readable match of a ``matches.jsonl`` (that ``keep`` keeps); bad lines become
+    warnings."""
     loaded = Loaded()
-    loaded.results.extend(scan_results(path, loaded.warnings))
+    loaded.results.extend(scan_results(path, loaded.warnings, keep))
     return loaded
 
 
-def scan_results(path: Path, warnings: list[str]) -> Iterator[MatchResult]:
+def scan_results(
+    path: Path, warnings: list[str], keep: Callable[[MatchResult], bool] | None = None
+) -> Iterator[MatchResult]:
     """The readable matches of a ``matches.jsonl`` one at a time (a million-match file is
-    never held whole), the first of each id; bad lines are added to ``warnings``."""
+    never held whole), the first of each id; bad lines are added to ``warnings``. With
+    ``keep``, only the matches it keeps, the first of each id among those (a line of another
+    run before the run's own does not hide it)."""
     seen: set[str] = set()
     with path.open(encoding="utf-8", errors="replace") as handle:
         for number, (line, whole) in enumerate(bounded_lines(handle, MAX_LINE_CHARS), start=1):
@@ -75,7 +80,7 @@ def scan_results(path: Path, warnings: list[str]) -> Iterator[MatchResult]:
             if not line.strip():
                 continue
             result = _parse(line, number, path, warnings)
-            if result is None:
+            if result is None or (keep is not None and not keep(result)):
                 continue
             if result.id in seen:
                 warnings.append(

@@ -547,3 +547,34 @@ def test_a_local_ray_that_does_not_start_is_one_line(
         "during startup. This could happen because ...; nothing was played." in result.stderr
     assert "Traceback" not in result.output and result.stderr.count("\n") == 1
     assert let_go == [True] and not out.exists()
+
+
+def test_a_line_of_another_run_is_left_out_of_every_table_of_the_folder(
+    config: Path, tmp_path: Path, finished: tuple[Path, str]
+) -> None:
+    """Lines of another run in the folder (appended by hand, or with a config.json edited
+    after the run) were rated by ``arena leaderboard`` with the run's own, while ``arena run
+    --resume`` left them out: one folder, two tables, and no word of it."""
+    out = copy_of(finished, tmp_path)
+    whole = board(out)
+    records = lines(out / "matches.jsonl")
+    stranger = {**records[0], "id": "r009-t000001-s001", "game": "explorers-of-the-lost-valley"}
+    impostor = {**records[1], "seats": ["nobody", "random"]}  # a plan id, other seats
+    with (out / "matches.jsonl").open("a") as handle:
+        handle.write(json.dumps(stranger) + "\n")
+    (out / "matches.jsonl").write_text(
+        json.dumps(impostor) + "\n" + (out / "matches.jsonl").read_text())
+    said = ("matches.jsonl: 2 recorded match(es) not of this run's plan (their game, seats or "
+            "chance seed are not the ones its config gives their id; the first: "
+            f"{impostor['id']}) are left out of its table")
+    shown = arena("leaderboard", str(out), "--format", "json")
+    assert shown.exit_code == 0 and f"arena: warning: {said}" in shown.stderr, shown.output
+    assert json.loads(shown.stdout) == whole
+    paired = arena("leaderboard", str(out), "--pairs", "--format", "json")
+    assert "nobody" not in paired.stdout and said in paired.stderr
+    assert sum(pair["matches"] for pair in json.loads(paired.stdout)["pairs"]) == TOTAL
+    (out / "matches.jsonl").write_text("\n".join(map(json.dumps, [*records, stranger])) + "\n")
+    resumed = arena("run", str(config), "--out", str(out), "--resume")
+    assert resumed.exit_code == 0 and "recorded already" in resumed.output
+    assert "1 recorded match(es) not of this run's plan" in resumed.output
+    assert board(out) == whole
