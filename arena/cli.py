@@ -625,8 +625,9 @@ def _trust_views(
         if fmt == "json":
             click.echo(confidence.pairs_json(found, shares))
         else:
-            console.print(confidence.pairs_table(found, f"{saved.title}: head to head"))
-            console.print(confidence.seats_table(shares))
+            console.print(confidence.pairs_table(found, f"{saved.title}: head to head",
+                                                 width=console.width))
+            console.print(confidence.seats_table(shares, width=console.width))
     if rated is not None and series:
         if fmt == "json":
             click.echo(json.dumps(rated.to_json(), ensure_ascii=False))

@@ -453,3 +453,22 @@ def test_a_ray_temp_folder_that_cannot_be_made_is_one_line(config: Path, tmp_pat
         f"keeps its session files under {blocker}/ray; make it writable, or set RAY_TMPDIR to "
         f"a folder that is)"]
     assert not out.exists()
+
+
+@pytest.mark.usefixtures("no_ray")
+def test_the_head_to_head_tables_fit_a_narrow_terminal_with_their_labels_whole(
+    tmp_path: Path,
+) -> None:
+    """At 40 columns ``--pairs`` cut every header to an ellipsis and the bots' labels to
+    nothing: rows of numbers without the bots they were about. The counts go first."""
+    out = run_folder(tmp_path, SAVED)
+    narrow = arena("leaderboard", str(out), "--pairs", columns=40)
+    assert narrow.exit_code == 0, narrow.output
+    assert "\N{HORIZONTAL ELLIPSIS}" not in narrow.stdout
+    assert all(len(line) <= 40 for line in narrow.stdout.splitlines())
+    rows = [line.split() for line in narrow.stdout.splitlines()]
+    assert ["bot", "vs", "ahead", "%"] in rows and ["random-2", "crasher", "100.0"] in rows
+    assert ["seat", "matches", "win", "%", "95%", "interval"] in rows
+    wide = arena("leaderboard", str(out), "--pairs", columns=80).stdout.splitlines()
+    assert ["bot", "vs", "met", "ahead", "behind", "ties", "ahead", "%", "95%", "interval"] in [
+        line.split() for line in wide]
