@@ -34,7 +34,14 @@ from arena.ratings import Standing, rate
 from arena.records import Limits, MatchResult, plain
 from arena.schedule import canonical_ids
 from arena.seats.sandbox import SANDBOX_MODES, protections
-from arena.store import CONFIG, MATCHES, FolderLost, read_failures, read_results
+from arena.store import (
+    CONFIG,
+    MATCHES,
+    FolderLost,
+    read_failures,
+    read_results,
+    results_file,
+)
 
 if TYPE_CHECKING:
     from arena.cluster import Connection, Failed
@@ -556,10 +563,10 @@ def leaderboard(
         require_pyplot()
     from arena.runner import Strays, saved_settings
 
-    path = run_dir / MATCHES
-    if not path.is_file():
+    path = results_file(run_dir)
+    if path is None:
         if not (run_dir / CONFIG).is_file():
-            raise ArenaError(f"no results in {run_dir}: {path} does not exist")
+            raise ArenaError(f"no results in {run_dir}: {run_dir / MATCHES} does not exist")
         path = Path(os.devnull)  # a run stopped before its first match: read as empty
     saved = saved_settings(run_dir, _installed_games)
     strays = Strays()

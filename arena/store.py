@@ -379,6 +379,19 @@ class RunStore:
         self._failures.flush()
 
 
+def results_file(run_dir: Path) -> Path | None:
+    """The ``matches.jsonl`` of the run folder ``run_dir`` (None if it has none). A file
+    given for the folder, and a folder in place of the file, are said as such: both were
+    "does not exist", and the second a table of no match at all."""
+    if run_dir.exists() and not run_dir.is_dir():
+        folder = f": give its folder, {run_dir.parent}" if run_dir.name == MATCHES else ""
+        raise ArenaError(f"{run_dir} is a file, not a run folder{folder}")
+    path = run_dir / MATCHES
+    if path.exists() and not path.is_file():
+        raise ArenaError(f"{path} is not a file (a run folder's {MATCHES} is one)")
+    return path if path.is_file() else None
+
+
 def read_failures(directory: Path) -> list[dict[str, Any]]:
     """The failure records of a run (latest per match id), tolerating bad lines."""
     path = directory / FAILURES

@@ -472,3 +472,24 @@ def test_the_head_to_head_tables_fit_a_narrow_terminal_with_their_labels_whole(
     wide = arena("leaderboard", str(out), "--pairs", columns=80).stdout.splitlines()
     assert ["bot", "vs", "met", "ahead", "behind", "ties", "ahead", "%", "95%", "interval"] in [
         line.split() for line in wide]
+
+
+@pytest.mark.usefixtures("no_ray")
+def test_a_file_given_for_the_run_folder_and_a_folder_for_its_matches_are_said_as_such(
+    tmp_path: Path,
+) -> None:
+    """``arena leaderboard run/matches.jsonl`` (the file for its folder) was "does not
+    exist"; a folder in place of ``matches.jsonl`` was a table of no match, exit 0."""
+    out = run_folder(tmp_path, SAVED)
+    for command in (["leaderboard"], ["replay", "--print"]):
+        given = arena(*command[:1], str(out / "matches.jsonl"), *(["x"] if command[1:] else []))
+        assert given.exit_code == 2
+        assert given.output == f"arena: error: {out / 'matches.jsonl'} is a file, not a run " \
+            f"folder: give its folder, {out}\n"
+    (out / "matches.jsonl").unlink()
+    (out / "matches.jsonl").mkdir()
+    for command in (["leaderboard", str(out)], ["replay", str(out), "x"]):
+        shown = arena(*command)
+        assert shown.exit_code == 2
+        assert shown.output == f"arena: error: {out / 'matches.jsonl'} is not a file (a run " \
+            "folder's matches.jsonl is one)\n"
