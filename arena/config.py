@@ -145,6 +145,9 @@ def parse(raw: Mapping[str, Any], found: Registry | None = None) -> TournamentCo
         game.new_initial_state(players, options)
     except InvalidOptions as exc:
         raise ArenaError(f"[tournament] options: {exc}") from None
+    except Exception as exc:  # a game that raises another error for them: was a traceback
+        raise ArenaError(f"[tournament] options: {game_name} cannot start a game of "
+                         f"{players} with {options}: {type(exc).__name__}: {exc}") from None
     seating = _get(tournament, "[tournament]", "seating", str, default="permutations")
     if seating not in SEATINGS:
         raise ArenaError(f"[tournament] seating = {seating!r}: use one of {', '.join(SEATINGS)}")

@@ -116,6 +116,9 @@ def set_table(
         game.new_initial_state(players, dict(options))
     except InvalidOptions as exc:
         raise ArenaError(f"--options: {exc}") from None
+    except Exception as exc:  # a game that raises another error for them: was a traceback
+        raise ArenaError(f"--options: {game_name} cannot start a game of {players} with "
+                         f"{dict(options)}: {type(exc).__name__}: {exc}") from None
     seats = []
     labels = _labels(bots, seat)
     robots = iter(bots)

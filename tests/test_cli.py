@@ -163,6 +163,9 @@ def test_leaderboard_formats_and_a_truncated_file(config: Path, tmp_path: Path) 
         (["run", "{startup}"], "startup_seconds = 1e+300: must be a finite number of seconds, "
                                "more than 0 and at most 1,000,000"),
         (["run", "{memory}"], "memory_mb = 100000000000000: must be from 64 to 4,194,304"),
+        # A game raising other than InvalidOptions for its options was a traceback.
+        (["run", "{options}"], "[tournament] options: tiny-race cannot start a game of 2 with "
+                               "{'goal': 'x'}: ValueError: invalid literal for int()"),
     ],
 )
 def test_user_errors_are_one_line_and_exit_2(args: list[str], message: str, tmp_path: Path) -> None:
@@ -175,6 +178,7 @@ def test_user_errors_are_one_line_and_exit_2(args: list[str], message: str, tmp_
         "rounds": CONFIG.replace("rounds = 2", "rounds = 1_000_000_000"),
         "startup": CONFIG + "[limits]\nstartup_seconds = 1e300\n",
         "memory": CONFIG + "[limits]\nmemory_mb = 100_000_000_000_000\n",
+        "options": CONFIG.replace("seed = 3", 'seed = 3\noptions = { goal = "x" }'),
     }
     for key, text in variants.items():
         (tmp_path / f"{key}.toml").write_text(text)
