@@ -360,17 +360,16 @@ def run(
         console.print(f"[yellow]warning:[/] {escape(plain(warning))}", soft_wrap=True)
     labels = [bot.label for bot in config.bots]
     title = f"{config.name}: {config.game}"
-    if not plan.pending:
-        console.print(
-            f"All {plan.total} matches of {directory} are recorded already.", soft_wrap=True
-        )
-        standings, _ = rate_run(plan.done.ledger, plan.draw_probability, directory)
-        console.print(render(standings, "table", title=title, width=console.width))
-        _faults(console, plan.done.faulty)
-        return
-    view = _RunView(console, config, plan, directory, labels, title)
     try:
-        outcome = runner.play(plan, view, workers=workers, address=address)
+        # Caught to the end: a stop while the final table is rated (seconds, for a run of
+        # millions) was click's "Aborted!" and status 1, or a kill without a word.
+        with runner.stop_signals_caught():
+            if not plan.pending:
+                _all_recorded(console, plan, directory, title)
+                return
+            view = _RunView(console, config, plan, directory, labels, title)
+            outcome = runner.play(plan, view, workers=workers, address=address)
+            _footer(console, directory, outcome.failures, outcome.retried)
     except KeyboardInterrupt as exc:
         # SIGTERM and SIGHUP stop it as Ctrl-C does (runner.Stopped), with their own status.
         _stopped(console, exc, _after_stop(directory, config_path))
@@ -387,10 +386,18 @@ def run(
         raise ArenaError(
             f"{exc}; continue with: arena run {config_path} --out {directory} --resume"
         ) from None
-    _footer(console, directory, outcome.failures, outcome.retried)
     if len(outcome.nodes) > 1:
         played = ", ".join(f"{node[:8]} {count}" for node, count in outcome.nodes)
         console.print(f"Matches per node: {played}", highlight=False, soft_wrap=True)
+
+
+def _all_recorded(console: Console, plan: RunPlan, directory: Path, title: str) -> None:
+    """A resumed run with nothing left to play: its final table."""
+    console.print(f"All {plan.total} matches of {directory} are recorded already.",
+                  soft_wrap=True)
+    standings, _ = rate_run(plan.done.ledger, plan.draw_probability, directory)
+    console.print(render(standings, "table", title=title, width=console.width))
+    _faults(console, plan.done.faulty)
 
 
 def _stopped(console: Console, interrupt: KeyboardInterrupt, after: str) -> NoReturn:

@@ -582,3 +582,38 @@ def test_a_line_of_another_run_is_left_out_of_every_table_of_the_folder(
     assert resumed.exit_code == 0 and "recorded already" in resumed.output
     assert "1 recorded match(es) not of this run's plan" in resumed.output
     assert board(out) == whole
+
+
+@pytest.mark.parametrize(("stop", "status", "said"), [
+    (signal.SIGINT, 130, "Interrupted."), (signal.SIGTERM, 143, "Stopped (SIGTERM)."),
+])
+def test_a_run_stopped_while_it_rates_its_final_table_keeps_every_match(
+    config: Path, tmp_path: Path, finished: tuple[Path, str], monkeypatch: pytest.MonkeyPatch,
+    stop: int, status: int, said: str,
+) -> None:
+    """A resumed run with every match recorded rates its final table (seconds for a run of
+    millions): Ctrl-C there was click's "Aborted!" and status 1, SIGTERM a kill without a
+    word; now as anywhere else in the run, every match kept."""
+    from arena import cli
+
+    out = copy_of(finished, tmp_path)
+    before = (out / "matches.jsonl").read_bytes()
+
+    def stopped(*args: object) -> None:
+        os.kill(os.getpid(), stop)
+        time.sleep(5)  # the signal's handler raises here
+        raise AssertionError("not stopped")
+
+    def uncaught(signum: int, frame: object) -> None:
+        raise AssertionError("the run did not catch SIGTERM")  # not the whole of pytest
+
+    monkeypatch.setattr(cli, "rate_run", stopped)
+    previous = signal.signal(signal.SIGTERM, uncaught)
+    try:
+        result = arena("run", str(config), "--out", str(out), "--resume")
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert result.exit_code == status, result.output
+    assert f"{said} Every finished match is saved in {out}; continue with: arena run " \
+        f"{config} --out {out} --resume" in " ".join(result.output.split())
+    assert (out / "matches.jsonl").read_bytes() == before
