@@ -25,6 +25,7 @@ from rich.text import Text
 
 from arena.aside import worth_it
 from arena.config import TournamentConfig, load, registry_for
+from arena.entry import INTERRUPTED
 from arena.errors import ArenaError
 from arena.leaderboard import FORMATS, fault_summary, render
 from arena.ledger import rate_run, read_run
@@ -48,11 +49,11 @@ if TYPE_CHECKING:
     from arena.runner import RunPlan, Saved
 
 USER_ERROR = 2
-INTERRUPTED = 130
 
 
 class ArenaGroup(click.Group):
-    """Turns :class:`ArenaError` into one line on stderr and exit status 2."""
+    """Turns :class:`ArenaError` into one line on stderr and exit status 2, and Ctrl-C into
+    "Interrupted." and status 130."""
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -61,6 +62,11 @@ class ArenaGroup(click.Group):
             # Plain: an error may quote a bot's words (its terminal codes stay out).
             click.echo(f"arena: error: {plain(str(exc))}", err=True)
             ctx.exit(USER_ERROR)
+        except KeyboardInterrupt:
+            # Ctrl-C where a command says nothing more of its own (arena run does): click's
+            # "Aborted!" and status 1 read as a failure, not as the user's stop.
+            click.echo("\nInterrupted.", err=True)
+            ctx.exit(INTERRUPTED)
 
 
 @click.group(cls=ArenaGroup, context_settings={"help_option_names": ["-h", "--help"]})

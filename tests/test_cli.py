@@ -617,3 +617,34 @@ def test_a_run_stopped_while_it_rates_its_final_table_keeps_every_match(
     assert f"{said} Every finished match is saved in {out}; continue with: arena run " \
         f"{config} --out {out} --resume" in " ".join(result.output.split())
     assert (out / "matches.jsonl").read_bytes() == before
+
+
+def test_ctrl_c_while_a_command_loads_is_one_line_and_status_130(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Ctrl-C in the second the ``arena`` command takes to load was a KeyboardInterrupt
+    traceback from inside an import, and in a command with nothing of its own to say
+    (``arena games``; ``arena run`` before it reads its config) click's "Aborted!" and
+    status 1."""
+    from arena import cli
+
+    def interrupted() -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "_discovered", interrupted)
+    result = arena("games")
+    assert (result.exit_code, result.output) == (130, "\nInterrupted.\n")
+    loading = subprocess.run(
+        [sys.executable, "-c", (
+            "import sys\n"
+            "class Interrupting:\n"
+            "    def find_spec(self, name, path=None, target=None):\n"
+            "        if name == 'arena.cli':\n"
+            "            raise KeyboardInterrupt\n"
+            "sys.meta_path.insert(0, Interrupting())\n"
+            "from arena.entry import main\n"
+            "main()\n")],
+        capture_output=True, text=True, timeout=60, check=False)
+    assert (loading.returncode, loading.stdout, loading.stderr) == (130, "", "\nInterrupted.\n")
+    pyproject = (Path(__file__).parent.parent / "pyproject.toml").read_text()
+    assert 'arena = "arena.entry:main"' in pyproject  # the console script is that one
