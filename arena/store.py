@@ -71,7 +71,11 @@ def scan_results(
     ``keep``, only the matches it keeps, the first of each id among those (a line of another
     run before the run's own does not hide it)."""
     seen: set[str] = set()
-    with path.open(encoding="utf-8", errors="replace") as handle:
+    try:
+        opened = path.open(encoding="utf-8", errors="replace")
+    except OSError as exc:  # no permission to read it: was a PermissionError traceback
+        raise ArenaError(f"cannot read {path}: {exc.strerror or exc}") from None
+    with opened as handle:
         for number, (line, whole) in enumerate(bounded_lines(handle, MAX_LINE_CHARS), start=1):
             if not whole:
                 warnings.append(f"{path.name} line {number}: longer than "
@@ -303,7 +307,12 @@ class RunStore:
             return
         if not self.matches_path.is_file():  # a FIFO would be waited on for ever
             raise ArenaError(f"{self.matches_path} is not a file")
-        if cut_torn_tail(self.matches_path):
+        try:
+            cut = cut_torn_tail(self.matches_path)
+        except OSError as exc:  # no permission: was a PermissionError traceback
+            raise ArenaError(f"cannot read and write {self.matches_path}: "
+                             f"{exc.strerror or exc}") from None
+        if cut:
             warnings.append(f"{MATCHES}: dropped a truncated last line; that match is replayed")
         yield from scan_results(self.matches_path, warnings)
 
@@ -398,7 +407,11 @@ def read_failures(directory: Path) -> list[dict[str, Any]]:
     if not path.is_file():
         return []
     latest: dict[str, dict[str, Any]] = {}
-    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:  # unreadable: the matches' table needs none of it
+        return []
+    for line in text.splitlines():
         try:
             record = json.loads(line)
             latest[str(record["id"])] = record

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
@@ -493,3 +494,38 @@ def test_a_file_given_for_the_run_folder_and_a_folder_for_its_matches_are_said_a
         assert shown.exit_code == 2
         assert shown.output == f"arena: error: {out / 'matches.jsonl'} is not a file (a run " \
             "folder's matches.jsonl is one)\n"
+
+
+@pytest.mark.usefixtures("no_ray")
+def test_a_matches_file_that_cannot_be_read_is_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A ``matches.jsonl`` without read permission (another user's run) was a
+    PermissionError traceback in leaderboard and replay; an unreadable ``failures.jsonl``
+    one too, though the table needs none of it. Root reads every file: the refusal is
+    made here by hand."""
+    out = run_folder(tmp_path, SAVED)
+    (out / "failures.jsonl").write_text('{"id": "r001-t000001-s001", "reason": "x"}\n')
+    real_open, real_read = Path.open, Path.read_text
+
+    def refused(path: Path, *args: Any, **kwargs: Any) -> Any:
+        if path.name in ("matches.jsonl", "failures.jsonl"):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_open(path, *args, **kwargs)
+
+    def refused_text(path: Path, *args: Any, **kwargs: Any) -> Any:
+        if path.name in ("matches.jsonl", "failures.jsonl"):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_read(path, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "open", refused)
+    monkeypatch.setattr(Path, "read_text", refused_text)
+    for command in (["leaderboard", str(out)], ["replay", str(out), "x"]):
+        shown = arena(*command)
+        assert shown.exit_code == 2, shown.output
+        assert shown.output == f"arena: error: cannot read {out / 'matches.jsonl'}: " \
+            "Permission denied\n"
+    monkeypatch.setattr(Path, "open", real_open)
+    shown = arena("leaderboard", str(out), "--format", "json")
+    assert shown.exit_code == 0, shown.output
+    assert {row["bot"] for row in json.loads(shown.stdout)} >= {"random", "crasher"}
