@@ -153,17 +153,29 @@ def of_the_plan(
 ) -> Callable[[MatchResult], bool | None]:
     """Whether a recorded match is one of this plan's: None for an id the plan lacks, False
     for one of its ids played otherwise (another game, other seats, another chance seed: a
-    line of another run), True when it is the plan's match of that id."""
-    where = planned_seating(len(labels), players, rounds, seating)
+    line of another run), True when it is the plan's match of that id.
+
+    The seatings of a table are worked out together, once (a file holds them side by
+    side): the leaderboard checks every line of a million-match run."""
+    planned = in_plan(len(labels), players, rounds, seating)
+    table_seats: dict[str, tuple[str, ...]] = {}  # the last table's seatings, by match id
+    table_seed = [0]
 
     def check(result: MatchResult) -> bool | None:
-        found = where(result.id)
-        if found is None:
-            return None
-        round_, table, order = found
-        return (result.game == game
-                and result.seats == tuple(labels[entry] for entry in order)
-                and result.seed == derive_seed(seed, "chance", round_, table))
+        seats = table_seats.get(result.id)
+        if seats is None:
+            found = _MATCH_ID.fullmatch(result.id)
+            if found is None or not planned(result.id):
+                return None
+            round_, table = int(found[1]) - 1, int(found[2]) - 1
+            entries = _nth_combination(len(labels), players, table)
+            prefix = result.id[:result.id.rindex("-s") + 2]
+            table_seats.clear()
+            for index, order in enumerate(seatings(entries, seating)):
+                table_seats[f"{prefix}{index + 1:03d}"] = tuple(labels[i] for i in order)
+            table_seed[0] = derive_seed(seed, "chance", round_, table)
+            seats = table_seats[result.id]
+        return result.game == game and result.seats == seats and result.seed == table_seed[0]
 
     return check
 

@@ -5,13 +5,15 @@ from __future__ import annotations
 import itertools
 import tracemalloc
 from collections import Counter
+from typing import Any
 
-from arena.records import Limits, SeatSpec
+from arena.records import Limits, MatchResult, MatchSpec, SeatSpec
 from arena.schedule import (
     canonical_ids,
     count_matches,
     derive_seed,
     match_id,
+    of_the_plan,
     planned_seating,
     round_robin,
 )
@@ -128,3 +130,34 @@ def test_canonical_ids_come_in_string_order_without_holding_the_rounds() -> None
         tracemalloc.stop()
     assert first == ["r001-t000001-s001", "r001-t000001-s002", "r002-t000001-s001"]
     assert peak < 100_000
+
+
+def test_a_recorded_match_is_the_plans_only_with_its_ids_game_seats_and_seed() -> None:
+    """What ``arena leaderboard`` and ``--resume`` keep: every match of the plan, in any
+    order (the seatings of a table are worked out together and kept); the same id with its
+    seats reversed, another game or another seed is not the plan's (False); an id the plan
+    lacks is None."""
+    for seating, players in itertools.product(("permutations", "rotations"), (2, 3, 4)):
+        labels = [f"bot{i}" for i in range(6)]
+        entries = [SeatSpec(label=label, bot="random") for label in labels]
+        specs = list(round_robin(game="g", options={}, entries=entries, players=players,
+                                 rounds=2, seed=9, seating=seating, limits=Limits()))
+        check = of_the_plan("g", labels, players, 2, seating, 9)
+        shuffled = sorted(specs, key=lambda spec: derive_seed(spec.id))
+        assert all(check(recorded(spec)) is True for spec in shuffled)
+        assert not any(check(recorded(spec, seats=tuple(reversed(recorded(spec).seats))))
+                       for spec in shuffled)
+        assert check(recorded(specs[0], game="h")) is False
+        assert check(recorded(specs[0], seed=specs[0].seed + 1)) is False
+        for stranger in ("r003-t000001-s001", "r001-t000099-s001", "r1-t1-s1", "play-0001"):
+            assert check(recorded(specs[0], match_id=stranger)) is None
+
+
+def recorded(spec: MatchSpec, **changed: Any) -> MatchResult:
+    seats = len(spec.seats)
+    return MatchResult(
+        id=changed.get("match_id", spec.id), game=changed.get("game", spec.game),
+        seed=changed.get("seed", spec.seed),
+        seats=changed.get("seats", tuple(seat.label for seat in spec.seats)),
+        scores=(0.0,) * seats, ranking=tuple(range(seats)), statuses=("ok",) * seats,
+        actions=1, seconds=0.0, think_seconds=(), max_move_seconds=(), errors=(), history=())
