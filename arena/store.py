@@ -414,7 +414,10 @@ def read_failures(directory: Path) -> list[dict[str, Any]]:
     for line in text.splitlines():
         try:
             record = json.loads(line)
-            latest[str(record["id"])] = record
-        except (json.JSONDecodeError, KeyError, TypeError, RecursionError):
+        except (json.JSONDecodeError, RecursionError):
             continue
+        # A record of the arena's: an object with a match id. {"id": 3} counted as a failed
+        # match "3" in the leaderboard's warning.
+        if isinstance(record, dict) and isinstance(record.get("id"), str):
+            latest[record["id"]] = record
     return list(latest.values())

@@ -529,3 +529,17 @@ def test_a_matches_file_that_cannot_be_read_is_one_line(
     shown = arena("leaderboard", str(out), "--format", "json")
     assert shown.exit_code == 0, shown.output
     assert {row["bot"] for row in json.loads(shown.stdout)} >= {"random", "crasher"}
+
+
+@pytest.mark.usefixtures("no_ray")
+def test_a_damaged_failures_file_counts_only_its_failure_records(tmp_path: Path) -> None:
+    """Lines of ``failures.jsonl`` that are no failure record (a number for the id, a list,
+    no id, not JSON, bytes that are not UTF-8) are passed over; ``{"id": 3}`` was counted as
+    a failed match "3" in the leaderboard's warning."""
+    out = run_folder(tmp_path, SAVED)
+    (out / "failures.jsonl").write_bytes(
+        b'{"id": 3}\n[1]\n{"reason": "x"}\ngarbage\n\xff\xfe\n'
+        b'{"id": "r009-t000001-s001", "reason": "the engine raised"}\n')
+    shown = arena("leaderboard", str(out))
+    assert shown.exit_code == 0, shown.output
+    assert shown.stderr == "arena: warning: 1 match(es) failed; see failures.jsonl\n"
