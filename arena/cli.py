@@ -574,6 +574,11 @@ def leaderboard(
         from arena.history import require_pyplot
 
         require_pyplot()
+        # Said before the table, not after it with status 2 (a script read a table and failed).
+        if plot.is_dir():
+            raise ArenaError(f"--plot {plot}: cannot write it: it is a folder")
+        if not plot.parent.is_dir():
+            raise ArenaError(f"--plot {plot}: cannot write it: {plot.parent} is not a folder")
     from arena.runner import Strays, saved_settings
 
     path = results_file(run_dir)
