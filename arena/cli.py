@@ -14,7 +14,7 @@ import signal
 import sys
 from collections.abc import Collection, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 from rich import box
@@ -25,6 +25,7 @@ from rich.text import Text
 
 from arena.aside import worth_it
 from arena.config import TournamentConfig, load, registry_for
+from arena.entry import INTERRUPTED
 from arena.errors import ArenaError
 from arena.leaderboard import FORMATS, fault_summary, render
 from arena.ledger import rate_run, read_run
@@ -34,18 +35,25 @@ from arena.ratings import Standing, rate
 from arena.records import Limits, MatchResult, plain
 from arena.schedule import canonical_ids
 from arena.seats.sandbox import SANDBOX_MODES, protections
-from arena.store import CONFIG, MATCHES, FolderLost, read_failures, read_results
+from arena.store import (
+    CONFIG,
+    MATCHES,
+    FolderLost,
+    read_failures,
+    read_results,
+    results_file,
+)
 
 if TYPE_CHECKING:
     from arena.cluster import Connection, Failed
     from arena.runner import RunPlan, Saved
 
 USER_ERROR = 2
-INTERRUPTED = 130
 
 
 class ArenaGroup(click.Group):
-    """Turns :class:`ArenaError` into one line on stderr and exit status 2."""
+    """Turns :class:`ArenaError` into one line on stderr and exit status 2, and Ctrl-C into
+    "Interrupted." and status 130."""
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -54,6 +62,11 @@ class ArenaGroup(click.Group):
             # Plain: an error may quote a bot's words (its terminal codes stay out).
             click.echo(f"arena: error: {plain(str(exc))}", err=True)
             ctx.exit(USER_ERROR)
+        except KeyboardInterrupt:
+            # Ctrl-C where a command says nothing more of its own (arena run does): click's
+            # "Aborted!" and status 1 read as a failure, not as the user's stop.
+            click.echo("\nInterrupted.", err=True)
+            ctx.exit(INTERRUPTED)
 
 
 @click.group(cls=ArenaGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -358,41 +371,41 @@ def run(
     # On a terminal, say what happens from the first second (bots are found by sandboxed
     # hosts, which takes a moment); the line goes once the plan is ready.
     reading = console.status(f"Reading {config_path}: finding the installed bots ...")
-    with reading if console.is_terminal else contextlib.nullcontext():
-        config = load(config_path)
-        found = registry_for(config.limits)
-        directory = out or Path("results") / config.name
-        plan = runner.plan(
-            config,
-            directory,
-            resume=resume,
-            draw_probability=runner.game_draw_probability(found, config.game),
-        )
+    try:
+        with runner.stop_signals_caught(), \
+                reading if console.is_terminal else contextlib.nullcontext():
+            config = load(config_path)
+            found = registry_for(config.limits)
+            directory = out or Path("results") / config.name
+            plan = runner.plan(
+                config,
+                directory,
+                resume=resume,
+                draw_probability=runner.game_draw_probability(found, config.game),
+            )
+    except KeyboardInterrupt as exc:
+        # Ctrl-C (or SIGTERM, SIGHUP) while the config is read and its bots are started once:
+        # click's "Aborted!" and status 1 (SIGTERM: no word at all) said nothing of the run.
+        _stopped(console, exc, "No match was played and nothing was written.")
     click.get_current_context().call_on_close(plan.store.release)
     for warning in [*plan.warnings, *_shadowed(config, found), *_guessable_seed(config, found)]:
         # escape(), plain(): a warning may quote a results file (a match id, a label).
         console.print(f"[yellow]warning:[/] {escape(plain(warning))}", soft_wrap=True)
     labels = [bot.label for bot in config.bots]
     title = f"{config.name}: {config.game}"
-    if not plan.pending:
-        console.print(
-            f"All {plan.total} matches of {directory} are recorded already.", soft_wrap=True
-        )
-        standings, _ = rate_run(plan.done.ledger, plan.draw_probability, directory)
-        console.print(render(standings, "table", title=title, width=console.width))
-        _faults(console, plan.done.faulty)
-        return
-    view = _RunView(console, config, plan, directory, labels, title)
     try:
-        outcome = runner.play(plan, view, workers=workers, address=address)
+        # Caught to the end: a stop while the final table is rated (seconds, for a run of
+        # millions) was click's "Aborted!" and status 1, or a kill without a word.
+        with runner.stop_signals_caught():
+            if not plan.pending:
+                _all_recorded(console, plan, directory, title)
+                return
+            view = _RunView(console, config, plan, directory, labels, title)
+            outcome = runner.play(plan, view, workers=workers, address=address)
+            _footer(console, directory, outcome.failures, outcome.retried)
     except KeyboardInterrupt as exc:
         # SIGTERM and SIGHUP stop it as Ctrl-C does (runner.Stopped), with their own status.
-        stopped = runner.stop_signal(exc)
-        said = f"Stopped ({signal.Signals(stopped).name})" if stopped else "Interrupted"
-        with contextlib.suppress(OSError):  # after SIGHUP the terminal may be gone
-            console.print(f"\n[bold]{said}.[/] {_after_stop(directory, config_path)}",
-                          soft_wrap=True)
-        sys.exit(128 + stopped if stopped else INTERRUPTED)
+        _stopped(console, exc, _after_stop(directory, config_path))
     except runner.RecordingFailed as exc:
         raise ArenaError(
             f"{exc}; make room, then continue with: "
@@ -406,10 +419,30 @@ def run(
         raise ArenaError(
             f"{exc}; continue with: arena run {config_path} --out {directory} --resume"
         ) from None
-    _footer(console, directory, outcome.failures, outcome.retried)
     if len(outcome.nodes) > 1:
         played = ", ".join(f"{node[:8]} {count}" for node, count in outcome.nodes)
         console.print(f"Matches per node: {played}", highlight=False, soft_wrap=True)
+
+
+def _all_recorded(console: Console, plan: RunPlan, directory: Path, title: str) -> None:
+    """A resumed run with nothing left to play: its final table."""
+    console.print(f"All {plan.total} matches of {directory} are recorded already.",
+                  soft_wrap=True)
+    standings, _ = rate_run(plan.done.ledger, plan.draw_probability, directory)
+    console.print(render(standings, "table", title=title, width=console.width))
+    _faults(console, plan.done.faulty)
+
+
+def _stopped(console: Console, interrupt: KeyboardInterrupt, after: str) -> NoReturn:
+    """End a run stopped by Ctrl-C (status 130), SIGTERM (143) or SIGHUP (129), saying
+    ``after``: what became of the folder and how to go on."""
+    from arena import runner
+
+    stopped = runner.stop_signal(interrupt)
+    said = f"Stopped ({signal.Signals(stopped).name})" if stopped else "Interrupted"
+    with contextlib.suppress(OSError):  # after SIGHUP the terminal may be gone
+        console.print(f"\n[bold]{said}.[/] {after}", soft_wrap=True)
+    sys.exit(128 + stopped if stopped else INTERRUPTED)
 
 
 def _after_stop(directory: Path, config_path: Path) -> str:
@@ -568,25 +601,40 @@ def leaderboard(
         from arena.history import require_pyplot
 
         require_pyplot()
-    from arena.runner import saved_settings
+        # Said before the table, not after it with status 2 (a script read a table and failed).
+        if plot.is_dir():
+            raise ArenaError(f"--plot {plot}: cannot write it: it is a folder")
+        if not plot.parent.is_dir():
+            raise ArenaError(f"--plot {plot}: cannot write it: {plot.parent} is not a folder")
+    from arena.runner import Strays, saved_settings
 
-    path = run_dir / MATCHES
-    if not path.is_file():
+    path = results_file(run_dir)
+    if path is None:
         if not (run_dir / CONFIG).is_file():
-            raise ArenaError(f"no results in {run_dir}: {path} does not exist")
+            raise ArenaError(f"no results in {run_dir}: {run_dir / MATCHES} does not exist")
         path = Path(os.devnull)  # a run stopped before its first match: read as empty
     saved = saved_settings(run_dir, _installed_games)
+    strays = Strays()
+
+    def ours(result: MatchResult) -> bool:
+        """A line of another run (appended, or the config edited) was rated with this one's,
+        while ``arena run --resume`` left it out: two tables of one folder."""
+        if saved.planned is None or saved.planned(result):
+            return True
+        strays.add(result.id)
+        return False
+
     if pairs or history or plot is not None:  # these views read every result whole
-        loaded = read_results(path)
+        loaded = read_results(path, keep=ours)
         results, faulty, warnings = loaded.results, loaded.results, loaded.warnings
         standings = rate(results, saved.draw_probability, saved.labels)
         done: Collection[str] = {result.id for result in results}
     else:  # a million-match run: read a line at a time, rate from the checkpoint on
-        records = read_run(path, saved.labels)
+        records = read_run(path, saved.labels, keep=ours)
         results, faulty, warnings = [], records.faulty, records.warnings
         standings, _ = rate_run(records.ledger, saved.draw_probability, run_dir)
         done = records.ledger
-    for warning in [*warnings, *saved.warnings]:
+    for warning in [*warnings, *strays.warnings(), *saved.warnings]:
         click.echo(f"arena: warning: {warning}", err=True)
     if not done:
         click.echo(f"arena: no match of the run in {run_dir} is recorded yet", err=True)
@@ -629,8 +677,9 @@ def _trust_views(
         if fmt == "json":
             click.echo(confidence.pairs_json(found, shares))
         else:
-            console.print(confidence.pairs_table(found, f"{saved.title}: head to head"))
-            console.print(confidence.seats_table(shares))
+            console.print(confidence.pairs_table(found, f"{saved.title}: head to head",
+                                                 width=console.width))
+            console.print(confidence.seats_table(shares, width=console.width))
     if rated is not None and series:
         if fmt == "json":
             click.echo(json.dumps(rated.to_json(), ensure_ascii=False))

@@ -290,6 +290,14 @@ def connect(
             f"cannot start a local Ray instance: {exc.strerror or exc}:{where} (Ray keeps its "
             f"session files under {ray_temp_folder()}; make it writable, or set RAY_TMPDIR to "
             f"a folder that is)") from None
+    except Exception as exc:  # whatever stopped Ray's start: one line
+        # "The current node timed out during startup" on a busy machine was a traceback.
+        _let_go()
+        said = plain(str(exc)).strip().splitlines()
+        raise ArenaError(
+            f"the local Ray instance did not start: {said[0] if said else type(exc).__name__}; "
+            "nothing was played. Try again (Ray starts slowly on a busy machine), or start Ray "
+            "once with 'ray start --head' and give its address with --address") from None
     session = _session_folder()
     if session is not None:
         reaper.watch(session, Path(ray.__file__).parent)
@@ -303,6 +311,14 @@ def _session_folder() -> Path | None:
         return Path(str(node["RayletSocketName"])).parent.parent
     except (ValueError, KeyError, TypeError, RayError):
         return None
+
+
+def _let_go() -> None:
+    """Stop what a failed ``ray.init`` had started, if anything."""
+    try:
+        ray.shutdown()
+    except Exception:  # nothing more can be done about it here
+        return
 
 
 def _raylet() -> tuple[str, int] | None:

@@ -23,6 +23,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from rich import box
+from rich.cells import cell_len
 from rich.table import Table
 from rich.text import Text
 
@@ -161,36 +162,66 @@ def _interval(low: float, high: float) -> str:
     return f"{100 * low:.1f}-{100 * high:.1f}"
 
 
-def pairs_table(pairs: Sequence[Pair], title: str | None = None) -> Table:
-    """The head-to-head records as a rich table, one row per pair of bots that met."""
+def _kept(
+    headers: Sequence[str], rows: Sequence[Sequence[str]], drops: Sequence[int],
+    width: int | None,
+) -> list[int]:
+    """The columns that fit ``width`` cells, those of the least ``drops`` (from 1; 0 stays)
+    left out first: at 40 columns the head-to-head table cut every header to an ellipsis
+    and its bots' labels to nothing, numbers without their bots."""
+    kept = list(range(len(headers)))
+    if width is None:
+        return kept
+    widths = [max([cell_len(header)] + [cell_len(row[i]) for row in rows])
+              for i, header in enumerate(headers)]
+    while sum(widths[i] + 2 for i in kept) > width:
+        droppable = [i for i in kept if drops[i]]
+        if not droppable:
+            break
+        kept.remove(min(droppable, key=lambda i: drops[i]))
+    return kept
+
+
+def pairs_table(pairs: Sequence[Pair], title: str | None = None, width: int | None = None
+                ) -> Table:
+    """The head-to-head records as a rich table, one row per pair of bots that met; given
+    the console's ``width``, the counts go (ties first) before a label is cut."""
     # Text: the title names the run from its config.json (rich would read "[/]" as markup).
     table = Table(title=None if title is None else Text(plain(title)), box=box.SIMPLE_HEAD,
                   collapse_padding=True, pad_edge=False,
                   caption="ahead %: matches the bot finished ahead of the other (a tie counts "
                           "half), with its 95% interval")
-    table.add_column("bot", overflow="fold")
-    table.add_column("vs", overflow="fold")
-    for header in ("met", "ahead", "behind", "ties", "ahead %", "95% interval"):
-        table.add_column(header, justify="right", no_wrap=True)
-    for pair in pairs:
-        table.add_row(Text(plain(pair.first)), Text(plain(pair.second)), str(pair.matches),
-                      str(pair.first_ahead), str(pair.second_ahead), str(pair.ties),
-                      _percent(pair.share), _interval(*pair.interval))
+    headers = ("bot", "vs", "met", "ahead", "behind", "ties", "ahead %", "95% interval")
+    rows = [(plain(pair.first), plain(pair.second), str(pair.matches), str(pair.first_ahead),
+             str(pair.second_ahead), str(pair.ties), _percent(pair.share),
+             _interval(*pair.interval)) for pair in pairs]
+    kept = _kept(headers, rows, (0, 0, 4, 3, 2, 1, 0, 5), width)
+    for i in kept:
+        if i < 2:
+            table.add_column(headers[i], overflow="fold")
+        else:
+            table.add_column(headers[i], justify="right", no_wrap=True)
+    for row in rows:
+        table.add_row(*(Text(row[i]) for i in kept))
     return table
 
 
-def seats_table(shares: Sequence[SeatShare]) -> Table:
-    """The share of wins per seat position as a rich table, to show a seat advantage."""
+def seats_table(shares: Sequence[SeatShare], width: int | None = None) -> Table:
+    """The share of wins per seat position as a rich table, to show a seat advantage; given
+    the console's ``width``, the counts go before a header is cut."""
     even = f"{100 / len(shares):.1f}%" if shares else "-"
     table = Table(title="Wins by seat position", box=box.SIMPLE_HEAD, collapse_padding=True,
                   pad_edge=False,
                   caption=f"seats in the records' order; with no seat advantage each wins "
                           f"about {even} (a shared first place counts for every seat in it)")
-    for header in ("seat", "matches", "wins", "win %", "95% interval"):
-        table.add_column(header, justify="right", no_wrap=True)
-    for share in shares:
-        table.add_row(str(share.seat), str(share.matches), str(share.wins),
-                      _percent(share.share), _interval(*share.interval))
+    headers = ("seat", "matches", "wins", "win %", "95% interval")
+    rows = [(str(share.seat), str(share.matches), str(share.wins), _percent(share.share),
+             _interval(*share.interval)) for share in shares]
+    kept = _kept(headers, rows, (0, 2, 1, 0, 3), width)
+    for i in kept:
+        table.add_column(headers[i], justify="right", no_wrap=True)
+    for row in rows:
+        table.add_row(*(row[i] for i in kept))
     return table
 
 

@@ -94,11 +94,17 @@ class TournamentConfig:
 def load(path: Path, found: Registry | None = None) -> TournamentConfig:
     """Read and validate the TOML config at ``path``."""
     try:
-        text = path.read_text(encoding="utf-8")
+        # utf-8-sig: a byte-order mark (Windows Notepad writes one) is not TOML's "Invalid
+        # statement" at line 1, column 1.
+        text = path.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
         raise ArenaError(f"config file not found: {path}") from None
     except OSError as exc:
         raise ArenaError(f"cannot read config {path}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:  # was a traceback
+        line = path.read_bytes()[:exc.start].count(b"\n") + 1
+        raise ArenaError(f"{path}: not UTF-8 text: byte 0x{exc.object[exc.start]:02x} at line "
+                         f"{line} (save the config as UTF-8)") from None
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -155,15 +161,19 @@ def parse(raw: Mapping[str, Any], found: Registry | None = None) -> TournamentCo
         game.new_initial_state(players, options)
     except InvalidOptions as exc:
         raise ArenaError(f"[tournament] options: {exc}") from None
+    except Exception as exc:  # a game that raises another error for them: was a traceback
+        raise ArenaError(f"[tournament] options: {game_name} cannot start a game of "
+                         f"{players} with {options}: {type(exc).__name__}: {exc}") from None
     seating = _get(tournament, "[tournament]", "seating", str, default="permutations")
     if seating not in SEATINGS:
         raise ArenaError(f"[tournament] seating = {seating!r}: use one of {', '.join(SEATINGS)}")
-    bots = _bots(raw, found, game_name, players, limits)
+    rounds = _positive(_get(tournament, "[tournament]", "rounds", int, default=1), "rounds")
+    bots = _bots(raw, found, game_name, players, limits, rounds)
     return TournamentConfig(
         name=_name(tournament),
         game=game_name,
         players=players,
-        rounds=_positive(_get(tournament, "[tournament]", "rounds", int, default=1), "rounds"),
+        rounds=rounds,
         seed=_get(tournament, "[tournament]", "seed", int, default=0),
         seating=seating,
         options=options,
@@ -191,7 +201,8 @@ def registry_for(limits: Limits) -> Registry:
 
 
 def _bots(
-    raw: Mapping[str, Any], found: Registry, game: str, players: int, limits: Limits
+    raw: Mapping[str, Any], found: Registry, game: str, players: int, limits: Limits,
+    rounds: int,
 ) -> tuple[SeatSpec, ...]:
     entries = raw.get("bots", [])
     if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
@@ -202,6 +213,7 @@ def _bots(
             f"[[bots]] {len(entries)} bots in matches of {players} make {tables:,} tables "
             f"(at most {MAX_TABLES:,}): use fewer bots or fewer players"
         )
+    _plan_size(rounds, tables)  # before the bots are started: it is said at once
     seats = tuple(
         _bot(entry, index, found, game, players, limits) for index, entry in enumerate(entries)
     )
@@ -335,8 +347,9 @@ def _limits(table: Mapping[str, Any]) -> Limits:
     if sandbox not in SANDBOX_MODES:
         raise ArenaError(f"[limits] sandbox = {sandbox!r}: use one of: {', '.join(SANDBOX_MODES)}")
     memory = _get(table, "[limits]", "memory_mb", int, default=1024)
-    if memory < 64:
-        raise ArenaError(f"[limits] memory_mb = {memory}: must be at least 64")
+    if not 64 <= memory <= MAX_MEMORY_MB:
+        raise ArenaError(f"[limits] memory_mb = {memory}: must be from 64 to {MAX_MEMORY_MB:,} "
+                         "(4 TiB)")
     cpus = float(_get(table, "[limits]", "cpus", (int, float), default=1.0))
     if not (math.isfinite(cpus) and 0.01 <= cpus <= 1024):
         raise ArenaError(f"[limits] cpus = {cpus}: must be a number of cores from 0.01 to 1024")
@@ -355,10 +368,20 @@ def _seconds(table: Mapping[str, Any], key: str, default: float, *, zero_allowed
     """A time limit: a finite number of seconds; a nan or an inf would let a bot hang the run."""
     value = float(_get(table, "[limits]", key, (int, float), default=default))
     low = value >= 0 if zero_allowed else value > 0
-    if not (math.isfinite(value) and low):
+    if not (math.isfinite(value) and low and value <= MAX_SECONDS):
         bound = "0 or more" if zero_allowed else "more than 0"
-        raise ArenaError(f"[limits] {key} = {value}: must be a finite number of seconds, {bound}")
+        raise ArenaError(f"[limits] {key} = {value}: must be a finite number of seconds, {bound} "
+                         f"and at most {MAX_SECONDS:,}")
     return value
+
+
+MAX_SECONDS = 1_000_000
+"""The longest time limit (11 days): ``startup_seconds = 1e300`` was taken, and every bot
+then failed its start-up check with "OverflowError: timestamp too large", as if the bots
+were broken."""
+MAX_MEMORY_MB = 4 * 1024 * 1024
+"""The largest ``memory_mb`` (4 TiB): a larger one overflowed the address-space limit set in
+each bot's host, and every bot failed its start-up check with the host's traceback."""
 
 
 def _name(tournament: Mapping[str, Any]) -> str:
@@ -372,6 +395,16 @@ def _positive(value: int, key: str) -> int:
     if value < 1:
         raise ArenaError(f"[tournament] {key} = {value}: must be at least 1")
     return value
+
+
+def _plan_size(rounds: int, tables: int) -> None:
+    """Refuse a plan of more than ``MAX_TABLES`` tables in all rounds: years of play on any
+    cluster, a mistyped number (``rounds = 1000000000`` ran the machine out of memory)."""
+    if rounds * tables > MAX_TABLES:
+        raise ArenaError(
+            f"[tournament] rounds = {rounds:,}: {rounds:,} round(s) of {tables:,} table(s) make "
+            f"{rounds * tables:,} tables (at most {MAX_TABLES:,}): use fewer rounds"
+        )
 
 
 def _table(raw: Mapping[str, Any], key: str, *, required: bool) -> Mapping[str, Any]:

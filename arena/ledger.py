@@ -25,7 +25,7 @@ import struct
 import tempfile
 import time
 from collections import deque
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -177,10 +177,13 @@ class RunRecords:
     warnings: list[str]
 
 
-def read_run(path: Path, labels: Iterable[str] = ()) -> RunRecords:
-    """The matches of the ``matches.jsonl`` at ``path``, read one at a time into a ledger."""
+def read_run(
+    path: Path, labels: Iterable[str] = (), keep: Callable[[MatchResult], bool] | None = None
+) -> RunRecords:
+    """The matches of the ``matches.jsonl`` at ``path``, read one at a time into a ledger
+    (those ``keep`` keeps, if given)."""
     records = RunRecords(Ledger(labels), [], [])
-    for result in scan_results(path, records.warnings):
+    for result in scan_results(path, records.warnings, keep):
         records.ledger.add(result)
         if any(status != "ok" for status in result.statuses):
             records.faulty.append(_slim(result))

@@ -116,6 +116,9 @@ def set_table(
         game.new_initial_state(players, dict(options))
     except InvalidOptions as exc:
         raise ArenaError(f"--options: {exc}") from None
+    except Exception as exc:  # a game that raises another error for them: was a traceback
+        raise ArenaError(f"--options: {game_name} cannot start a game of {players} with "
+                         f"{dict(options)}: {type(exc).__name__}: {exc}") from None
     seats = []
     labels = _labels(bots, seat)
     robots = iter(bots)
@@ -294,6 +297,10 @@ def check_save_folder(directory: Path, game: str, options: Mapping[str, Any]) ->
     if saved is not None and (saved.get("game") != game or saved.get("options") != options):
         raise ArenaError(f"--save {directory}: it holds matches of {saved.get('game')} with "
                          f"options {saved.get('options')}; choose another folder")
+    if saved is not None and "played_by" not in saved:
+        # Its table is its plan's: a match played here would be left out of it, with a warning.
+        raise ArenaError(f"--save {directory}: it holds a tournament (arena run), whose "
+                         "table rates its own matches only; choose another folder")
     path = directory / MATCHES
     done = len(read_results(path).results) if path.is_file() else 0
     return f"play-{done + 1:04d}"

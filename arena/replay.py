@@ -28,7 +28,7 @@ from arena.errors import ArenaError
 from arena.game import CHANCE, Game, State
 from arena.match import faulty_last
 from arena.records import MatchResult
-from arena.store import MATCHES, RunStore, read_results
+from arena.store import MATCHES, RunStore, read_results, results_file
 
 CHECKPOINT = 32
 """A state is kept every this many actions, so any position is at most that many away."""
@@ -110,9 +110,9 @@ class RunInfo:
 
 def find_match(run_dir: Path, match_id: str) -> tuple[MatchResult, list[str]]:
     """The record of ``match_id`` in ``run_dir``, and warnings about unreadable lines."""
-    path = run_dir / MATCHES
-    if not path.is_file():
-        raise ArenaError(f"no results in {run_dir}: {path} does not exist")
+    path = results_file(run_dir)
+    if path is None:
+        raise ArenaError(f"no results in {run_dir}: {run_dir / MATCHES} does not exist")
     loaded = read_results(path)
     for result in loaded.results:
         if result.id == match_id:

@@ -38,7 +38,7 @@ from arena.ledger import Recorded
 from arena.plugins import Registry
 from arena.ratings import DRAW_PROBABILITY
 from arena.records import MatchResult, MatchSpec, is_label
-from arena.schedule import derive_seed, planned_seating
+from arena.schedule import SEATINGS, of_the_plan
 from arena.seats.sandbox import distribution_parts, module_location
 from arena.store import CONFIG, MATCHES, RunStore, bounded_lines
 
@@ -91,6 +91,24 @@ def stop_signal(interrupt: KeyboardInterrupt) -> int | None:
 def _catch_stop_signals() -> None:
     for stop in STOP_SIGNALS:
         signal.signal(stop, _stop)
+
+
+@contextlib.contextmanager
+def stop_signals_caught() -> Iterator[None]:
+    """SIGTERM and SIGHUP raise :class:`Stopped` inside (in the main thread; elsewhere
+    nothing changes), as they do while :func:`play` runs: ``arena run`` reads its config
+    and starts each bot once before that, and a ``kill`` then ended it without a word."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = [signal.getsignal(stop) for stop in STOP_SIGNALS]
+    _received.clear()
+    _catch_stop_signals()
+    try:
+        yield
+    finally:
+        for stop, handler in zip(STOP_SIGNALS, previous, strict=True):
+            signal.signal(stop, handler)
 
 
 class Pending(Collection[MatchSpec]):
@@ -183,22 +201,22 @@ def plan(
             f"config (see {directory / 'config.json'}) or choose another folder with --out"
         )
     warnings: list[str] = []
-    where = planned_seating(len(config.bots), config.players, config.rounds, config.seating)
+    planned = plan_check(config)
     done = Recorded(bot.label for bot in config.bots)
+    strays = Strays()
     for result in store.scan_done(warnings):
-        found = where(result.id)
-        if found is None:
+        ours = planned(result)
+        if ours is None:
+            strays.add(result.id)
             continue
-        round_, table, order = found
-        if (result.game != config.game
-                or result.seats != tuple(config.bots[entry].label for entry in order)
-                or result.seed != derive_seed(config.seed, "chance", round_, table)):
+        if not ours:
             # Played again, its line would come after this one, which every reader keeps.
             raise ArenaError(
                 f"{store.matches_path}: match {result.id} is not this run's (its game, seats "
                 f"or chance seed differ from the plan's): the folder holds another run's "
                 f"matches; resume it with its own config, or choose another folder with --out")
         done.add(result)
+    warnings.extend(strays.warnings())
     pending = Pending(config, done.ledger)
     saved_probability = _probability(_ratings(saved).get("draw_probability"))
     chosen = saved_probability or draw_probability or DRAW_PROBABILITY
@@ -211,6 +229,32 @@ def plan(
         fresh=saved_probability is None,
         draw_probability=chosen,
     )
+
+
+def plan_check(config: TournamentConfig) -> Callable[[MatchResult], bool | None]:
+    """:func:`arena.schedule.of_the_plan` for ``config``'s plan."""
+    return of_the_plan(config.game, [bot.label for bot in config.bots], config.players,
+                       config.rounds, config.seating, config.seed)
+
+
+class Strays:
+    """The recorded matches left out of a run's table as not of its plan: counted, and
+    said in one warning (a file of another run's million lines is not a million)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.first = ""
+
+    def add(self, match_id: str) -> None:
+        self.count += 1
+        self.first = self.first or match_id
+
+    def warnings(self) -> list[str]:
+        if not self.count:
+            return []
+        return [f"{MATCHES}: {self.count:,} recorded match(es) not of this run's plan (their "
+                f"game, seats or chance seed are not the ones its config gives their id; the "
+                f"first: {self.first}) are left out of its table"]
 
 
 def _saved(saved: dict[str, object], directory: Path) -> TournamentConfig:
@@ -455,6 +499,9 @@ class Saved:
     draw_probability: float
     warnings: tuple[str, ...]
     """Why the table may differ from the run's own (the config could not be read...)."""
+    planned: Callable[[MatchResult], bool | None] | None = None
+    """Whether a recorded match is the run's (see :func:`plan_check`); None where the folder
+    has no plan to check against (no readable config; ``arena play``'s matches)."""
 
 
 def saved_settings(
@@ -491,7 +538,31 @@ def saved_settings(
     if saved is None:
         warnings.append("bots that played no match are not listed")
     title = f"{name or directory.name}: {game}" if game else (name or directory.name)
-    return Saved(title, labels, probability, tuple(warnings))
+    planned = _saved_plan(saved, labels, path, warnings)
+    return Saved(title, labels, probability, tuple(warnings), planned)
+
+
+def _saved_plan(
+    saved: Mapping[str, Any] | None, labels: tuple[str, ...], path: Path, warnings: list[str]
+) -> Callable[[MatchResult], bool | None] | None:
+    """The plan check of a saved tournament config (its fields as ``plan`` compares them)."""
+    plan_keys = ("players", "rounds", "seed", "seating")
+    if saved is None or not labels or "played_by" in saved \
+            or not all(key in saved for key in plan_keys):  # a folder made by hand: no plan
+        return None
+    players, rounds, seed = (_whole(saved.get(key)) for key in ("players", "rounds", "seed"))
+    game, seating = saved.get("game"), saved.get("seating")
+    if (players is None or rounds is None or seed is None or not isinstance(game, str)
+            or not isinstance(seating, str) or seating not in SEATINGS
+            or not 1 <= players <= len(labels) or rounds < 1):
+        warnings.append(f"{path}: its plan cannot be read (players, rounds, seed or seating); "
+                        "every recorded match is rated")
+        return None
+    return of_the_plan(game, labels, players, rounds, seating, seed)
+
+
+def _whole(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _recorded_game(directory: Path) -> str:

@@ -27,7 +27,7 @@ import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
-from arena.records import Limits, MatchSpec, SeatSpec
+from arena.records import Limits, MatchResult, MatchSpec, SeatSpec
 
 SEATINGS = ("permutations", "rotations")
 TABLE_DIGITS = 6
@@ -75,10 +75,30 @@ def canonical_ids(pool: int, players: int, rounds: int, seating: str) -> Iterato
     tables = math.comb(pool, players)
     digits = table_digits(tables)
     per_table = math.factorial(players) if seating == "permutations" else players
-    for round_ in sorted(range(rounds), key=lambda number: f"{number + 1:03d}-"):
+    for round_ in _rounds_in_id_order(rounds):
         for table in range(tables):
             for seat_order in range(per_table):
                 yield match_id(round_, table, seat_order, digits)
+
+
+def _rounds_in_id_order(rounds: int) -> Iterator[int]:
+    """``range(rounds)`` in the string order of the ids' round numbers (``r001-``, ...,
+    ``r100-``, ``r1000-``, ``r1001-``, ``r101-``), made as they are asked for: sorting the
+    rounds first held them all, and ``rounds = 1000000000`` took the machine's 24 GB."""
+    yield from range(min(rounds, 99))  # r001- to r099-: three digits, in number order
+    for first in range(100, min(rounds, 999) + 1):  # then each three-digit start, in
+        yield from _extensions(first, rounds)  # order, before its longer numbers
+
+
+def _extensions(number: int, rounds: int) -> Iterator[int]:
+    """``number`` and every longer round number up to ``rounds`` that begins with its
+    digits, in string order (as rounds from 0); "1000-" sorts after "100-", before "101-"."""
+    yield number - 1
+    for digit in range(10):
+        longer = number * 10 + digit
+        if longer > rounds:
+            break
+        yield from _extensions(longer, rounds)
 
 
 _MATCH_ID = re.compile(r"r(\d{3,})-t(\d+)-s(\d{3,})")
@@ -126,6 +146,38 @@ def planned_seating(
         return round_, table, _nth_permutation(entries, seat_order)
 
     return where
+
+
+def of_the_plan(
+    game: str, labels: Sequence[str], players: int, rounds: int, seating: str, seed: int
+) -> Callable[[MatchResult], bool | None]:
+    """Whether a recorded match is one of this plan's: None for an id the plan lacks, False
+    for one of its ids played otherwise (another game, other seats, another chance seed: a
+    line of another run), True when it is the plan's match of that id.
+
+    The seatings of a table are worked out together, once (a file holds them side by
+    side): the leaderboard checks every line of a million-match run."""
+    planned = in_plan(len(labels), players, rounds, seating)
+    table_seats: dict[str, tuple[str, ...]] = {}  # the last table's seatings, by match id
+    table_seed = [0]
+
+    def check(result: MatchResult) -> bool | None:
+        seats = table_seats.get(result.id)
+        if seats is None:
+            found = _MATCH_ID.fullmatch(result.id)
+            if found is None or not planned(result.id):
+                return None
+            round_, table = int(found[1]) - 1, int(found[2]) - 1
+            entries = _nth_combination(len(labels), players, table)
+            prefix = result.id[:result.id.rindex("-s") + 2]
+            table_seats.clear()
+            for index, order in enumerate(seatings(entries, seating)):
+                table_seats[f"{prefix}{index + 1:03d}"] = tuple(labels[i] for i in order)
+            table_seed[0] = derive_seed(seed, "chance", round_, table)
+            seats = table_seats[result.id]
+        return result.game == game and result.seats == seats and result.seed == table_seed[0]
+
+    return check
 
 
 def _nth_combination(pool: int, players: int, index: int) -> tuple[int, ...]:

@@ -15,7 +15,7 @@ import json
 import os
 import stat
 import textwrap
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -55,18 +55,27 @@ class Loaded:
     warnings: list[str] = field(default_factory=list)
 
 
-def read_results(path: Path) -> Loaded:
-    """Every readable match of a ``matches.jsonl``; bad lines become warnings."""
+def read_results(path: Path, keep: Callable[[MatchResult], bool] | None = None) -> Loaded:
+    """Every readable match of a ``matches.jsonl`` (that ``keep`` keeps); bad lines become
+    warnings."""
     loaded = Loaded()
-    loaded.results.extend(scan_results(path, loaded.warnings))
+    loaded.results.extend(scan_results(path, loaded.warnings, keep))
     return loaded
 
 
-def scan_results(path: Path, warnings: list[str]) -> Iterator[MatchResult]:
+def scan_results(
+    path: Path, warnings: list[str], keep: Callable[[MatchResult], bool] | None = None
+) -> Iterator[MatchResult]:
     """The readable matches of a ``matches.jsonl`` one at a time (a million-match file is
-    never held whole), the first of each id; bad lines are added to ``warnings``."""
+    never held whole), the first of each id; bad lines are added to ``warnings``. With
+    ``keep``, only the matches it keeps, the first of each id among those (a line of another
+    run before the run's own does not hide it)."""
     seen: set[str] = set()
-    with path.open(encoding="utf-8", errors="replace") as handle:
+    try:
+        opened = path.open(encoding="utf-8", errors="replace")
+    except OSError as exc:  # no permission to read it: was a PermissionError traceback
+        raise ArenaError(f"cannot read {path}: {exc.strerror or exc}") from None
+    with opened as handle:
         for number, (line, whole) in enumerate(bounded_lines(handle, MAX_LINE_CHARS), start=1):
             if not whole:
                 warnings.append(f"{path.name} line {number}: longer than "
@@ -75,7 +84,7 @@ def scan_results(path: Path, warnings: list[str]) -> Iterator[MatchResult]:
             if not line.strip():
                 continue
             result = _parse(line, number, path, warnings)
-            if result is None:
+            if result is None or (keep is not None and not keep(result)):
                 continue
             if result.id in seen:
                 warnings.append(
@@ -298,7 +307,12 @@ class RunStore:
             return
         if not self.matches_path.is_file():  # a FIFO would be waited on for ever
             raise ArenaError(f"{self.matches_path} is not a file")
-        if cut_torn_tail(self.matches_path):
+        try:
+            cut = cut_torn_tail(self.matches_path)
+        except OSError as exc:  # no permission: was a PermissionError traceback
+            raise ArenaError(f"cannot read and write {self.matches_path}: "
+                             f"{exc.strerror or exc}") from None
+        if cut:
             warnings.append(f"{MATCHES}: dropped a truncated last line; that match is replayed")
         yield from scan_results(self.matches_path, warnings)
 
@@ -374,16 +388,36 @@ class RunStore:
         self._failures.flush()
 
 
+def results_file(run_dir: Path) -> Path | None:
+    """The ``matches.jsonl`` of the run folder ``run_dir`` (None if it has none). A file
+    given for the folder, and a folder in place of the file, are said as such: both were
+    "does not exist", and the second a table of no match at all."""
+    if run_dir.exists() and not run_dir.is_dir():
+        folder = f": give its folder, {run_dir.parent}" if run_dir.name == MATCHES else ""
+        raise ArenaError(f"{run_dir} is a file, not a run folder{folder}")
+    path = run_dir / MATCHES
+    if path.exists() and not path.is_file():
+        raise ArenaError(f"{path} is not a file (a run folder's {MATCHES} is one)")
+    return path if path.is_file() else None
+
+
 def read_failures(directory: Path) -> list[dict[str, Any]]:
     """The failure records of a run (latest per match id), tolerating bad lines."""
     path = directory / FAILURES
     if not path.is_file():
         return []
     latest: dict[str, dict[str, Any]] = {}
-    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:  # unreadable: the matches' table needs none of it
+        return []
+    for line in text.splitlines():
         try:
             record = json.loads(line)
-            latest[str(record["id"])] = record
-        except (json.JSONDecodeError, KeyError, TypeError, RecursionError):
+        except (json.JSONDecodeError, RecursionError):
             continue
+        # A record of the arena's: an object with a match id. {"id": 3} counted as a failed
+        # match "3" in the leaderboard's warning.
+        if isinstance(record, dict) and isinstance(record.get("id"), str):
+            latest[record["id"]] = record
     return list(latest.values())

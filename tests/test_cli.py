@@ -156,6 +156,16 @@ def test_leaderboard_formats_and_a_truncated_file(config: Path, tmp_path: Path) 
         (["run", "{unknown_bot}"], "did you mean 'random'"),
         (["run", "{players}"], "is for 2 to 4 players"),
         (["run", "{few}"], "has 3 bot(s) but each match seats 4"),
+        # Taken before: the plan's round order was sorted whole (24 GB, the machine's memory,
+        # before the OOM killer), and every bot "failed to start" under the huge limits.
+        (["run", "{rounds}"], "1,000,000,000 round(s) of 3 table(s) make 3,000,000,000 tables "
+                              "(at most 999,999,999): use fewer rounds"),
+        (["run", "{startup}"], "startup_seconds = 1e+300: must be a finite number of seconds, "
+                               "more than 0 and at most 1,000,000"),
+        (["run", "{memory}"], "memory_mb = 100000000000000: must be from 64 to 4,194,304"),
+        # A game raising other than InvalidOptions for its options was a traceback.
+        (["run", "{options}"], "[tournament] options: tiny-race cannot start a game of 2 with "
+                               "{'goal': 'x'}: ValueError: invalid literal for int()"),
     ],
 )
 def test_user_errors_are_one_line_and_exit_2(args: list[str], message: str, tmp_path: Path) -> None:
@@ -165,6 +175,10 @@ def test_user_errors_are_one_line_and_exit_2(args: list[str], message: str, tmp_
         "unknown_bot": CONFIG.replace('name = "crasher"', 'name = "randm"'),
         "players": CONFIG.replace("players = 2", "players = 9"),
         "few": CONFIG.replace("players = 2", "players = 4"),
+        "rounds": CONFIG.replace("rounds = 2", "rounds = 1_000_000_000"),
+        "startup": CONFIG + "[limits]\nstartup_seconds = 1e300\n",
+        "memory": CONFIG + "[limits]\nmemory_mb = 100_000_000_000_000\n",
+        "options": CONFIG.replace("seed = 3", 'seed = 3\noptions = { goal = "x" }'),
     }
     for key, text in variants.items():
         (tmp_path / f"{key}.toml").write_text(text)
@@ -174,6 +188,23 @@ def test_user_errors_are_one_line_and_exit_2(args: list[str], message: str, tmp_
     assert message in result.output
     assert "Traceback" not in result.output
     assert result.output.count("\n") == 1
+
+
+def test_a_config_not_in_utf8_is_one_line_and_one_with_a_byte_order_mark_is_read(
+    tmp_path: Path,
+) -> None:
+    """A config saved as Latin-1 was a UnicodeDecodeError traceback; one saved by Windows
+    Notepad (a byte-order mark first) was "not valid TOML" at line 1, column 1."""
+    latin = tmp_path / "latin.toml"
+    latin.write_bytes(CONFIG.replace('name = "cli"', 'name = "café"').encode("latin-1"))
+    result = arena("run", str(latin))
+    assert result.exit_code == 2
+    assert result.output == f"arena: error: {latin}: not UTF-8 text: byte 0xe9 at line 3 " \
+        "(save the config as UTF-8)\n"
+    marked = tmp_path / "marked.toml"
+    marked.write_text("\ufeff" + CONFIG.replace("tiny-race", "chess"), encoding="utf-8")
+    result = arena("run", str(marked))
+    assert result.exit_code == 2 and "unknown game 'chess'" in result.output, result.output
 
 
 def test_the_quick_tournament_runs_from_the_command_line(tmp_path: Path) -> None:
@@ -497,3 +528,156 @@ def test_a_run_folder_with_no_match_recorded_shows_an_empty_table(
         assert {row["bot"] for row in rows} == {"random", "random-2", "crasher"}
         assert all(row["matches"] == 0 for row in rows)
     assert missing.stdout == empty.stdout
+
+
+@pytest.mark.parametrize(("stop", "status", "said"), [
+    (signal.SIGINT, 130, "Interrupted."), (signal.SIGTERM, 143, "Stopped (SIGTERM)."),
+])
+def test_a_run_stopped_while_it_reads_its_config_says_nothing_was_written(
+    config: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, stop: int, status: int,
+    said: str,
+) -> None:
+    """Ctrl-C while the config is read and its bots are started once (seconds, before Ray):
+    click's "Aborted!" and status 1; a SIGTERM then ended the run without a word."""
+    from arena import cli
+
+    def stopped(*args: object) -> None:
+        os.kill(os.getpid(), stop)
+        time.sleep(5)  # the signal's handler raises here
+        raise AssertionError("not stopped")
+
+    def uncaught(signum: int, frame: object) -> None:
+        raise AssertionError("the run did not catch SIGTERM")  # not the whole of pytest
+
+    monkeypatch.setattr(cli, "load", stopped)
+    out = tmp_path / "never"
+    before = signal.signal(signal.SIGTERM, uncaught)
+    try:
+        result = arena("run", str(config), "--out", str(out))
+        assert signal.getsignal(signal.SIGTERM) is uncaught  # given back
+    finally:
+        signal.signal(signal.SIGTERM, before)
+    assert result.exit_code == status, result.output
+    assert result.output.strip() == f"{said} No match was played and nothing was written."
+    assert not out.exists()
+
+
+def test_a_local_ray_that_does_not_start_is_one_line(
+    config: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Ray's own start failing (on a loaded machine: 'The current node timed out during
+    startup') was a traceback; what it had started is let go, and no folder is left."""
+    from arena import cluster
+
+    def timed_out(**options: object) -> None:
+        raise Exception("The current node timed out during startup. This could happen "
+                        "because ...\nmore")
+
+    let_go: list[bool] = []
+    monkeypatch.setattr(cluster.ray, "is_initialized", lambda: False)
+    monkeypatch.setattr(cluster.ray, "init", timed_out)
+    monkeypatch.setattr(cluster.ray, "shutdown", lambda: let_go.append(True))
+    out = tmp_path / "never"
+    result = arena("run", str(config), "--out", str(out))
+    assert result.exit_code == 2, result.output
+    assert "arena: error: the local Ray instance did not start: The current node timed out " \
+        "during startup. This could happen because ...; nothing was played." in result.stderr
+    assert "Traceback" not in result.output and result.stderr.count("\n") == 1
+    assert let_go == [True] and not out.exists()
+
+
+def test_a_line_of_another_run_is_left_out_of_every_table_of_the_folder(
+    config: Path, tmp_path: Path, finished: tuple[Path, str]
+) -> None:
+    """Lines of another run in the folder (appended by hand, or with a config.json edited
+    after the run) were rated by ``arena leaderboard`` with the run's own, while ``arena run
+    --resume`` left them out: one folder, two tables, and no word of it."""
+    out = copy_of(finished, tmp_path)
+    whole = board(out)
+    records = lines(out / "matches.jsonl")
+    stranger = {**records[0], "id": "r009-t000001-s001", "game": "explorers-of-the-lost-valley"}
+    impostor = {**records[1], "seats": ["nobody", "random"]}  # a plan id, other seats
+    with (out / "matches.jsonl").open("a") as handle:
+        handle.write(json.dumps(stranger) + "\n")
+    (out / "matches.jsonl").write_text(
+        json.dumps(impostor) + "\n" + (out / "matches.jsonl").read_text())
+    said = ("matches.jsonl: 2 recorded match(es) not of this run's plan (their game, seats or "
+            "chance seed are not the ones its config gives their id; the first: "
+            f"{impostor['id']}) are left out of its table")
+    shown = arena("leaderboard", str(out), "--format", "json")
+    assert shown.exit_code == 0 and f"arena: warning: {said}" in shown.stderr, shown.output
+    assert json.loads(shown.stdout) == whole
+    paired = arena("leaderboard", str(out), "--pairs", "--format", "json")
+    assert "nobody" not in paired.stdout and said in paired.stderr
+    assert sum(pair["matches"] for pair in json.loads(paired.stdout)["pairs"]) == TOTAL
+    (out / "matches.jsonl").write_text("\n".join(map(json.dumps, [*records, stranger])) + "\n")
+    resumed = arena("run", str(config), "--out", str(out), "--resume")
+    assert resumed.exit_code == 0 and "recorded already" in resumed.output
+    assert "1 recorded match(es) not of this run's plan" in resumed.output
+    assert board(out) == whole
+
+
+@pytest.mark.parametrize(("stop", "status", "said"), [
+    (signal.SIGINT, 130, "Interrupted."), (signal.SIGTERM, 143, "Stopped (SIGTERM)."),
+])
+def test_a_run_stopped_while_it_rates_its_final_table_keeps_every_match(
+    config: Path, tmp_path: Path, finished: tuple[Path, str], monkeypatch: pytest.MonkeyPatch,
+    stop: int, status: int, said: str,
+) -> None:
+    """A resumed run with every match recorded rates its final table (seconds for a run of
+    millions): Ctrl-C there was click's "Aborted!" and status 1, SIGTERM a kill without a
+    word; now as anywhere else in the run, every match kept."""
+    from arena import cli
+
+    out = copy_of(finished, tmp_path)
+    before = (out / "matches.jsonl").read_bytes()
+
+    def stopped(*args: object) -> None:
+        os.kill(os.getpid(), stop)
+        time.sleep(5)  # the signal's handler raises here
+        raise AssertionError("not stopped")
+
+    def uncaught(signum: int, frame: object) -> None:
+        raise AssertionError("the run did not catch SIGTERM")  # not the whole of pytest
+
+    monkeypatch.setattr(cli, "rate_run", stopped)
+    previous = signal.signal(signal.SIGTERM, uncaught)
+    try:
+        result = arena("run", str(config), "--out", str(out), "--resume")
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert result.exit_code == status, result.output
+    assert f"{said} Every finished match is saved in {out}; continue with: arena run " \
+        f"{config} --out {out} --resume" in " ".join(result.output.split())
+    assert (out / "matches.jsonl").read_bytes() == before
+
+
+def test_ctrl_c_while_a_command_loads_is_one_line_and_status_130(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Ctrl-C in the second the ``arena`` command takes to load was a KeyboardInterrupt
+    traceback from inside an import, and in a command with nothing of its own to say
+    (``arena games``; ``arena run`` before it reads its config) click's "Aborted!" and
+    status 1."""
+    from arena import cli
+
+    def interrupted() -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "_discovered", interrupted)
+    result = arena("games")
+    assert (result.exit_code, result.output) == (130, "\nInterrupted.\n")
+    loading = subprocess.run(
+        [sys.executable, "-c", (
+            "import sys\n"
+            "class Interrupting:\n"
+            "    def find_spec(self, name, path=None, target=None):\n"
+            "        if name == 'arena.cli':\n"
+            "            raise KeyboardInterrupt\n"
+            "sys.meta_path.insert(0, Interrupting())\n"
+            "from arena.entry import main\n"
+            "main()\n")],
+        capture_output=True, text=True, timeout=60, check=False)
+    assert (loading.returncode, loading.stdout, loading.stderr) == (130, "", "\nInterrupted.\n")
+    pyproject = (Path(__file__).parent.parent / "pyproject.toml").read_text()
+    assert 'arena = "arena.entry:main"' in pyproject  # the console script is that one

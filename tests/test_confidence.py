@@ -167,9 +167,15 @@ def test_arena_leaderboard_history_and_plot(tmp_path: Path, run: str) -> None:
 @pytest.mark.parametrize(
     "arguments",
     [["--plot", "chart.txt"], ["--pairs", "--format", "csv"],
-     ["--history", "--format", "markdown"]],
+     ["--history", "--format", "markdown"],
+     # Both were said after the whole table, with status 2.
+     ["--plot", "{tmp}/folder.png"], ["--plot", "{tmp}/missing/chart.svg"]],
 )
-def test_arena_leaderboard_refuses_what_it_cannot_write(arguments: list[str], run: str) -> None:
+def test_arena_leaderboard_refuses_what_it_cannot_write(
+    arguments: list[str], run: str, tmp_path: Path
+) -> None:
+    (tmp_path / "folder.png").mkdir()
+    arguments = [argument.format(tmp=tmp_path) for argument in arguments]
     shown = CliRunner().invoke(main, ["leaderboard", run, *arguments])
     assert shown.exit_code == 2
     assert shown.output.startswith("arena: error: ") and len(shown.output.splitlines()) == 1

@@ -162,6 +162,30 @@ def test_a_save_folder_of_another_game_is_refused_before_the_match(tmp_path: Pat
     assert "it holds matches of lost-explorers" in shown.output
 
 
+def test_options_a_game_raises_another_error_for_are_one_line(tmp_path: Path) -> None:
+    """The contract asks for InvalidOptions; a game raising ValueError was a traceback."""
+    shown = CliRunner().invoke(main, ["play", "tiny-race", "--against", "random", "--trusted",
+                                      "--options", 'goal = "x"'], input="")
+    assert shown.exit_code == 2, shown.output
+    assert shown.output.startswith("arena: error: --options: tiny-race cannot start a game of "
+                                   "2 with {'goal': 'x'}: ValueError: ")
+    assert len(shown.output.splitlines()) == 1
+
+
+def test_a_save_folder_of_a_tournament_is_refused_before_the_match(tmp_path: Path) -> None:
+    """A match saved into a tournament's folder was rated with the tournament by
+    ``arena leaderboard`` and left out by ``arena run --resume``; now that the leaderboard
+    rates the plan's matches only, it would be left out of both."""
+    folder = tmp_path / "tournament"
+    folder.mkdir()
+    (folder / "config.json").write_text(json.dumps({"game": "tiny-race", "options": {}}))
+    shown = CliRunner().invoke(main, ["play", "tiny-race", "--against", "random", "--trusted",
+                                      "--save", str(folder)], input="")
+    assert shown.exit_code == 2, shown.output
+    assert f"--save {folder}: it holds a tournament (arena run)" in shown.output
+    assert not (folder / "matches.jsonl").exists()
+
+
 def test_trusted_bots_play_in_this_process_and_saved_matches_add_up(tmp_path: Path) -> None:
     """--trusted: no sandbox; a second match saved to the same folder is appended."""
     save = tmp_path / "races"

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
@@ -453,3 +454,92 @@ def test_a_ray_temp_folder_that_cannot_be_made_is_one_line(config: Path, tmp_pat
         f"keeps its session files under {blocker}/ray; make it writable, or set RAY_TMPDIR to "
         f"a folder that is)"]
     assert not out.exists()
+
+
+@pytest.mark.usefixtures("no_ray")
+def test_the_head_to_head_tables_fit_a_narrow_terminal_with_their_labels_whole(
+    tmp_path: Path,
+) -> None:
+    """At 40 columns ``--pairs`` cut every header to an ellipsis and the bots' labels to
+    nothing: rows of numbers without the bots they were about. The counts go first."""
+    out = run_folder(tmp_path, SAVED)
+    narrow = arena("leaderboard", str(out), "--pairs", columns=40)
+    assert narrow.exit_code == 0, narrow.output
+    assert "\N{HORIZONTAL ELLIPSIS}" not in narrow.stdout
+    assert all(len(line) <= 40 for line in narrow.stdout.splitlines())
+    rows = [line.split() for line in narrow.stdout.splitlines()]
+    assert ["bot", "vs", "ahead", "%"] in rows and ["random-2", "crasher", "100.0"] in rows
+    assert ["seat", "matches", "win", "%", "95%", "interval"] in rows
+    wide = arena("leaderboard", str(out), "--pairs", columns=80).stdout.splitlines()
+    assert ["bot", "vs", "met", "ahead", "behind", "ties", "ahead", "%", "95%", "interval"] in [
+        line.split() for line in wide]
+
+
+@pytest.mark.usefixtures("no_ray")
+def test_a_file_given_for_the_run_folder_and_a_folder_for_its_matches_are_said_as_such(
+    tmp_path: Path,
+) -> None:
+    """``arena leaderboard run/matches.jsonl`` (the file for its folder) was "does not
+    exist"; a folder in place of ``matches.jsonl`` was a table of no match, exit 0."""
+    out = run_folder(tmp_path, SAVED)
+    for command in (["leaderboard"], ["replay", "--print"]):
+        given = arena(*command[:1], str(out / "matches.jsonl"), *(["x"] if command[1:] else []))
+        assert given.exit_code == 2
+        assert given.output == f"arena: error: {out / 'matches.jsonl'} is a file, not a run " \
+            f"folder: give its folder, {out}\n"
+    (out / "matches.jsonl").unlink()
+    (out / "matches.jsonl").mkdir()
+    for command in (["leaderboard", str(out)], ["replay", str(out), "x"]):
+        shown = arena(*command)
+        assert shown.exit_code == 2
+        assert shown.output == f"arena: error: {out / 'matches.jsonl'} is not a file (a run " \
+            "folder's matches.jsonl is one)\n"
+
+
+@pytest.mark.usefixtures("no_ray")
+def test_a_matches_file_that_cannot_be_read_is_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A ``matches.jsonl`` without read permission (another user's run) was a
+    PermissionError traceback in leaderboard and replay; an unreadable ``failures.jsonl``
+    one too, though the table needs none of it. Root reads every file: the refusal is
+    made here by hand."""
+    out = run_folder(tmp_path, SAVED)
+    (out / "failures.jsonl").write_text('{"id": "r001-t000001-s001", "reason": "x"}\n')
+    real_open, real_read = Path.open, Path.read_text
+
+    def refused(path: Path, *args: Any, **kwargs: Any) -> Any:
+        if path.name in ("matches.jsonl", "failures.jsonl"):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_open(path, *args, **kwargs)
+
+    def refused_text(path: Path, *args: Any, **kwargs: Any) -> Any:
+        if path.name in ("matches.jsonl", "failures.jsonl"):
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_read(path, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "open", refused)
+    monkeypatch.setattr(Path, "read_text", refused_text)
+    for command in (["leaderboard", str(out)], ["replay", str(out), "x"]):
+        shown = arena(*command)
+        assert shown.exit_code == 2, shown.output
+        assert shown.output == f"arena: error: cannot read {out / 'matches.jsonl'}: " \
+            "Permission denied\n"
+    monkeypatch.setattr(Path, "open", real_open)
+    shown = arena("leaderboard", str(out), "--format", "json")
+    assert shown.exit_code == 0, shown.output
+    assert {row["bot"] for row in json.loads(shown.stdout)} >= {"random", "crasher"}
+
+
+@pytest.mark.usefixtures("no_ray")
+def test_a_damaged_failures_file_counts_only_its_failure_records(tmp_path: Path) -> None:
+    """Lines of ``failures.jsonl`` that are no failure record (a number for the id, a list,
+    no id, not JSON, bytes that are not UTF-8) are passed over; ``{"id": 3}`` was counted as
+    a failed match "3" in the leaderboard's warning."""
+    out = run_folder(tmp_path, SAVED)
+    (out / "failures.jsonl").write_bytes(
+        b'{"id": 3}\n[1]\n{"reason": "x"}\ngarbage\n\xff\xfe\n'
+        b'{"id": "r009-t000001-s001", "reason": "the engine raised"}\n')
+    shown = arena("leaderboard", str(out))
+    assert shown.exit_code == 0, shown.output
+    assert shown.stderr == "arena: warning: 1 match(es) failed; see failures.jsonl\n"
