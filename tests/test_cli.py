@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -530,6 +531,21 @@ def test_a_run_folder_with_no_match_recorded_shows_an_empty_table(
     assert missing.stdout == empty.stdout
 
 
+def sending(stop: int) -> Callable[..., None]:
+    """A stand-in for a step of the run that sends this process ``stop`` and waits for the
+    run's handler to raise."""
+    def stopped(*args: object) -> None:
+        os.kill(os.getpid(), stop)
+        time.sleep(5)  # the signal's handler raises here
+        raise AssertionError("not stopped")
+    return stopped
+
+
+def uncaught(signum: int, frame: object) -> None:
+    """SIGTERM's handler while a test's run should have its own: not the whole of pytest."""
+    raise AssertionError("the run did not catch SIGTERM")
+
+
 @pytest.mark.parametrize(("stop", "status", "said"), [
     (signal.SIGINT, 130, "Interrupted."), (signal.SIGTERM, 143, "Stopped (SIGTERM)."),
 ])
@@ -541,13 +557,7 @@ def test_a_run_stopped_while_it_reads_its_config_says_nothing_was_written(
     click's "Aborted!" and status 1; a SIGTERM then ended the run without a word."""
     from arena import cli
 
-    def stopped(*args: object) -> None:
-        os.kill(os.getpid(), stop)
-        time.sleep(5)  # the signal's handler raises here
-        raise AssertionError("not stopped")
-
-    def uncaught(signum: int, frame: object) -> None:
-        raise AssertionError("the run did not catch SIGTERM")  # not the whole of pytest
+    stopped = sending(stop)
 
     monkeypatch.setattr(cli, "load", stopped)
     out = tmp_path / "never"
@@ -632,13 +642,7 @@ def test_a_run_stopped_while_it_rates_its_final_table_keeps_every_match(
     out = copy_of(finished, tmp_path)
     before = (out / "matches.jsonl").read_bytes()
 
-    def stopped(*args: object) -> None:
-        os.kill(os.getpid(), stop)
-        time.sleep(5)  # the signal's handler raises here
-        raise AssertionError("not stopped")
-
-    def uncaught(signum: int, frame: object) -> None:
-        raise AssertionError("the run did not catch SIGTERM")  # not the whole of pytest
+    stopped = sending(stop)
 
     monkeypatch.setattr(cli, "rate_run", stopped)
     previous = signal.signal(signal.SIGTERM, uncaught)

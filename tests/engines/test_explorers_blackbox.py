@@ -90,6 +90,12 @@ def obs(state: State, seat: int | None = None) -> dict[str, Any]:
     return state.observation(seat)
 
 
+def last_adventure(state: State) -> tuple[list[int], list[int]]:
+    """The points and the trophy winners of the adventure that just ended."""
+    table = obs(state, 0)
+    return table["history"][-1], table["trophy_history"][-1]
+
+
 def phase(state: State) -> str:
     return str(state.observation(0)["phase"])
 

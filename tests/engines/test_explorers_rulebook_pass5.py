@@ -36,6 +36,7 @@ from test_explorers_blackbox import (
     chance,
     give,
     hunt,
+    last_adventure,
     obs,
     phase,
     player,
@@ -45,13 +46,6 @@ from test_explorers_blackbox import (
 )
 
 from arena.game import CHANCE
-
-
-def last_adventure(state: Any) -> tuple[list[int], list[int]]:
-    """The points and the trophy winners of the adventure that just ended."""
-    table = obs(state, 0)
-    return table["history"][-1], table["trophy_history"][-1]
-
 
 # --- several rules in one turn ------------------------------------------------------------------
 
