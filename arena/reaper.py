@@ -7,10 +7,11 @@ share its fate and go, but the raylet's agents (``ray::DashboardAgent``,
 
 So the driver starts this small process beside the instance (:func:`watch`), in a session
 of its own, holding the read end of a pipe whose write end only the driver has. The pipe
-ends when the driver does, however it ends. The reaper then waits a moment (a run that
-ended normally has shut Ray down already, and nothing is left), and stops every process
-still attached to the instance: one that runs Ray's Python or one of Ray's own programs
-and holds a file in the instance's session folder. A process of anyone else, or of
+ends when the driver does, however it ends, or when the driver has shut the instance down
+itself (:func:`release`). The reaper then waits a moment (a run that ended normally has
+shut Ray down already, and nothing is left), and stops every process still attached to
+the instance: one that runs Ray's Python or one of Ray's own programs and holds a file in
+the instance's session folder, but for the driver itself. A process of anyone else, or of
 another Ray instance, holds none of its files and is left alone.
 
     python -m arena.reaper SESSION_FOLDER RAY_PACKAGE_FOLDER   (stdin: the driver's pipe)
@@ -62,13 +63,13 @@ def release() -> None:
             os.close(_HELD.pop())
 
 
-def left_behind(session: Path, programs: tuple[Path, ...]) -> list[int]:
-    """The processes other than this one that run one of ``programs`` (an executable, or a
-    folder of them) and hold a file under ``session``."""
+def left_behind(session: Path, programs: tuple[Path, ...], spared: int = 0) -> list[int]:
+    """The processes other than this one and ``spared`` that run one of ``programs`` (an
+    executable, or a folder of them) and hold a file under ``session``."""
     inside = str(session) + os.sep
     found = []
     for entry in os.scandir("/proc"):
-        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+        if not entry.name.isdigit() or int(entry.name) in (os.getpid(), spared):
             continue
         try:
             exe = Path(os.readlink(f"/proc/{entry.name}/exe"))
@@ -89,16 +90,16 @@ def _target(link: str) -> str:
         return ""
 
 
-def reap(session: Path, programs: tuple[Path, ...]) -> list[int]:
+def reap(session: Path, programs: tuple[Path, ...], spared: int = 0) -> list[int]:
     """Stop what :func:`left_behind` finds: SIGTERM, then SIGKILL after
     :data:`PATIENCE_SECONDS`. The processes found."""
-    found = left_behind(session, programs)
+    found = left_behind(session, programs, spared)
     for pid in found:
         _signal(pid, signal.SIGTERM)
     deadline = time.monotonic() + PATIENCE_SECONDS
-    while time.monotonic() < deadline and left_behind(session, programs):
+    while time.monotonic() < deadline and left_behind(session, programs, spared):
         time.sleep(0.1)
-    for pid in left_behind(session, programs):
+    for pid in left_behind(session, programs, spared):
         _signal(pid, signal.SIGKILL)
     return found
 
@@ -110,6 +111,9 @@ def _signal(pid: int, number: signal.Signals) -> None:
 
 def main(argv: list[str]) -> int:
     session, ray_package = (Path(arg).resolve() for arg in argv)
+    # The driver is spared whatever happens: one that let its reaper go lives on, and may
+    # still hold files of the instance it shut down (a test suite, a notebook).
+    driver = os.getppid()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the driver's Ctrl-C is the driver's
     try:
         while os.read(0, 4096):
@@ -117,7 +121,7 @@ def main(argv: list[str]) -> int:
     except OSError:
         pass
     time.sleep(GRACE_SECONDS)
-    reap(session, (Path(sys.executable).resolve(), ray_package))
+    reap(session, (Path(sys.executable).resolve(), ray_package), spared=driver)
     return 0
 
 
