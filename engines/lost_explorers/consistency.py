@@ -19,10 +19,17 @@ from engines.lost_explorers.components import (
     CLUE_TILES,
     CLUES_TO_WIN,
     MISSIONS,
+    STARTING_PER_VEHICLE,
+    TOKENS_PER_VEHICLE,
     VEHICLES,
     Components,
 )
-from engines.lost_explorers.table import BONUS_SLOT, FIRST_ROUND_MEMBERS, MARKERS_IN_PLAY
+from engines.lost_explorers.table import (
+    BONUS_SLOT,
+    FIRST_ROUND_MEMBERS,
+    MARKERS_IN_PLAY,
+    STACK_SIZE,
+)
 
 MEMBERS, MEMBERS_WITH_BONUS = 3, 4
 DECISIONS = ("flip-starting-token", "phase-1", "phase-2", "retrieve-member", "catch-up-token")
@@ -50,6 +57,7 @@ def check(observation: Mapping[str, Any], components: Components) -> None:
         _player(observation, components, seat, player)
     _missions(observation, players)
     _stacks(observation, components, players)
+    _box(observation, components, players)
     _clues(observation, components, players)
     completing = observation["completing"]
     if (completing is not None) != (observation["phase"] in ("retrieve-member",
@@ -192,6 +200,14 @@ def _stacks(observation: Mapping[str, Any], components: Components,
     taking a token out of the stacks, and only a token taken mission side up after the
     unseen missions of its vehicle are used up would find none (README, "Setting up a
     position")."""
+    for index, stack in enumerate(observation["stacks"]):
+        unknown = sorted(set(stack["visible"]) - set(VEHICLES))
+        if unknown:
+            raise _fail(f"stacks[{index}].visible: unknown vehicles {unknown} (the vehicles "
+                        f"are {', '.join(VEHICLES)})")
+        if not 0 <= stack["count"] <= STACK_SIZE:
+            raise _fail(f"stacks[{index}].count {stack['count']!r}: a Transport area holds 0 "
+                        f"to {STACK_SIZE} tokens (the 64 tokens are divided equally)")
     seen = {mission["id"] for player in players for mission in player["missions"]}
     seen.update(observation["completed_missions"])
     for vehicle, name in enumerate(VEHICLES):
@@ -199,6 +215,31 @@ def _stacks(observation: Mapping[str, Any], components: Components,
         if left and all(m in seen for m in components.stack_missions(vehicle)):
             raise _fail(f"stacks: {left} {name} tokens left but every {name} mission is held "
                         "or completed: none is left for their backs")
+
+
+def _box(observation: Mapping[str, Any], components: Components,
+         players: Sequence[Mapping[str, Any]]) -> None:
+    """No more Vehicle/Mission tokens of a vehicle than the box holds: 16 in the stacks'
+    pile and 4 starting tokens ("64 Vehicle/Mission tokens", "16 Vehicle/Mission starting
+    tokens"), counted in the stacks, in front of the players (vehicle side up, and mission
+    side up: a held mission's token is of its mission's vehicle) and in the discard area. A
+    played game holds 16 plus one starting token per player; the put-away starting tokens
+    are let through, so that a scenario may hand a player a few vehicles without taking them
+    out of the stacks (README, "Setting up a position")."""
+    most = TOKENS_PER_VEHICLE + STARTING_PER_VEHICLE
+    for vehicle, name in enumerate(VEHICLES):
+        stacks = sum(stack["visible"].count(name) for stack in observation["stacks"])
+        front = sum(player["vehicles"].get(name, 0) for player in players)
+        held = sum(components.mission_vehicle[mission["id"]] == vehicle
+                   for player in players for mission in player["missions"])
+        discard = observation["discard"].get(name, 0)
+        if stacks + front + held + discard > most:
+            raise _fail(f"{stacks + front + held + discard} {name} tokens on the table "
+                        f"({stacks} in the stacks, {front} in front of the players vehicle "
+                        f"side up, {held} held mission side up, {discard} in the discard "
+                        f"area): the box holds {most} ({TOKENS_PER_VEHICLE} + "
+                        f"{STARTING_PER_VEHICLE} starting tokens); take some out of the "
+                        "stacks")
 
 
 def _clues(observation: Mapping[str, Any], components: Components,
