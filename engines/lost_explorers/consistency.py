@@ -48,9 +48,7 @@ def check(observation: Mapping[str, Any], components: Components) -> None:
     if observation["phase"] not in DECISIONS:
         raise _fail(f"phase {observation['phase']!r} is not a seat's decision "
                     f"(one of {', '.join(DECISIONS)})")
-    for key in ("seat", "current_player", "first_player"):
-        if not 0 <= observation[key] < n:
-            raise _fail(f"{key} {observation[key]!r} is not a seat of {n}")
+    _frame(observation, n)
     _turn(observation, n)
     _locations(observation, components, n)
     for seat, player in enumerate(players):
@@ -67,6 +65,43 @@ def check(observation: Mapping[str, Any], components: Components) -> None:
     _decision(observation, components)
 
 
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _frame(observation: Mapping[str, Any], n: int) -> None:
+    """The table's frame: seats, whole numbers where counts are read, two Leaders a player,
+    two Equipment areas and two stacks ("2 Equipment areas", "2 Transport areas"), a member
+    on a location of a seat or ``null``, mission ids as whole numbers."""
+    for key in ("seat", "current_player", "first_player"):
+        if not _whole(observation[key]) or not 0 <= observation[key] < n:
+            raise _fail(f"{key} {observation[key]!r} is not a seat of {n}")
+    for key in ("equipment_areas", "stacks"):
+        if not isinstance(observation[key], list) or len(observation[key]) != 2:
+            raise _fail(f"{key} holds {len(observation[key])} entries: the box has 2 of them")
+    counts = [("sent_this_turn", observation["sent_this_turn"]),
+              ("clue_tiles_left", observation["clue_tiles_left"])]
+    counts += [(f"equipment_areas[{a}]", sent) for a, sent in enumerate(
+        observation["equipment_areas"])]
+    counts += [(f"stacks[{i}].count", stack["count"]) for i, stack in enumerate(
+        observation["stacks"])]
+    for seat, player in enumerate(observation["players"]):
+        counts += [(f"seat {seat}: {key}", player[key])
+                   for key in ("members_in_front", "members_total", "clues")]
+        if not isinstance(player["leaders"], list) or len(player["leaders"]) != 2:
+            raise _fail(f"seat {seat}: leaders {player['leaders']!r}: two Leaders, the slot "
+                        "of each on track 0 and track 1")
+        counts += [(f"seat {seat}: leaders[{track}]", slot)
+                   for track, slot in enumerate(player["leaders"])]
+        counts += [(f"seat {seat}: missions id", mission["id"]) for mission in player["missions"]]
+    counts += [("completed_missions", m) for m in observation["completed_missions"]]
+    counts += [(f"location {place['id']}: member", place["member"])
+               for place in observation["locations"] if place["member"] is not None]
+    for field, value in counts:
+        if not _whole(value):
+            raise _fail(f"{field} is {value!r}, not a whole number")
+
+
 def _vehicle_counts(field: str, counts: Mapping[str, Any]) -> None:
     """A ``{vehicle: count}`` table: known vehicle names (one left out counts 0), no
     negative count."""
@@ -75,7 +110,7 @@ def _vehicle_counts(field: str, counts: Mapping[str, Any]) -> None:
         raise _fail(f"{field} {dict(counts)!r}: unknown vehicles {unknown} "
                     f"(the vehicles are {', '.join(VEHICLES)})")
     if any(not isinstance(count, int) or count < 0 for count in counts.values()):
-        raise _fail(f"{field} {dict(counts)!r} has a negative count")
+        raise _fail(f"{field} {dict(counts)!r}: each count a whole number, none negative")
 
 
 def _decision(observation: Mapping[str, Any], components: Components) -> None:
@@ -128,6 +163,9 @@ def _turn(observation: Mapping[str, Any], n: int) -> None:
         "first_player"]
     if not isinstance(turn, int) or turn < 0:
         raise _fail(f"turn {turn!r}: turns count from 0")
+    if observation["phase"] == "flip-starting-token" and turn != 0:
+        raise _fail(f"turn {turn} in phase 'flip-starting-token': the starting tokens are "
+                    "flipped at setup, before turn 0 is played")
     first_round = turn < n and observation["phase"] != "flip-starting-token"
     if first_round and (first + turn) % n != seat:
         raise _fail(f"turn {turn} of the first round is seat {(first + turn) % n}'s (the first "
@@ -136,6 +174,10 @@ def _turn(observation: Mapping[str, Any], n: int) -> None:
     if not isinstance(sent, int) or sent < on_areas:
         raise _fail(f"sent_this_turn {sent!r} is fewer than the {on_areas} members on the "
                     "Equipment areas, sent this turn")
+    total = observation["players"][seat]["members_total"]
+    if sent > total:
+        raise _fail(f"sent_this_turn {sent} is more than the {total} members of seat {seat}, "
+                    "on move (members are retrieved only before the first is sent)")
     if first_round and sent > FIRST_ROUND_MEMBERS[turn]:
         raise _fail(f"sent_this_turn {sent} at turn {turn}: the first round allows "
                     f"{FIRST_ROUND_MEMBERS[turn]}")

@@ -225,3 +225,48 @@ def test_the_vehicle_given_back_is_vehicle_side_up_and_serves_its_new_owner() ->
     play(state, END_PHASE_1, END_TURN)
     play(state, go(PETRA, CAR))  # seat 1, with the train it was given and its car
     assert obs(state)["locations"][PETRA]["member"] == 1
+
+
+def _seat0(**fields: Any) -> Any:
+    return lambda o: o["players"][0].update(**fields)
+
+
+FRAME: dict[str, tuple[Any, str]] = {
+    # "2 Expedition Leaders per player", "2 Equipment areas", "2 Transport areas"
+    "three Leaders": (_seat0(leaders=[1, 1, 1]), r"seat 0: leaders \[1, 1, 1\]: two Leaders"),
+    "three Equipment areas": (lambda o: o.update(equipment_areas=[0, 0, 0]),
+                              "equipment_areas holds 3 entries"),
+    "three stacks": (lambda o: o["stacks"].append({"count": 0, "visible": []}),
+                     "stacks holds 3 entries"),
+    # members are retrieved "When this phase starts", before any is sent
+    "nine members sent": (lambda o: o.update(sent_this_turn=9),
+                          "sent_this_turn 9 is more than the 3 members"),
+    # "Flip one starting token of your choice" is part of the set up
+    "a flip after the first round": (lambda o: o.update(phase="flip-starting-token"),
+                                     "turn 6 in phase 'flip-starting-token'"),
+    "a Leader's slot as a string": (_seat0(leaders=["1", 1]),
+                                    r"seat 0: leaders\[0\] is '1', not a whole number"),
+    "a mission id as a string": (_seat0(missions=[{"id": "72"}]),
+                                 "seat 0: missions id is '72', not a whole number"),
+    "a member of seat 'x'": (lambda o: o["locations"][PETRA].update(member="x"),
+                             "location 10: member is 'x', not a whole number"),
+    "a vehicle count as a string": (_seat0(vehicles={"car": "2"}),
+                                    "each count a whole number, none negative"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(FRAME))
+def test_a_set_up_of_the_wrong_shape_is_refused_naming_the_field(case: str) -> None:
+    """README, "Setting up a position": "An edit that no table can show is refused with a
+    ValueError naming the field". Each of these was rebuilt into a state (three Equipment
+    areas or stacks, nine members sent in one turn, a starting flip in the middle of the game)
+    or failed with Python's own IndexError or TypeError, which named nothing; a vehicle count
+    given as a string was called "a negative count"."""
+    edit, words = FRAME[case]
+
+    def later(observation: dict[str, Any]) -> None:
+        observation["turn"], observation["sent_this_turn"] = 6, 0
+        edit(observation)
+
+    with pytest.raises(ValueError, match=words):
+        rebuilt(new_game(3), later)
