@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from test_explorers_blackbox import (
     ALLIES,
+    IGUA_6,
     IGUA_7,
     PTERO_4,
     PTERO_6,
@@ -27,7 +28,9 @@ from test_explorers_blackbox import (
     STOP_HUNT,
     TAKE,
     TURN_END,
+    card_id,
     chance,
+    hunt,
     obs,
     phase,
     player,
@@ -37,6 +40,35 @@ from test_explorers_blackbox import (
 
 TRAILS = {0: ("megalosaurus", "pterodactylus"), 1: ("iguanodon", "iguanodon"),
           2: ("plesiosaurus", "pterodactylus")}
+
+# --- the rulebook's example card ------------------------------------------------------------
+
+
+def test_the_rulebooks_example_card_read_as_the_rulebook_reads_it() -> None:
+    """"For example, this Iguanodon bernissartensis: The number that you see at the bottom left
+    side of the card is the DIFFICULTY ... The white icons at the upper side of the card are
+    the POINTS ... The first number (black field) is the damage it inflicts after a successful
+    hunt. The second number (red field) is the damage it inflicts after a failed hunt. The
+    illustration and the name of the dinosaur is also important, because it indicates its
+    SPECIES." The example card, as the observation describes it (its printed values are the
+    shipped file's assumption, RULINGS.md ruling 1), is hunted twice: seat 0 throws 5, one
+    short of its difficulty, stops, and takes the red field's damage; seat 1 throws exactly its
+    difficulty, takes the black field's damage and the card, worth its points doubled as the
+    only iguanodon (its name gives the species)."""
+    state = start(2, row=(PTERO_6, IGUA_6))
+    example = obs(state)["row"][1]
+    assert example["name"].split()[0].lower() == example["species"] == "iguanodon"
+    difficulty, points = example["difficulty"], example["points"]
+    black, red = example["damage_success"], example["damage_failure"]
+    hunt(state, 1, difficulty - 1)
+    state.apply_action(STOP_HUNT)
+    assert player(state, 0)["exploration_tokens"] == 6 - red
+    hunt(state, 1, difficulty)
+    chance(state, PTERO_4)
+    seat1 = player(state, 1)
+    assert seat1["dinosaurs"] == [card_id(state, IGUA_6)]
+    assert seat1["exploration_tokens"] == 6 - black and seat1["points"] == 2 * points
+
 
 # --- ruling 30: the trail-token discard is an action, whoever is left to ask ----------------
 
