@@ -6,8 +6,10 @@ observation and rebuilding it with ``state_from_observation``; the helpers of
 ``test_lost_explorers_blackbox.py``). Each test quotes the sentence it checks. The pass found
 two things a literal reader would not accept: a trail followed alone could never give the 4
 clues (each shipped track had 3 magnifying glasses), and a set-up position could put more
-tokens of a vehicle on the table than the box holds. Both are fixed; the other sentences
-without a direct test are checked here.
+tokens of a vehicle on the table than the box holds. Both are fixed, and so are set-ups of
+the wrong shape (three Leaders, Equipment areas or stacks, a starting flip in mid-game), once
+taken as given or refused with Python's own error; the sentences whose tests reached them only
+on the way to another rule get a direct test here.
 """
 
 from __future__ import annotations
