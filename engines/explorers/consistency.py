@@ -19,6 +19,7 @@ from engines.explorers.table import AMMUNITION, EXPLORATION_TOKENS, MAX_TURNS_PE
 def check(observation: Mapping[str, Any], cards: CardSet) -> None:
     """Raise ``ValueError`` naming the first thing in ``observation`` that no position of
     the game can hold."""
+    _check_table(observation)
     row = row_ids(observation, cards)
     _check_cards(observation, cards)
     _check_hunt(observation, cards, row)
@@ -32,6 +33,47 @@ def check(observation: Mapping[str, Any], cards: CardSet) -> None:
 
 def _fail(problem: str) -> NoReturn:
     raise ValueError(f"explorers: not a position of the game: {problem}")
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_table(observation: Mapping[str, Any]) -> None:
+    """The table's frame: a player count and one entry per seat in seat order, a match still
+    under way (no trophy count at two, which ends it; ``over`` is no position to play on),
+    and the past adventures' ``history`` and ``trophy_history`` one row each, of the seats'
+    points and of the seats that took the trophy."""
+    n, players = observation["num_players"], observation["players"]
+    if n not in AMMUNITION or not isinstance(players, list) or len(players) != n:
+        _fail(f"num_players is {n!r} with {len(players)} entries in players: 2..4 players, "
+              "one entry each")
+    for seat, p in enumerate(players):
+        if p["seat"] != seat:
+            _fail(f"players[{seat}].seat is {p['seat']!r}: the entries are in seat order")
+        for key in ("exploration_tokens", "ammunition", "trophies"):
+            if not _whole(p[key]):
+                _fail(f"players[{seat}].{key} is {p[key]!r}, not a whole number")
+        for key in ("dinosaurs", "advantages", "trail_tokens"):
+            if not isinstance(p[key], list):
+                _fail(f"players[{seat}].{key} is {p[key]!r}, not a list")
+        if not 0 <= p["trophies"] <= 1:
+            _fail(f"players[{seat}].trophies is {p['trophies']}: 0 or 1 while the match goes "
+                  "on (\"The first player to have two trophies is the absolute winner\")")
+    if observation["phase"] == "over":
+        _fail("phase 'over': the match is over, there is no position to play on")
+    history, trophies = observation["history"], observation["trophy_history"]
+    if (not isinstance(history, list) or not isinstance(trophies, list)
+            or len(history) != len(trophies)):
+        _fail(f"history has {len(history)} rows and trophy_history {len(trophies)}: one row "
+              "each per finished adventure")
+    for row, taken in zip(history, trophies, strict=True):
+        if (not isinstance(row, list) or len(row) != n or not all(map(_whole, row))
+                or not isinstance(taken, list) or not taken
+                or any(seat not in range(n) for seat in taken)):
+            _fail(f"history row {row!r} with trophy_history row {taken!r}: each seat's points "
+                  f"(whole numbers, {n} of them) and the seats that took the trophy (one or "
+                  "more)")
 
 
 def row_ids(observation: Mapping[str, Any], cards: CardSet) -> list[int]:
@@ -228,6 +270,8 @@ def _check_phase(observation: Mapping[str, Any], cards: CardSet) -> None:
         _fail(f"hunt.ammunition_used is {hunt['ammunition_used']!r} with "
               f"{observation['center_ammunition']} in the centre: a re-roll needs a token "
               "there and at most one used in this hunt")
+    if phase == "hunt-reroll":
+        _check_failed_throw(observation, cards, hunt, me)
     if (observation["hound_card"] is not None) != (phase == "hound-capture"):
         _fail(f"hound_card is {observation['hound_card']!r} in phase {phase!r}: the Hound's "
               "dinosaur waits in phase 'hound-capture' only")
@@ -239,6 +283,23 @@ def _check_phase(observation: Mapping[str, Any], cards: CardSet) -> None:
         _fail("phase 'turn-end' asks only an explorer who may still buy the extra action "
               "(3 exploration tokens or more, none bought this turn)")
     _check_steal(observation, cards, phase, mover)
+
+
+def _check_failed_throw(observation: Mapping[str, Any], cards: CardSet,
+                        hunt: Mapping[str, Any], me: Mapping[str, Any]) -> None:
+    """A re-roll is offered after a failed throw: one throw more than the ammunition used
+    ("up to two ammunition tokens per dinosaur (which means that you can throw the dice up
+    to three times)"), the last one a total of two dice (2..12) that, with the thrower's
+    bonus, fell short of the difficulty (a throw reaching it captured the dinosaur)."""
+    used, rolls, last = hunt["ammunition_used"], hunt["rolls"], hunt["last_roll"]
+    if rolls != used + 1:
+        _fail(f"hunt.rolls is {rolls!r} with ammunition_used {used}: each throw after the "
+              "first takes an ammunition token, so rolls is ammunition_used + 1")
+    difficulty = cards.difficulty[row_ids(observation, cards)[hunt["slot"]]]
+    if not _whole(last) or not 2 <= last <= 12 or last + me["throw_bonus"] >= difficulty:
+        _fail(f"hunt.last_roll is {last!r}: in phase 'hunt-reroll' the last throw (2..12, "
+              f"before the bonus of {me['throw_bonus']}) failed, below the difficulty "
+              f"{difficulty}")
 
 
 def _check_steal(observation: Mapping[str, Any], cards: CardSet, phase: str,

@@ -26,8 +26,9 @@ A turn (one action, plus extras)
     - abandon the adventure (keep everything, play no more this adventure);
     - advanced: discard a trail token to steal (choose a player still in
       the adventure, roll a die, take one of their dinosaurs with at most
-      that printed value, or nothing; the next player may not steal in
-      their turn).
+      that printed value, or nothing; with no player still in, the
+      discard is all it does; the next player may not steal in their
+      turn).
     Once per turn, with at least 3 exploration tokens, pay 2 for one extra
     action, before an action or after the last one (an explorer who could
     still buy it is asked before the turn passes). Every card that leaves

@@ -329,9 +329,15 @@ class Rules(Table):
     # ----------------------------------------------------------- stealing
 
     def _start_steal(self, species: int) -> None:
+        """"In your turn you can, as an action, discard one of your trail tokens. If you do so,
+        you can politely ask for a dinosaur": with no one left to ask (every other explorer
+        abandoned) the discard is all the action does (ruling 30)."""
         self.trail_tokens[self.player].remove(species)
         self.stole = True
-        self.phase = STEAL_VICTIM
+        if self.victims():
+            self.phase = STEAL_VICTIM
+        else:
+            self._end_steal()
 
     def _ask(self, victim: int) -> None:
         """The thief chooses whom to ask before the die: "If the chosen player doesn't have

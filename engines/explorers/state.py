@@ -73,7 +73,7 @@ class ExplorersState(Rules, State):
         legal += (A.BASE_CAMP, A.ABANDON)
         if self.may_buy_extra_action():
             legal.append(A.EXTRA_ACTION)
-        if self.advanced and not self.steal_locked and self.trail_tokens[seat] and self.victims():
+        if self.advanced and not self.steal_locked and self.trail_tokens[seat]:
             legal += [A.STEAL + species for species in sorted(set(self.trail_tokens[seat]))]
         return legal
 

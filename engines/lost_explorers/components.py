@@ -148,9 +148,12 @@ def _tracks(source: str, entries: Any) -> tuple[list[str], list[int], list[tuple
         glasses.append(tuple(slots))
     if len(set(names)) != TRACKS or not all(names):
         raise _fail(source, "track names must be unique non-empty strings")
-    if sum(len(slots) for slots in glasses) < CLUES_TO_WIN:
-        raise _fail(source, f"the tracks need at least {CLUES_TO_WIN} magnifying glasses "
-                            "together, or no one can win by clues")
+    for number, slots in enumerate(glasses):
+        if len(slots) < CLUES_TO_WIN:
+            raise _fail(source, f"track #{number + 1} ({names[number]}) needs at least "
+                                f"{CLUES_TO_WIN} magnifying glasses, got {list(slots)!r}: "
+                                '"You have a choice: follow only one trail or both", so one '
+                                "trail alone must give the clues that win")
     return names, lengths, glasses
 
 

@@ -19,10 +19,17 @@ from engines.lost_explorers.components import (
     CLUE_TILES,
     CLUES_TO_WIN,
     MISSIONS,
+    STARTING_PER_VEHICLE,
+    TOKENS_PER_VEHICLE,
     VEHICLES,
     Components,
 )
-from engines.lost_explorers.table import BONUS_SLOT, FIRST_ROUND_MEMBERS, MARKERS_IN_PLAY
+from engines.lost_explorers.table import (
+    BONUS_SLOT,
+    FIRST_ROUND_MEMBERS,
+    MARKERS_IN_PLAY,
+    STACK_SIZE,
+)
 
 MEMBERS, MEMBERS_WITH_BONUS = 3, 4
 DECISIONS = ("flip-starting-token", "phase-1", "phase-2", "retrieve-member", "catch-up-token")
@@ -41,15 +48,14 @@ def check(observation: Mapping[str, Any], components: Components) -> None:
     if observation["phase"] not in DECISIONS:
         raise _fail(f"phase {observation['phase']!r} is not a seat's decision "
                     f"(one of {', '.join(DECISIONS)})")
-    for key in ("seat", "current_player", "first_player"):
-        if not 0 <= observation[key] < n:
-            raise _fail(f"{key} {observation[key]!r} is not a seat of {n}")
+    _frame(observation, n)
     _turn(observation, n)
     _locations(observation, components, n)
     for seat, player in enumerate(players):
         _player(observation, components, seat, player)
     _missions(observation, players)
     _stacks(observation, components, players)
+    _box(observation, components, players)
     _clues(observation, components, players)
     completing = observation["completing"]
     if (completing is not None) != (observation["phase"] in ("retrieve-member",
@@ -57,6 +63,43 @@ def check(observation: Mapping[str, Any], components: Components) -> None:
         raise _fail("'completing' names a mission exactly while a member or a catch-up "
                     "token is chosen")
     _decision(observation, components)
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _frame(observation: Mapping[str, Any], n: int) -> None:
+    """The table's frame: seats, whole numbers where counts are read, two Leaders a player,
+    two Equipment areas and two stacks ("2 Equipment areas", "2 Transport areas"), a member
+    on a location of a seat or ``null``, mission ids as whole numbers."""
+    for key in ("seat", "current_player", "first_player"):
+        if not _whole(observation[key]) or not 0 <= observation[key] < n:
+            raise _fail(f"{key} {observation[key]!r} is not a seat of {n}")
+    for key in ("equipment_areas", "stacks"):
+        if not isinstance(observation[key], list) or len(observation[key]) != 2:
+            raise _fail(f"{key} holds {len(observation[key])} entries: the box has 2 of them")
+    counts = [("sent_this_turn", observation["sent_this_turn"]),
+              ("clue_tiles_left", observation["clue_tiles_left"])]
+    counts += [(f"equipment_areas[{a}]", sent) for a, sent in enumerate(
+        observation["equipment_areas"])]
+    counts += [(f"stacks[{i}].count", stack["count"]) for i, stack in enumerate(
+        observation["stacks"])]
+    for seat, player in enumerate(observation["players"]):
+        counts += [(f"seat {seat}: {key}", player[key])
+                   for key in ("members_in_front", "members_total", "clues")]
+        if not isinstance(player["leaders"], list) or len(player["leaders"]) != 2:
+            raise _fail(f"seat {seat}: leaders {player['leaders']!r}: two Leaders, the slot "
+                        "of each on track 0 and track 1")
+        counts += [(f"seat {seat}: leaders[{track}]", slot)
+                   for track, slot in enumerate(player["leaders"])]
+        counts += [(f"seat {seat}: missions id", mission["id"]) for mission in player["missions"]]
+    counts += [("completed_missions", m) for m in observation["completed_missions"]]
+    counts += [(f"location {place['id']}: member", place["member"])
+               for place in observation["locations"] if place["member"] is not None]
+    for field, value in counts:
+        if not _whole(value):
+            raise _fail(f"{field} is {value!r}, not a whole number")
 
 
 def _vehicle_counts(field: str, counts: Mapping[str, Any]) -> None:
@@ -67,7 +110,7 @@ def _vehicle_counts(field: str, counts: Mapping[str, Any]) -> None:
         raise _fail(f"{field} {dict(counts)!r}: unknown vehicles {unknown} "
                     f"(the vehicles are {', '.join(VEHICLES)})")
     if any(not isinstance(count, int) or count < 0 for count in counts.values()):
-        raise _fail(f"{field} {dict(counts)!r} has a negative count")
+        raise _fail(f"{field} {dict(counts)!r}: each count a whole number, none negative")
 
 
 def _decision(observation: Mapping[str, Any], components: Components) -> None:
@@ -120,6 +163,9 @@ def _turn(observation: Mapping[str, Any], n: int) -> None:
         "first_player"]
     if not isinstance(turn, int) or turn < 0:
         raise _fail(f"turn {turn!r}: turns count from 0")
+    if observation["phase"] == "flip-starting-token" and turn != 0:
+        raise _fail(f"turn {turn} in phase 'flip-starting-token': the starting tokens are "
+                    "flipped at setup, before turn 0 is played")
     first_round = turn < n and observation["phase"] != "flip-starting-token"
     if first_round and (first + turn) % n != seat:
         raise _fail(f"turn {turn} of the first round is seat {(first + turn) % n}'s (the first "
@@ -128,6 +174,10 @@ def _turn(observation: Mapping[str, Any], n: int) -> None:
     if not isinstance(sent, int) or sent < on_areas:
         raise _fail(f"sent_this_turn {sent!r} is fewer than the {on_areas} members on the "
                     "Equipment areas, sent this turn")
+    total = observation["players"][seat]["members_total"]
+    if sent > total:
+        raise _fail(f"sent_this_turn {sent} is more than the {total} members of seat {seat}, "
+                    "on move (members are retrieved only before the first is sent)")
     if first_round and sent > FIRST_ROUND_MEMBERS[turn]:
         raise _fail(f"sent_this_turn {sent} at turn {turn}: the first round allows "
                     f"{FIRST_ROUND_MEMBERS[turn]}")
@@ -192,6 +242,14 @@ def _stacks(observation: Mapping[str, Any], components: Components,
     taking a token out of the stacks, and only a token taken mission side up after the
     unseen missions of its vehicle are used up would find none (README, "Setting up a
     position")."""
+    for index, stack in enumerate(observation["stacks"]):
+        unknown = sorted(set(stack["visible"]) - set(VEHICLES))
+        if unknown:
+            raise _fail(f"stacks[{index}].visible: unknown vehicles {unknown} (the vehicles "
+                        f"are {', '.join(VEHICLES)})")
+        if not 0 <= stack["count"] <= STACK_SIZE:
+            raise _fail(f"stacks[{index}].count {stack['count']!r}: a Transport area holds 0 "
+                        f"to {STACK_SIZE} tokens (the 64 tokens are divided equally)")
     seen = {mission["id"] for player in players for mission in player["missions"]}
     seen.update(observation["completed_missions"])
     for vehicle, name in enumerate(VEHICLES):
@@ -199,6 +257,31 @@ def _stacks(observation: Mapping[str, Any], components: Components,
         if left and all(m in seen for m in components.stack_missions(vehicle)):
             raise _fail(f"stacks: {left} {name} tokens left but every {name} mission is held "
                         "or completed: none is left for their backs")
+
+
+def _box(observation: Mapping[str, Any], components: Components,
+         players: Sequence[Mapping[str, Any]]) -> None:
+    """No more Vehicle/Mission tokens of a vehicle than the box holds: 16 in the stacks'
+    pile and 4 starting tokens ("64 Vehicle/Mission tokens", "16 Vehicle/Mission starting
+    tokens"), counted in the stacks, in front of the players (vehicle side up, and mission
+    side up: a held mission's token is of its mission's vehicle) and in the discard area. A
+    played game holds 16 plus one starting token per player; the put-away starting tokens
+    are let through, so that a scenario may hand a player a few vehicles without taking them
+    out of the stacks (README, "Setting up a position")."""
+    most = TOKENS_PER_VEHICLE + STARTING_PER_VEHICLE
+    for vehicle, name in enumerate(VEHICLES):
+        stacks = sum(stack["visible"].count(name) for stack in observation["stacks"])
+        front = sum(player["vehicles"].get(name, 0) for player in players)
+        held = sum(components.mission_vehicle[mission["id"]] == vehicle
+                   for player in players for mission in player["missions"])
+        discard = observation["discard"].get(name, 0)
+        if stacks + front + held + discard > most:
+            raise _fail(f"{stacks + front + held + discard} {name} tokens on the table "
+                        f"({stacks} in the stacks, {front} in front of the players vehicle "
+                        f"side up, {held} held mission side up, {discard} in the discard "
+                        f"area): the box holds {most} ({TOKENS_PER_VEHICLE} + "
+                        f"{STARTING_PER_VEHICLE} starting tokens); take some out of the "
+                        "stacks")
 
 
 def _clues(observation: Mapping[str, Any], components: Components,

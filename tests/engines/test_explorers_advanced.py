@@ -196,12 +196,21 @@ def test_a_steal_with_only_abandoned_victims_gets_nothing() -> None:
     assert state.current_player() == 2 and state.dinosaurs[0] == [card(KOCHI)]
 
 
-def test_no_steal_without_a_player_to_ask() -> None:
-    """"You can't steal from a player that has abandoned the adventure." Ruling: with every
-    other explorer out, there is nobody to ask, so the steal is not offered."""
+def test_with_no_player_to_ask_the_steal_is_the_discard_alone() -> None:
+    """"In your turn you can, as an action, discard one of your trail tokens. If you do so,
+    you can politely ask for a dinosaur" and "You can't steal from a player that has abandoned
+    the adventure." Ruling 30 (sixth pass): with every other explorer out, the discard is
+    still an action; it asks no one, and its lock-out falls on the thief's own next turn."""
     state = setup(2, row=(KOCHI, MANTELLI), trails=TRAILS[:2])
     play(state, *CAMP, A.ABANDON)
     assert state.current_player() == 0 and state.trail_tokens[0]
+    held = list(state.trail_tokens[0])
+    species = held[0]
+    play(state, A.STEAL + species)
+    assert state.current_player() == 0 and state.observation(0)["phase"] == "turn-end"
+    assert sorted(state.trail_tokens[0] + [species]) == sorted(held)
+    play(state, A.END_TURN)
+    assert state.current_player() == 0 and state.steal_locked
     assert not any(A.STEAL <= action < A.STEAL_CARD for action in state.legal_actions())
 
 

@@ -1288,14 +1288,23 @@ def test_discarded_trail_token_gives_no_bonus() -> None:
     assert player(state, 0)["points"] == 1 * 2
 
 
-def test_no_steal_when_everyone_else_abandoned() -> None:
-    """Ruling 30: with nobody to ask, stealing is not offered."""
+def test_with_everyone_else_abandoned_a_trail_token_is_discarded_for_nothing() -> None:
+    """"In your turn you can, as an action, discard one of your trail tokens. If you do so, you
+    can politely ask for a dinosaur" and "You can't steal from a player that has abandoned the
+    adventure." Ruling 30 (changed in the sixth pass): with nobody to ask the discard is still
+    offered; it spends the action, asks no one, and the token is gone."""
     state = start(
         2, advanced=True,
         trails={0: ("megalosaurus", "pterodactylus"), 1: ("iguanodon", "iguanodon")},
     )
     state = rebuild(state, lambda t: t["players"][1].update(abandoned=True))
-    assert not set(state.legal_actions()) & set(STEAL_WITH.values())
+    assert set(state.legal_actions()) & set(STEAL_WITH.values()) == {
+        STEAL_WITH["megalosaurus"], STEAL_WITH["pterodactylus"]}
+    state.apply_action(STEAL_WITH["megalosaurus"])
+    table = obs(state, 0)
+    assert table["phase"] == "turn-end" and table["steal_victim"] is None
+    assert table["players"][0]["trail_tokens"] == ["pterodactylus"]
+    assert table["actions_left"] == 0
 
 
 def test_steal_counts_only_the_printed_value() -> None:

@@ -523,14 +523,14 @@ def expected_legal(table: Observation) -> list[int]:
         # "each player can take one of the following actions": take or discard a row card,
         # the base camp, abandon; "you need, at least, 3 exploration tokens", "only ... one
         # extra action per turn"; the discard lock-out; advanced: "as an action, discard one
-        # of your trail tokens", not from an abandoned player, and the steal lock-out.
+        # of your trail tokens", even with no one left to ask, and the steal lock-out.
         legal = [*TAKE]
         if not table["discard_locked"]:
             legal += DISCARD
         legal += [BASE_CAMP, ABANDON]
         if me["exploration_tokens"] >= 3 and not table["extra_action_bought"]:
             legal.append(BUY_ACTION)
-        if table["advanced"] and not table["steal_locked"] and others_still_in(table):
+        if table["advanced"] and not table["steal_locked"]:  # ruling 30 (sixth pass)
             legal += [STEAL_FIRST + SPECIES.index(s) for s in sorted(set(me["trail_tokens"]),
                                                                        key=SPECIES.index)]
         return sorted(legal)

@@ -173,6 +173,19 @@ def set_player(
         observation["can_send"] = player["members_in_front"]
 
 
+def take_out_of_stacks(observation: dict[str, Any], **vehicles: int) -> None:
+    """Take ``vehicles`` tokens (``car=3``) out of the stacks, from the bottom of stack 1 up,
+    then of stack 0: room for the vehicles an edit hands a player, the box holding 20 tokens
+    of each vehicle (README, "Setting up a position")."""
+    for name, count in vehicles.items():
+        for stack in reversed(observation["stacks"]):
+            while count and name in stack["visible"]:
+                del stack["visible"][len(stack["visible"]) - 1 - stack["visible"][::-1].index(name)]
+                count -= 1
+            stack["count"] = len(stack["visible"])
+        assert count == 0, f"not enough {name} tokens in the stacks"
+
+
 def later_turn(observation: dict[str, Any]) -> None:
     """Past the first round: no first-turn limits."""
     observation["turn"] = 2 * observation["num_players"]
@@ -481,7 +494,11 @@ def test_expedition_discards_one_vehicle_of_the_route() -> None:
 def test_expedition_repeated_per_member() -> None:
     """"You can perform this action as many times as you have Expedition Members in front
     of you.\""""
-    state = mid_game(lambda o: set_player(o, 0, vehicles={"car": 6, "train": 6, "boat": 2}))
+    def edit(o: dict[str, Any]) -> None:
+        set_player(o, 0, vehicles={"car": 6, "train": 6, "boat": 2})
+        take_out_of_stacks(o, car=3, train=3)
+
+    state = mid_game(edit)
     play(state, go(PETRA, CAR), go(CHURCH, TRAIN), go(MASK, CAR))
     assert me(state)["members_in_front"] == 0
     assert not any(go(0, 0) <= a <= go(11, 3) for a in state.legal_actions())
@@ -490,8 +507,11 @@ def test_expedition_repeated_per_member() -> None:
 def test_never_onto_a_validated_location() -> None:
     """"Expedition Members can never be moved to a Location that has a Validated Location
     marker!\""""
-    state = mid_game(lambda o: set_player(o, 0, vehicles={"car": 4, "boat": 4, "train": 4,
-                                                          "airship": 4}))
+    def edit(o: dict[str, Any]) -> None:
+        set_player(o, 0, vehicles={"car": 4, "boat": 4, "train": 4, "airship": 4})
+        take_out_of_stacks(o, car=1, boat=2, train=1, airship=1)
+
+    state = mid_game(edit)
     legal = state.legal_actions()
     for location in MARKER_POOL:  # all four are validated with two players
         assert not any(go(location, v) in legal for v in range(4))
@@ -507,6 +527,7 @@ def test_unvalidated_marker_location_can_be_reached_with_four_players() -> None:
     def edit(o: dict[str, Any]) -> None:
         later_turn(o)
         set_player(o, 0, vehicles={"boat": 2, "car": 2})
+        take_out_of_stacks(o, boat=2, car=1)
     state = rebuilt(state, edit)
     assert go(CHICHEN, BOAT) in state.legal_actions()
     assert go(SPHINX, CAR) not in state.legal_actions()
@@ -849,15 +870,15 @@ def test_components_option_replaces_tracks(tmp_path: Path) -> None:
     { components = "/path/to/it.toml" }\"."""
     shipped = Path(__file__).parents[2] / "engines" / "lost_explorers" / "components.toml"
     text = shipped.read_text(encoding="utf-8").replace(
-        'name = "green"\nlength = 12\nglasses = [5, 8, 12]',
-        'name = "green"\nlength = 10\nglasses = [5, 7, 10]')
+        'name = "green"\nlength = 15\nglasses = [5, 8, 12, 15]',
+        'name = "green"\nlength = 10\nglasses = [5, 7, 9, 10]')
     custom = tmp_path / "mine.toml"
     custom.write_text(text, encoding="utf-8")
     state = GAME.new_initial_state(2, {"components": str(custom)})
     while state.current_player() == CHANCE:
         force(state, state.chance_outcomes()[0][0])
     tracks = obs(state, state.current_player())["tracks"]
-    assert tracks[0] == {"name": "green", "length": 10, "glasses": [5, 7, 10]}
+    assert tracks[0] == {"name": "green", "length": 10, "glasses": [5, 7, 9, 10]}
 
 
 def test_observation_rebuilt_gives_same_observation() -> None:
@@ -926,11 +947,11 @@ def test_fourth_member_arrives_only_once() -> None:
 
 
 def test_leader_stops_on_the_last_slot_and_takes_its_clue() -> None:
-    """A Leader cannot leave the track; the glass on slot 12 gives a clue."""
-    state = mission_position(11, [CHURCH, WALL, PETRA], [3, 11])
+    """A Leader cannot leave the track; the glass on its last slot (15) gives a clue."""
+    state = mission_position(11, [CHURCH, WALL, PETRA], [3, 14])
     play(state, complete(11), retrieve(PETRA))
     force(state, clue_tile(3))
-    assert me(state)["leaders"] == [3, 12]
+    assert me(state)["leaders"] == [3, 15]
     assert me(state)["clues"] == 1
 
 
@@ -1042,7 +1063,7 @@ def _clue_tiles_left(o: dict[str, Any]) -> None:
 
 
 def _leader_off_track(o: dict[str, Any]) -> None:
-    o["players"][1]["leaders"] = [13, 1]
+    o["players"][1]["leaders"] = [16, 1]
 
 
 def _markers(o: dict[str, Any]) -> None:
@@ -1060,7 +1081,7 @@ def _completing(o: dict[str, Any]) -> None:
 @pytest.mark.parametrize(("edit", "words"), [
     (_bad_members, "members_total"), (_member_on_validated, "validated"),
     (_mission_twice, "twice"), (_clues_unmatched, "my_clues"),
-    (_clue_tiles_left, "clue_tiles_left"), (_leader_off_track, "slot 13"),
+    (_clue_tiles_left, "clue_tiles_left"), (_leader_off_track, "slot 16"),
     (_markers, "validated"), (_negative_vehicles, "negative"), (_completing, "completing"),
 ])
 def test_contradictory_position_refused(edit: Callable[[dict[str, Any]], None],

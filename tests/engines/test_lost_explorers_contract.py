@@ -152,7 +152,8 @@ def test_the_observation_holds_what_the_readme_lists() -> None:
                                      {"count": 32, "visible": list(DEFAULT_VIEW[1])}]
     assert observation["players"][0]["members_on_locations"] == [10]
     assert observation["players"][1]["clues"] == 1 and observation["my_clues"] == []
-    assert observation["tracks"][0] == {"name": "green", "length": 12, "glasses": [5, 8, 12]}
+    assert observation["tracks"][0] == {"name": "green", "length": 15,
+                                       "glasses": [5, 8, 12, 15]}
     box = observation["box"]
     assert set(box) == {"missions", "starting_from", "markers", "clue_numbers"}
     assert len(box["missions"]) == 80 and box["starting_from"] == 64

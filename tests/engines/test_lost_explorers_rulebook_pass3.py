@@ -18,7 +18,16 @@ import random
 from typing import Any
 
 import pytest
-from test_lost_explorers_blackbox import catch_up, clue_tile, complete, equip, force, go, retrieve
+from test_lost_explorers_blackbox import (
+    catch_up,
+    clue_tile,
+    complete,
+    equip,
+    force,
+    go,
+    retrieve,
+    take_out_of_stacks,
+)
 from test_lost_explorers_rulebook_pass import (
     AIRSHIP,
     CAR,
@@ -623,6 +632,7 @@ def test_a_marker_put_back_in_the_box_leaves_its_location_open_and_worth_a_membe
     mission, and the Leader moves 1 slot."""
     def four(o: dict[str, Any]) -> None:
         seat_edit(o, 0, vehicles={"train": 1, "airship": 1}, missions=[1], on=[CHURCH])
+        take_out_of_stacks(o, train=1)  # the box holds 20 trains: 4 players' and mission 1's
 
     state = position(four, players=4)
     assert state.observation(0)["locations"][FUJI]["validated"] is False
