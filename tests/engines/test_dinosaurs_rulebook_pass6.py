@@ -357,3 +357,21 @@ def test_three_bullets_move_one_dinosaur_three_spaces(game: Game) -> None:
     assert obs["players"][0]["bullets"] == 0 and obs["bullet_supply"] == 12
     assert phase(state) == "move-pick" and not [a for a in state.legal_actions()
                                                 if SHOOT <= a < SHOOT + 6]
+
+
+# --- the documented interface ------------------------------------------------------------------
+
+def test_lava_is_listed_by_index_and_set_up_in_any_order(game: Game) -> None:
+    """README: the observation's ``lava`` lists the covered spaces by increasing index, not in
+    the order laid ('The first lava piece (A) is placed in the tip of the volcanic cone, then
+    the next 5 pieces (B - F)': A is not first in it), and a position takes them in any
+    order. The README said ``lava`` lists 'the first ones on volcano_slope in its order'."""
+    def edit(o: Obs) -> None:
+        lava_to_g(o, "d8")
+        o["lava"].reverse()
+    state = at_draw(game, edit)
+    o = view(state)
+    board = o["board"]
+    laid = [*board["volcano_slope"], board["lava_start"], spot(o, "d8")]
+    assert o["lava"] == sorted(laid) and o["lava"] != laid
+    assert o["lava_placed"] == 8
