@@ -105,6 +105,21 @@ def test_an_explorer_outside_that_falls_short_of_water_dies_in_the_valley(game: 
     assert obs["phase"] == "move-pick"
 
 
+def test_an_explorer_outside_with_every_arrow_blocked_dies_of_thirst(game: Game) -> None:
+    """'They may not move into a space occupied by a dinosaur' with '... must reach the river
+    on this turn or they die': chosen for the run with a dinosaur on each of the four entry
+    arrows, the explorer outside cannot take a step, and dies where it stands."""
+    def edit(o: Obs) -> None:
+        for d, entry in enumerate(o["board"]["entries"]):
+            o["dinosaurs"][d] = entry
+    state = at_draw(game, edit)
+    state.apply_action(CARD["short-of-water"])
+    state.apply_action(pick(0, 1))
+    state.apply_action(dice(12))
+    obs = view(state)
+    assert obs["players"][0]["explorers"][1] == -2 and obs["players"][0]["alive"] == 3
+
+
 def test_lava_may_flow_onto_a_coin_and_leaves_it_lying_under_the_lava(game: Game) -> None:
     """'One piece of lava occupies 1 space, and can occupy any space EXCEPT the swamp': a space
     where an abandoned coin lies is no exception, and no sentence takes the coin away; it lies
