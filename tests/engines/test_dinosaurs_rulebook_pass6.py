@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from test_dinosaurs_blackbox import CARD, NAME, Obs, dice, die, dino, phase, put, view
-from test_dinosaurs_rulebook_pass3 import SHOOT, at_draw, finish_turn, pick
+from test_dinosaurs_rulebook_pass3 import SHIPPED_BOARD, SHOOT, at_draw, finish_turn, pick
 from test_dinosaurs_rulebook_pass4 import armed, spot
 
 from arena.game import CHANCE, Game, State
@@ -179,6 +180,31 @@ def test_an_opponent_dropped_on_an_ammo_dump_beside_a_dinosaur_takes_its_bullets
     state.apply_action(spot(o, "b3"))
     obs = view(state)
     assert obs["players"][1]["bullets"] == 3 and obs["players"][0]["bullets"] == 0
+
+
+def test_escaping_the_swamp_onto_an_ammo_dump_is_landing_there(game: Game,
+                                                               tmp_path: Path) -> None:
+    """'The player may place an explorer on any space beyond his nearest exit from the swamp'
+    with 'bullets can now be taken when you land on an ammo dump space': placed on a dump
+    beyond the exit, the explorer has landed there. The shipped board has no dump beside an
+    exit; a board file (the ``board`` option) with one beside the exit i4 has."""
+    board = tmp_path / "dump-by-the-swamp.toml"
+    board.write_text(SHIPPED_BOARD.read_text("utf-8").replace(
+        '{ id = "h4", terrain = "land"', '{ id = "h4", terrain = "ammo-dump"'), "utf-8")
+
+    def edit(o: Obs) -> None:
+        gun_holder(o, 0)
+        put(o, 0, 0, spot(o, "i4"))                   # on a blue exit arrow
+    state = at_draw(game, edit, options={"board": str(board)})
+    state.apply_action(CARD["escape-swamp"])
+    state.apply_action(pick(0, 0))
+    o = view(state)
+    assert o["board"]["terrain"][spot(o, "h4")] == "ammo-dump"
+    assert spot(o, "h4") in state.legal_actions()
+    state.apply_action(spot(o, "h4"))
+    obs = view(state)
+    assert obs["players"][0]["explorers"][0] == spot(o, "h4")
+    assert obs["players"][0]["bullets"] == 3 and obs["bullet_supply"] == 9
 
 
 # --- sentences with no direct test before ------------------------------------------------------
