@@ -107,7 +107,9 @@ def test_a_match_that_everyone_ties_is_worth_nothing_to_anyone() -> None:
     """In Dinosaurs, random play mostly ends with every explorer dead and every seat in first
     place; each agent was paid +1, a win, for it (the rewards of a match added up to +3)."""
     game = env("lost-valley-of-the-dinosaurs", 3)
-    totals = play_out(game, seed=0)
+    # seed 1: seed 0's random match has a winner since the sixth rules pass (RULINGS.md 23,
+    # 25 changed random play); seeds 1 to 10 all end so
+    totals = play_out(game, seed=1)
     assert game.state.ranking() == [0, 0, 0]
     assert totals == {"player_0": 0.0, "player_1": 0.0, "player_2": 0.0}
 

@@ -133,12 +133,14 @@ class Events(Pieces):
         only when an explorer "falls into the swamp, is captured by a dinosaur or is carried
         off by the Pteranodon"; a captive freed by Dinosaurs Fight carries none). Stepping
         out of a lair onto a footprint is travelling into it; being flown or placed is not
-        (ruling 9)."""
+        (ruling 9). Put on an ammunition dump, it has landed there: a gun holder's seat
+        takes bullets (ruling 25)."""
         if self.phase != P.ESCAPE_DROP:
             self.drop_coin(self.mover)
         self.explorers[self.mover] = action
         if self.phase == P.FIGHT_DROP:
             self.walked[self.mover] |= 1 << action
+        self.take_bullets(self.mover)
         self.mover = -1
         self.card_done()
 
@@ -180,12 +182,16 @@ class Events(Pieces):
     def _water_roll(self, action: int) -> None:
         at = self.explorers[self.mover]
         self.roll = action - A.DICE
-        self.steps_left = 1 if self.board.terrain[at] in SWAMPY else self.roll
+        swamp = at >= 0 and self.board.terrain[at] in SWAMPY
+        self.steps_left = 1 if swamp else self.roll
         self._next_water_step()
 
     def _next_water_step(self) -> None:
+        """The run goes on while it has points and a step (one outside the valley enters by
+        an entry, as a move does); with none left it dies where it stands."""
         at = self.explorers[self.mover]
-        if (self.steps_left and not (self.board.terrain[at] == LAIR and self.guarded(at))
+        if (self.steps_left and not (at >= 0 and self.board.terrain[at] == LAIR
+                                     and self.guarded(at))
                 and self.explorer_steps(self.mover, self.visited, water_run=True)):
             self.phase = P.WATER_STEP
             return

@@ -58,10 +58,12 @@ The cards (counts from the rulebook)
     one by 3 and three by 1), chosen and steered by the drawer; Attack eats the
     captives in the lairs dinosaurs reach. Dinosaurs Fight (3): a captive
     escapes onto a footprint (yours if you have one in a lair, else an
-    opponent's). Short of Water (2): one of your explorers in the valley (a
-    captive too) throws two dice and must reach a river or crossing or dies; its
-    last point on a coin claims it, and wading into a river ends the turn. Secret
-    Path (2) and Found a Gun (2) are kept.
+    opponent's). Short of Water (2): one of your explorers (a captive, or one
+    outside the valley, which enters by an arrow, too) throws two dice and must
+    reach a river or crossing or dies; its last point on a coin claims it, and
+    wading into a river ends the turn. Secret Path (2) and Found a Gun (2) are
+    kept; a gun holder's explorer landing on an ammunition dump (its move ending
+    there, or a card putting it there) takes bullets.
 
 Dinosaurs
     They never enter lava, the swamp or the temple, never leave the valley,

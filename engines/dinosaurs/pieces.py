@@ -12,6 +12,7 @@ import functools
 from collections import deque
 
 from engines.dinosaurs.board import (
+    AMMO_DUMP,
     CROSSING,
     INNER_SWAMP,
     LAIR,
@@ -21,7 +22,7 @@ from engines.dinosaurs.board import (
     WALKABLE,
     Board,
 )
-from engines.dinosaurs.table import DEAD, OUTSIDE, Table
+from engines.dinosaurs.table import BULLETS_PER_DUMP, DEAD, OUTSIDE, Table
 
 GROUND = WALKABLE | {RIVER}
 """Where the pteranodon may put an explorer outside the swamp: dry land or a river, safe
@@ -81,6 +82,16 @@ class Pieces(Table):
     def kill_all_at(self, space: int) -> None:
         for number in self.explorers_at(space):
             self.kill(number)
+
+    def take_bullets(self, number: int) -> None:
+        """Explorer ``number`` has landed on its space: on an ammunition dump its seat, if it
+        holds a gun, takes bullets from the sheet ("bullets can now be taken when you land
+        on an ammo dump space": the end of a move, or a card putting it there, ruling 25)."""
+        at, seat = self.explorers[number], number // 4
+        if at >= 0 and self.board.terrain[at] == AMMO_DUMP and self.guns[seat]:
+            taken = min(BULLETS_PER_DUMP, self.bullet_supply)
+            self.bullets[seat] += taken
+            self.bullet_supply -= taken
 
     def take_temple_coin(self, number: int) -> None:
         """An explorer arriving in the temple takes a coin from the roof, if it has none."""
@@ -246,8 +257,9 @@ class Pieces(Table):
                 and self.free_footprints(self.explorers[number])]
 
     def water_picks(self) -> list[int]:
-        """The drawer's explorers in the valley (not outside it), captives too (ruling 23)."""
-        return [number for number in self.own(self.player) if self.explorers[number] >= 0]
+        """The drawer's living explorers: in the valley, captives and those outside it too
+        ("one of your explorers" excepts no one, ruling 23)."""
+        return [number for number in self.own(self.player) if self.explorers[number] != DEAD]
 
     def at_water(self, number: int) -> bool:
         at = self.explorers[number]

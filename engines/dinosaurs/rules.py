@@ -12,10 +12,9 @@ from __future__ import annotations
 from engines.dinosaurs import actions as A
 from engines.dinosaurs import cards as C
 from engines.dinosaurs import phases as P
-from engines.dinosaurs.board import AMMO_DUMP, CAVE, LAIR, RIVER, SWAMPY, TEMPLE
+from engines.dinosaurs.board import CAVE, LAIR, RIVER, SWAMPY, TEMPLE
 from engines.dinosaurs.events import RESUME_AFTER, RESUME_MOVE, Events
 from engines.dinosaurs.table import (
-    BULLETS_PER_DUMP,
     DEAD,
     EXPLORERS,
     MAX_TURNS,
@@ -192,15 +191,12 @@ class Rules(Events):
         """The move is over: an exact landing claims an abandoned coin; a gun holder ending
         on an ammunition dump takes bullets. ``turn_over`` (wading into a river) ends the
         whole turn too: no bullets or secret path after that move."""
-        number, seat = self.mover, self.player
+        number = self.mover
         at = self.explorers[number]
         if exact and self.coins[at] and not self.carrying[number]:
             self.coins[at] -= 1
             self.carrying[number] = True
-        if self.board.terrain[at] == AMMO_DUMP and self.guns[seat]:
-            taken = min(BULLETS_PER_DUMP, self.bullet_supply)
-            self.bullets[seat] += taken
-            self.bullet_supply -= taken
+        self.take_bullets(number)
         self.mover = -1
         if turn_over:
             self.end_turn()

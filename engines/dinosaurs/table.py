@@ -34,7 +34,8 @@ LAVA_PIECES = 30
 BULLETS = 12
 """Bullets on the press-out sheet: the supply players take from."""
 BULLETS_PER_DUMP = 3
-"""Bullets a gun holder takes when one of their explorers ends a move on an ammunition dump."""
+"""Bullets a gun holder takes when one of their explorers lands on an ammunition dump (a move
+ending there, or a card putting it there: RULINGS.md ruling 25)."""
 LOOKAHEAD = 12
 """The most steps ahead a move is searched to see whether it can still use its whole count
 (a roll is at most 12): beyond it a path counts as complete."""

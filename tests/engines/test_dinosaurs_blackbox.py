@@ -1116,8 +1116,9 @@ def test_secret_path_out_of_the_temple_to_a_cave(game: Game) -> None:
 
 def test_card_that_cannot_be_followed_is_discarded(game: Game) -> None:
     """'Take a card, read it aloud, and follow the instructions if possible.' With every
-    explorer outside the valley, nobody can fall into the swamp or go short of water."""
-    for card in ("falls-into-swamp", "short-of-water", "escape-swamp"):
+    explorer outside the valley, nobody can fall into the swamp or escape from it. (Short of
+    Water can be followed: one of them must run, RULINGS.md ruling 23.)"""
+    for card in ("falls-into-swamp", "escape-swamp"):
         state = drawing(game, card, lambda o: None)
         obs = view(state)
         assert obs["phase"] == "move-pick" and obs["discards"][card] == 1, card

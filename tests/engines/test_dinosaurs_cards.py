@@ -465,12 +465,13 @@ def test_short_of_water_reach_a_river_or_die() -> None:
     assert state.coins[space("a3")] == 1  # "the treasure is left on the last space"
 
 
-def test_short_of_water_only_explorers_in_the_valley() -> None:
-    """Outside the valley no one has to run; a captive does (ruling 23), and in a guarded
-    lair it cannot get out and dies."""
+def test_short_of_water_any_living_explorer_outside_too() -> None:
+    """"one of your explorers rolls two dice": any of them, those outside the valley too (they
+    enter by an arrow as a move does), and a captive (ruling 23), which in a guarded lair
+    cannot get out and dies."""
     state = put(started(), 1, "b1")
     draw_now(state, "Your Expedition is Short")
-    assert state.legal_actions() == [explorer(1)]
+    assert state.legal_actions() == [explorer(0), explorer(1), explorer(2), explorer(3)]
     play(state, explorer(1), dice(12))
     assert state.explorers[1] == DEAD and phase(state) == "move-pick"
     state = put(started(), 2, "g6")

@@ -130,3 +130,15 @@ def test_greedy_reads_the_board_from_the_observation(tmp_path: Path) -> None:
                                                   tuple(state.legal_actions())))
         wins += state.ranking()[0] == 0
     assert wins >= 5
+
+
+def test_greedy_counts_the_way_in_for_an_explorer_outside_short_of_water() -> None:
+    """Short of Water may send in an explorer outside the valley (RULINGS.md 23): greedy
+    counts its step onto an entry, so an explorer in the valley nearer water runs instead. It
+    read the distance of the board's last space for an explorer outside (position -1), and
+    sent one in."""
+    state = put(started(), 1, "c3")
+    play(state, card("Your Expedition is Short"))
+    assert A.EXPLORER + 0 in state.legal_actions()
+    rng = random.Random(4)
+    assert choose(state.observation(0), state.legal_actions(), rng, 0.5) == A.EXPLORER + 1

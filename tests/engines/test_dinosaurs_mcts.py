@@ -147,3 +147,33 @@ def test_dinosaurs_searches_with_its_own_policy_without_the_greedy_package(
     assert bot.act(state.observation(0), state.legal_actions()) in state.legal_actions()
     assert bot.search.stats.iterations == 8
 
+
+
+def test_the_pteranodon_drops_the_policy_weighs_are_the_engines() -> None:
+    """The policy asks the engine where the pteranodon may put an explorer (RULINGS.md 16, as
+    the fifth pass read it): a river away from the dinosaurs is safe for our own explorer and
+    no danger for an opponent's. The bot's own copy of the rulings had every river dangerous
+    and none safe."""
+    state = put(started(), 4, "e3")
+    play(state, card("Pteranodon"))
+    race = Race(state.observation(0))
+    far_river = space("a8")
+    mine, theirs = race_policy._drops(race, 0), race_policy._drops(race, 4)
+    assert far_river in mine and far_river not in theirs
+    for number, drops in ((0, mine), (4, theirs)):
+        trial = state.clone()
+        play(trial, A.EXPLORER + number)
+        assert drops == trial.legal_actions()
+
+
+def test_the_water_run_odds_follow_the_engines_ruling() -> None:
+    """Short of Water (RULINGS.md 23): an explorer outside the valley may be chosen and must
+    enter and reach water on two dice (no sure thing); one in the swamp moves a single space,
+    so away from water it dies; a captive in a guarded lair cannot get out."""
+    state = put(put(started(), 1, "j3"), 2, "d5")       # the ring (no water beside), a lair
+    race = Race(state.observation(0))
+    assert 0 < race_policy._water_chance(race, 0) < 1   # outside
+    assert race_policy._water_chance(race, 1) == 0.0
+    assert race_policy._water_chance(race, 2) == 0.0
+    put(state, 3, "b7")                                  # beside the river: two dice always do
+    assert race_policy._water_chance(Race(state.observation(0)), 3) == pytest.approx(1.0)

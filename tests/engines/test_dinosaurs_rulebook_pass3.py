@@ -751,8 +751,8 @@ class Table:
                                              and self.escape_drop(at)],
             "escape-drop": lambda: self.escape_drop(self.explorers[mover]),
             "fight-pick": self.fight_pick,
-            # ruling 23: any of the drawer's explorers in the valley, captives too
-            "water-pick": lambda: [PICK + n for n, at in self.mine() if at >= 0],
+            # ruling 23: any of the drawer's living explorers, captives and those outside too
+            "water-pick": lambda: [PICK + n for n, at in self.mine() if at != -2],
             "water-step": lambda: self.first_steps(self.explorers[mover],
                                                    set(self.now["visited"]), water_run=True),
             "dinosaur-pick": self.dinosaur_pick,

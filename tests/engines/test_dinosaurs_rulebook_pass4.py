@@ -31,7 +31,7 @@ from test_dinosaurs_rulebook_pass3 import (
     pick,
 )
 
-from arena.game import CHANCE, Game, InvalidOptions, State
+from arena.game import Game, InvalidOptions, State
 from arena.plugins import require_registry
 
 
@@ -462,16 +462,23 @@ def test_the_water_run_from_the_swamp_is_one_space_whatever_the_dice(game: Game)
     assert obs["players"][0]["explorers"][0] == -2 and obs["phase"] == "move-pick"
 
 
-def test_short_of_water_with_nobody_in_the_valley_does_nothing(game: Game) -> None:
-    """'follow the instructions if possible': every explorer of the drawer is outside the
-    valley (ruling 23: the card picks one in it), so no one runs and nobody dies; the card is
-    discarded and the move follows."""
+def test_short_of_water_with_everyone_outside_sends_one_in(game: Game) -> None:
+    """'one of your explorers rolls two dice and must reach the river on this turn or they
+    die': every explorer of the drawer is outside the valley, and one of them must run all
+    the same (sixth pass, ruling 23: 'one of your explorers' excepts no one). It enters by an
+    arrow, as a move does, and dies where its points run out short of water."""
     state = at_draw(game, lambda o: None)
     state.apply_action(CARD["short-of-water"])
+    assert state.legal_actions() == [pick(0, k) for k in range(4)]
+    state.apply_action(pick(0, 2))
+    state.apply_action(dice(2))
+    o = view(state)
+    assert sorted(state.legal_actions()) == sorted(o["board"]["entries"])
+    state.apply_action(spot(o, "a5"))
+    state.apply_action(spot(o, "a4"))             # two points out, no water: it dies
     obs = view(state)
-    assert obs["phase"] == "move-pick" and obs["players"][0]["alive"] == 4
-    assert obs["discards"]["short-of-water"] == 1
-    assert state.current_player() == 0 and state.current_player() != CHANCE
+    assert obs["players"][0]["explorers"][2] == -2 and obs["players"][0]["alive"] == 3
+    assert obs["phase"] == "move-pick" and obs["discards"]["short-of-water"] == 1
 
 
 # --- positions the rules cannot reach (README, "Setting up a position") ------------------

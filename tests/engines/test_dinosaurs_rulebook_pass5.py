@@ -126,14 +126,15 @@ def test_a_captive_may_be_the_one_short_of_water(game: Game) -> None:
     die': one of your explorers, a captive too (the rulebook excepts the lair where it means
     to: 'This card does NOT permit you to take an explorer out of a dinosaur's lair' is the
     Falls card's). With its lair unguarded it walks out ('Rolling the dice and moving when the
-    dinosaur is absent') and reaches the river; outside the valley no one is chosen."""
+    dinosaur is absent') and reaches the river. Those outside the valley may be chosen too
+    (sixth pass, ruling 23)."""
     def edit(o: Obs) -> None:
         o["dinosaurs"][1] = spot(o, "a2")     # d5's dinosaur is away
         put(o, 0, 0, spot(o, "d5"))
         put(o, 0, 1, spot(o, "a6"))
     state = at_draw(game, edit)
     state.apply_action(CARD["short-of-water"])
-    assert sorted(state.legal_actions()) == [pick(0, 0), pick(0, 1)]
+    assert sorted(state.legal_actions()) == [pick(0, k) for k in range(4)]
     state.apply_action(pick(0, 0))
     state.apply_action(dice(3))
     o = view(state)
@@ -145,11 +146,11 @@ def test_a_captive_may_be_the_one_short_of_water(game: Game) -> None:
 
 def test_a_captive_in_a_guarded_lair_dies_of_thirst(game: Game) -> None:
     """'If an explorer has been captured, they cannot leave the lair if a dinosaur occupies the
-    same lair': chosen for the water run (the only one of the seat's in the valley), the
+    same lair': chosen for the water run (the others, outside the valley, could be too), the
     captive cannot get out, and dies ('or they die and are removed from the game')."""
     state = at_draw(game, lambda o: put(o, 0, 0, o["dinosaurs"][1]))
     state.apply_action(CARD["short-of-water"])
-    assert state.legal_actions() == [pick(0, 0)]
+    assert state.legal_actions() == [pick(0, k) for k in range(4)]
     state.apply_action(pick(0, 0))
     state.apply_action(dice(12))
     obs = view(state)

@@ -316,9 +316,14 @@ def _placed(view: View, action: int) -> float:
 
 
 def _water_pick(view: View, action: int) -> float:
+    """The explorer nearest water runs (one outside the valley, which the card may send in,
+    counts its step onto an entry); a carrier last."""
     number = action - EXPLORER
-    return -10.0 * view.map.to_river[view.positions[number]] - (
-        30.0 if view.carrying[number] else 0.0)
+    at = view.positions[number]
+    game_map = view.map
+    distance = game_map.to_river[at] if at >= 0 else \
+        min(game_map.to_river[entry] for entry in game_map.entries) + 1
+    return -10.0 * distance - (30.0 if view.carrying[number] else 0.0)
 
 
 def _water_step(view: View, action: int) -> float:

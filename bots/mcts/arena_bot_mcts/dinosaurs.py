@@ -5,7 +5,9 @@ wins. This module values a position by how many turns each seat still needs,
 and plays the move that leaves the seat furthest ahead in that race. It reads
 nothing but the observation (the board included), so it works for a seat of
 the real game and inside the search's rollouts (which ask each rebuilt state
-for the observation of the seat on move).
+for the observation of the seat on move). Where the rules decide what a card
+allows (the pteranodon's safe and dangerous spaces) it asks the engine, on the
+state rebuilt from that observation, rather than keep a copy of its rulings.
 
 - **Turns, not steps** (:mod:`arena_bot_mcts.turns`): a dynamic programme over the
   distance ``d`` still to go, ``E[d] = 1 + sum_r P(r) E[d - r]`` with
@@ -47,15 +49,18 @@ from arena_bot_mcts.turns import (
     OUTSIDE,
     SWAMPY,
     TWO_DICE,
-    WALKING,
     plan_of,
 )
+from engines.dinosaurs.game import DinosaursGame
 
 Observation = Mapping[str, Any]
 
 EXIT, DONE, EXPLORER, DINOSAUR, SHOOT, SECRET = 160, 161, 162, 178, 184, 190
 DEAD = -2
-SAFE_DROP = WALKING
+WATER = ("river", "crossing")
+GAME = DinosaursGame()
+"""The engine, asked where a card may put an explorer rather than keeping a copy of its
+rulings."""
 GUARDED_WAIT = 5.0
 """Turns a captive waits in a guarded lair before it can walk again (a fight, a swoop or the
 dinosaur leaving)."""
@@ -91,6 +96,7 @@ class Race:
         self.coins: dict[int, int] = {space: count for space, count in obs["coins"]}
         self.now: Mapping[str, Any] = obs["now"]
         self.obs = obs
+        self._engine: Any = None
         self._ends: dict[tuple[int, int], float] = {}
         self._theirs: dict[tuple[Any, ...], float] = {}
         self._moves: dict[int, float] = {}
@@ -109,6 +115,12 @@ class Race:
 
     def mine(self, number: int) -> bool:
         return number // 4 == self.seat
+
+    def engine(self) -> Any:
+        """The engine's state behind the observation, rebuilt once (nothing is hidden)."""
+        if self._engine is None:
+            self._engine = GAME.state_from_observation(self.obs, random.Random(0))
+        return self._engine
 
     # ---------------------------------------------------------------- the value of a position
 
@@ -446,17 +458,12 @@ def _ptera_pick(race: Race, action: int) -> float:
 
 
 def _drops(race: Race, number: int) -> list[int]:
-    """Where the pteranodon may put explorer ``number`` (empty spaces: safe dry land for our
-    own, danger for an opponent's)."""
-    plan = race.plan
-    full = set(race.positions) | set(race.dinosaurs) | race.lava | {race.monster}
-    if race.mine(number):
-        return [space for space in range(plan.size)
-                if plan.terrain[space] in SAFE_DROP and space not in full]
-    return [space for space in range(plan.size) if space not in full and (
-        plan.terrain[space] in SWAMPY or plan.terrain[space] == "river"
-        or (plan.terrain[space] in WALKING
-            and any(plan.dinosaur_steps[d][space] == 1 for d in race.dinosaurs)))]
+    """Where the pteranodon may put explorer ``number`` (a safe space for our own, a dangerous
+    one for an opponent's): the engine's answer once the explorer is picked, so the bot
+    follows its rulings (RULINGS.md 16) instead of a copy that could fall behind them."""
+    trial = race.engine().clone()
+    trial.apply_action(EXPLORER + number)
+    return list(trial.legal_actions())
 
 
 def _ptera_drop(race: Race, action: int) -> float:
@@ -494,11 +501,29 @@ def _fight_pick(race: Race, action: int) -> float:
 
 def _water_pick(race: Race, action: int) -> float:
     number = action - EXPLORER
-    plan, at = race.plan, race.positions[number]
-    distance = plan.to_river[at] if at >= 0 else FAR
-    alive = sum(p for total, p in TWO_DICE.items() if total >= distance) \
-        if at >= 0 and plan.terrain[at] not in SWAMPY else 1.0
+    alive = _water_chance(race, number)
     return alive * race.worth() + (1 - alive) * race._with([(number, DEAD, False)])
+
+
+def _water_chance(race: Race, number: int) -> float:
+    """The chance that explorer ``number``'s Short of Water run reaches water (RULINGS.md 23):
+    sure in the water already; from the swamp one space, so only beside water; none from a
+    guarded lair; from outside the valley its first point is the step onto an entry; else
+    two dice against its walk to the nearest river or crossing."""
+    plan, at = race.plan, race.positions[number]
+    if at >= 0 and plan.terrain[at] in WATER:
+        return 1.0
+    if at >= 0 and plan.terrain[at] in SWAMPY:
+        return float(any(plan.terrain[near] in WATER for near in plan.neighbors[at]))
+    if at >= 0 and plan.terrain[at] == "lair" and at in race.dinosaurs:
+        return 0.0
+    if at == OUTSIDE:
+        distance = 1 + min((plan.to_river[entry] for entry in plan.entries
+                            if entry not in race.dinosaurs and entry not in race.lava),
+                           default=FAR)
+    else:
+        distance = plan.to_river[at]
+    return sum(p for total, p in TWO_DICE.items() if total >= distance)
 
 
 def _water_step(race: Race, action: int) -> float:
