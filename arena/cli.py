@@ -10,6 +10,7 @@ import contextlib
 import json
 import os
 import secrets
+import shlex
 import signal
 import sys
 from collections.abc import Collection, Sequence
@@ -393,6 +394,7 @@ def run(
         console.print(f"[yellow]warning:[/] {escape(plain(warning))}", soft_wrap=True)
     labels = [bot.label for bot in config.bots]
     title = f"{config.name}: {config.game}"
+    again = _run_again(config_path, directory, workers, address, store)
     try:
         # Caught to the end: a stop while the final table is rated (seconds, for a run of
         # millions) was click's "Aborted!" and status 1, or a kill without a word.
@@ -405,20 +407,13 @@ def run(
             _footer(console, directory, outcome.failures, outcome.retried)
     except KeyboardInterrupt as exc:
         # SIGTERM and SIGHUP stop it as Ctrl-C does (runner.Stopped), with their own status.
-        _stopped(console, exc, _after_stop(directory, config_path))
+        _stopped(console, exc, _after_stop(directory, again))
     except runner.RecordingFailed as exc:
-        raise ArenaError(
-            f"{exc}; make room, then continue with: "
-            f"arena run {config_path} --out {directory} --resume"
-        ) from None
+        raise ArenaError(f"{exc}; make room, then continue with: {again} --resume") from None
     except FolderLost as exc:
-        raise ArenaError(
-            f"{exc}; play them again with: arena run {config_path} --out {directory} --resume"
-        ) from None
+        raise ArenaError(f"{exc}; play them again with: {again} --resume") from None
     except ClusterLost as exc:
-        raise ArenaError(
-            f"{exc}; continue with: arena run {config_path} --out {directory} --resume"
-        ) from None
+        raise ArenaError(f"{exc}; continue with: {again} --resume") from None
     if len(outcome.nodes) > 1:
         played = ", ".join(f"{node[:8]} {count}" for node, count in outcome.nodes)
         console.print(f"Matches per node: {played}", highlight=False, soft_wrap=True)
@@ -445,14 +440,27 @@ def _stopped(console: Console, interrupt: KeyboardInterrupt, after: str) -> NoRe
     sys.exit(128 + stopped if stopped else INTERRUPTED)
 
 
-def _after_stop(directory: Path, config_path: Path) -> str:
-    """What a stopped run says about its folder: saved, and how to go on; or, stopped while
-    Ray started on a new folder (which is then removed), that nothing was written."""
+def _run_again(
+    config_path: Path, directory: Path, workers: int | None, address: str | None,
+    store: Path | None,
+) -> str:
+    """The ``arena run`` command that plays into ``directory`` as this one did: the options
+    given repeated, so that a run on a cluster (``--address``) resumes there, not on a local
+    instance of its own (the line said ``--out`` alone)."""
+    words = ["arena", "run", str(config_path), "--out", str(directory)]
+    for option, value in (("--workers", workers), ("--address", address), ("--store", store)):
+        if value is not None:
+            words += [option, str(value)]
+    return shlex.join(words)
+
+
+def _after_stop(directory: Path, again: str) -> str:
+    """What a stopped run says about its folder: saved, and how to go on (``again``, the
+    command that plays it, plus ``--resume``); or, stopped while Ray started on a new folder
+    (which is then removed), that nothing was written."""
     if not directory.exists():
-        return (f"No match was played and nothing was written; start again with: "
-                f"arena run {config_path} --out {directory}")
-    return (f"Every finished match is saved in {directory}; continue with: "
-            f"arena run {config_path} --out {directory} --resume")
+        return f"No match was played and nothing was written; start again with: {again}"
+    return f"Every finished match is saved in {directory}; continue with: {again} --resume"
 
 
 def _shadowed(config: TournamentConfig, found: Registry) -> list[str]:

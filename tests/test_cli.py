@@ -656,6 +656,27 @@ def test_a_run_stopped_while_it_rates_its_final_table_keeps_every_match(
     assert (out / "matches.jsonl").read_bytes() == before
 
 
+def test_the_line_to_resume_repeats_the_address_workers_and_store_the_run_was_given(
+    config: Path, tmp_path: Path, finished: tuple[Path, str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An operator stopping a run on a cluster (Running on a cluster, Progress and
+    interruptions) was told to continue with ``arena run CONFIG --out DIR --resume``: pasted,
+    that started a local instance instead of joining the cluster, and looked in the
+    default bot store. The line repeats what the run was given, as the README says: the same
+    command plus ``--resume``."""
+    from arena import cli
+
+    out = copy_of(finished, tmp_path)
+    store = tmp_path / "my store"
+    monkeypatch.setattr(cli, "rate_run", sending(signal.SIGINT))
+    result = arena("run", str(config), "--out", str(out), "--workers", "3", "--address",
+                   "10.0.0.7:6379", "--store", str(store), "--resume")
+    assert result.exit_code == 130, result.output
+    said = " ".join(result.output.split())
+    assert f"continue with: arena run {config} --out {out} --workers 3 --address " \
+        f"10.0.0.7:6379 --store '{store}' --resume" in said
+
+
 def test_ctrl_c_while_a_command_loads_is_one_line_and_status_130(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
