@@ -72,3 +72,17 @@ def test_pettingzoo_plays_a_game_object_of_a_stranger(players: int) -> None:
         assert np.flatnonzero(observation["action_mask"]).tolist() == state.legal_actions()
         table.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
     assert total == pytest.approx(0.0)
+
+
+def test_mcts_plays_the_shipped_games_only_as_the_readme_now_says() -> None:
+    """The README said a game without state_from_observation could not be played by mcts,
+    which its author read as: with it, mcts plays it. mcts names the shipped games, so a
+    config seating it at Hidden Nim is refused ('does not play'); the README says so."""
+    from arena_bot_mcts import MCTSBot
+
+    from arena.plugins import registry
+
+    shipped = {name for name, entry in registry().games.items()
+               if entry.cls is not None and entry.cls.__module__.startswith("engines.")}
+    assert set(MCTSBot.games) == shipped
+    assert "The shipped `mcts` plays the three shipped games only" in README
