@@ -55,7 +55,9 @@ def test_a_draw_probability_trueskill_cannot_use_is_refused_by_check_game() -> N
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_pettingzoo_plays_a_game_object_of_a_stranger(players: int) -> None:
     """ArenaEnv takes a Game as well as a name: the tensor's length is the game's own
-    (2 + 4 + 2n), the mask the legal actions, and the rewards add up to 0."""
+    (2 + 4 + 2n), the mask the legal actions, and the rewards add up to 0. The README named
+    env(), which takes an installed game's name only; it names ArenaEnv for a Game now."""
+    assert "`ArenaEnv(MyGame(), num_players)` a `Game` not installed" in README
     table = ArenaEnv(HiddenNim(), num_players=players)
     table.reset(seed=3)
     rng = np.random.default_rng(3)
