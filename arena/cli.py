@@ -32,7 +32,7 @@ from arena.leaderboard import FORMATS, fault_summary, render
 from arena.ledger import rate_run, read_run
 from arena.live import LiveBoard
 from arena.plugins import Registry
-from arena.ratings import Standing, rate
+from arena.ratings import DRAW_PROBABILITY, Standing, rate, usable_draw_probability
 from arena.records import Limits, MatchResult, plain
 from arena.schedule import canonical_ids
 from arena.seats.sandbox import SANDBOX_MODES, protections
@@ -389,7 +389,8 @@ def run(
         # click's "Aborted!" and status 1 (SIGTERM: no word at all) said nothing of the run.
         _stopped(console, exc, "No match was played and nothing was written.")
     click.get_current_context().call_on_close(plan.store.release)
-    for warning in [*plan.warnings, *_shadowed(config, found), *_guessable_seed(config, found)]:
+    for warning in [*plan.warnings, *_shadowed(config, found), *_guessable_seed(config, found),
+                    *_unusable_draw_probability(config.game, found)]:
         # escape(), plain(): a warning may quote a results file (a match id, a label).
         console.print(f"[yellow]warning:[/] {escape(plain(warning))}", soft_wrap=True)
     labels = [bot.label for bot in config.bots]
@@ -488,6 +489,17 @@ def _guessable_seed(config: TournamentConfig, found: Registry) -> list[str]:
             "could find it from its own seed and foresee every chance outcome. With bots you "
             f"do not trust, use a large random seed (e.g. seed = {secrets.randbits(63)}) and "
             "keep the config to yourself until the tournament is over."]
+
+
+def _unusable_draw_probability(game: str, found: Registry) -> list[str]:
+    """A warning when the game declares a draw probability TrueSkill cannot rate with (a
+    game 'that never ties' declaring 0.0): the run rated with the default without a word."""
+    entry = found.games.get(game)
+    declared = getattr(entry.cls, "draw_probability", None) if entry else None
+    if entry is None or entry.cls is None or usable_draw_probability(declared) is not None:
+        return []
+    return [f"{game} declares draw_probability = {declared!r}, which TrueSkill cannot rate "
+            f"with (it must lie strictly between 0 and 1): rated with {DRAW_PROBABILITY}"]
 
 
 class _RunView(LiveBoard):

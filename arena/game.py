@@ -193,7 +193,7 @@ class Game(ABC):
 
     Optional: a game should measure it (share of tied seat pairs in self-play). Strictly
     between 0 and 1, the only values TrueSkill rates with: ``check_game`` refuses any other,
-    and the arena rates such a game with 0.1."""
+    and ``arena run`` warns that it rates such a game with 0.1."""
 
     @abstractmethod
     def new_initial_state(

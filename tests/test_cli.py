@@ -677,6 +677,21 @@ def test_the_line_to_resume_repeats_the_address_workers_and_store_the_run_was_gi
         f"10.0.0.7:6379 --store '{store}' --resume" in said
 
 
+def test_a_game_declaring_a_draw_probability_trueskill_cannot_use_is_warned_of(
+    config: Path, tmp_path: Path, finished: tuple[Path, str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A game author's draw_probability = 0.0 ('it never ties') was replaced by 0.1 without
+    a word: the run says so (and check_game refuses it)."""
+    from arena_testgame import TinyRace
+
+    monkeypatch.setattr(TinyRace, "draw_probability", 0.0)
+    result = arena("run", str(config), "--out", str(copy_of(finished, tmp_path)), "--resume")
+    assert result.exit_code == 0, result.output
+    assert "warning: tiny-race declares draw_probability = 0.0, which TrueSkill cannot rate " \
+        "with (it must lie strictly between 0 and 1): rated with 0.1" \
+        in " ".join(result.output.split())
+
+
 def test_ctrl_c_while_a_command_loads_is_one_line_and_status_130(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
