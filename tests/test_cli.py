@@ -435,7 +435,7 @@ def test_a_run_whose_local_raylet_dies_stops_in_one_line(tmp_path: Path) -> None
     [error] = stderr.splitlines()
     assert error.startswith("arena: error: this machine's Ray node (the raylet the run talks "
                             "to) died: the run stopped; every match recorded before is safe")
-    assert error.endswith(f"--out {out} --resume")
+    assert error.endswith(f"--out {out} --workers 2 --resume")  # the command it was given
     ids = [record["id"] for record in lines(out / "matches.jsonl")]
     assert len(ids) < 180 and len(set(ids)) == len(ids)
     assert not (out / "failures.jsonl").exists()
