@@ -10,6 +10,7 @@ import contextlib
 import json
 import os
 import secrets
+import shlex
 import signal
 import sys
 from collections.abc import Collection, Sequence
@@ -31,7 +32,7 @@ from arena.leaderboard import FORMATS, fault_summary, render
 from arena.ledger import rate_run, read_run
 from arena.live import LiveBoard
 from arena.plugins import Registry
-from arena.ratings import Standing, rate
+from arena.ratings import DRAW_PROBABILITY, Standing, rate, usable_draw_probability
 from arena.records import Limits, MatchResult, plain
 from arena.schedule import canonical_ids
 from arena.seats.sandbox import SANDBOX_MODES, protections
@@ -388,11 +389,13 @@ def run(
         # click's "Aborted!" and status 1 (SIGTERM: no word at all) said nothing of the run.
         _stopped(console, exc, "No match was played and nothing was written.")
     click.get_current_context().call_on_close(plan.store.release)
-    for warning in [*plan.warnings, *_shadowed(config, found), *_guessable_seed(config, found)]:
+    for warning in [*plan.warnings, *_shadowed(config, found), *_guessable_seed(config, found),
+                    *_unusable_draw_probability(config.game, found)]:
         # escape(), plain(): a warning may quote a results file (a match id, a label).
         console.print(f"[yellow]warning:[/] {escape(plain(warning))}", soft_wrap=True)
     labels = [bot.label for bot in config.bots]
     title = f"{config.name}: {config.game}"
+    again = _run_again(config_path, directory, workers, address, store)
     try:
         # Caught to the end: a stop while the final table is rated (seconds, for a run of
         # millions) was click's "Aborted!" and status 1, or a kill without a word.
@@ -405,20 +408,13 @@ def run(
             _footer(console, directory, outcome.failures, outcome.retried)
     except KeyboardInterrupt as exc:
         # SIGTERM and SIGHUP stop it as Ctrl-C does (runner.Stopped), with their own status.
-        _stopped(console, exc, _after_stop(directory, config_path))
+        _stopped(console, exc, _after_stop(directory, again))
     except runner.RecordingFailed as exc:
-        raise ArenaError(
-            f"{exc}; make room, then continue with: "
-            f"arena run {config_path} --out {directory} --resume"
-        ) from None
+        raise ArenaError(f"{exc}; make room, then continue with: {again} --resume") from None
     except FolderLost as exc:
-        raise ArenaError(
-            f"{exc}; play them again with: arena run {config_path} --out {directory} --resume"
-        ) from None
+        raise ArenaError(f"{exc}; play them again with: {again} --resume") from None
     except ClusterLost as exc:
-        raise ArenaError(
-            f"{exc}; continue with: arena run {config_path} --out {directory} --resume"
-        ) from None
+        raise ArenaError(f"{exc}; continue with: {again} --resume") from None
     if len(outcome.nodes) > 1:
         played = ", ".join(f"{node[:8]} {count}" for node, count in outcome.nodes)
         console.print(f"Matches per node: {played}", highlight=False, soft_wrap=True)
@@ -445,14 +441,27 @@ def _stopped(console: Console, interrupt: KeyboardInterrupt, after: str) -> NoRe
     sys.exit(128 + stopped if stopped else INTERRUPTED)
 
 
-def _after_stop(directory: Path, config_path: Path) -> str:
-    """What a stopped run says about its folder: saved, and how to go on; or, stopped while
-    Ray started on a new folder (which is then removed), that nothing was written."""
+def _run_again(
+    config_path: Path, directory: Path, workers: int | None, address: str | None,
+    store: Path | None,
+) -> str:
+    """The ``arena run`` command that plays into ``directory`` as this one did: the options
+    given repeated, so that a run on a cluster (``--address``) resumes there, not on a local
+    instance of its own (the line said ``--out`` alone)."""
+    words = ["arena", "run", str(config_path), "--out", str(directory)]
+    for option, value in (("--workers", workers), ("--address", address), ("--store", store)):
+        if value is not None:
+            words += [option, str(value)]
+    return shlex.join(words)
+
+
+def _after_stop(directory: Path, again: str) -> str:
+    """What a stopped run says about its folder: saved, and how to go on (``again``, the
+    command that plays it, plus ``--resume``); or, stopped while Ray started on a new folder
+    (which is then removed), that nothing was written."""
     if not directory.exists():
-        return (f"No match was played and nothing was written; start again with: "
-                f"arena run {config_path} --out {directory}")
-    return (f"Every finished match is saved in {directory}; continue with: "
-            f"arena run {config_path} --out {directory} --resume")
+        return f"No match was played and nothing was written; start again with: {again}"
+    return f"Every finished match is saved in {directory}; continue with: {again} --resume"
 
 
 def _shadowed(config: TournamentConfig, found: Registry) -> list[str]:
@@ -480,6 +489,17 @@ def _guessable_seed(config: TournamentConfig, found: Registry) -> list[str]:
             "could find it from its own seed and foresee every chance outcome. With bots you "
             f"do not trust, use a large random seed (e.g. seed = {secrets.randbits(63)}) and "
             "keep the config to yourself until the tournament is over."]
+
+
+def _unusable_draw_probability(game: str, found: Registry) -> list[str]:
+    """A warning when the game declares a draw probability TrueSkill cannot rate with (a
+    game 'that never ties' declaring 0.0): the run rated with the default without a word."""
+    entry = found.games.get(game)
+    declared = getattr(entry.cls, "draw_probability", None) if entry else None
+    if entry is None or entry.cls is None or usable_draw_probability(declared) is not None:
+        return []
+    return [f"{game} declares draw_probability = {declared!r}, which TrueSkill cannot rate "
+            f"with (it must lie strictly between 0 and 1): rated with {DRAW_PROBABILITY}"]
 
 
 class _RunView(LiveBoard):

@@ -114,7 +114,9 @@ class State(ABC):
 
     @abstractmethod
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """``[(action, probability), ...]`` at a chance node; probabilities sum to 1."""
+        """``[(action, probability), ...]`` at a chance node; probabilities sum to 1.
+
+        The outcomes' ids lie in ``[0, num_distinct_actions)``, as the decisions' do."""
 
     @abstractmethod
     def apply_action(self, action: int) -> None:
@@ -181,12 +183,17 @@ class Game(ABC):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     num_distinct_actions: ClassVar[int]
+    """How many action ids the game uses: every id, a decision's or a chance outcome's, lies
+    in ``[0, num_distinct_actions)`` (OpenSpiel counts chance outcomes apart; the arena does
+    not)."""
     default_options: ClassVar[Mapping[str, Any]] = {}
     """Every option the game accepts, with its default; others are rejected."""
     draw_probability: ClassVar[float] = 0.01
     """How often two seats of equal skill tie for a place; TrueSkill's draw margin.
 
-    Optional: a game should measure it (share of tied seat pairs in self-play)."""
+    Optional: a game should measure it (share of tied seat pairs in self-play). Strictly
+    between 0 and 1, the only values TrueSkill rates with: ``check_game`` refuses any other,
+    and ``arena run`` warns that it rates such a game with 0.1."""
 
     @abstractmethod
     def new_initial_state(

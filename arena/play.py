@@ -33,6 +33,7 @@ from arena.errors import ArenaError, unknown_name
 from arena.game import CHANCE, Game, InvalidOptions, State, drive
 from arena.match import Referee
 from arena.plugins import Registry
+from arena.ratings import DRAW_PROBABILITY, usable_draw_probability
 from arena.records import Limits, MatchResult, MatchSpec, SeatSpec, plain
 from arena.schedule import derive_seed
 from arena.seats import Seat, open_seat
@@ -283,7 +284,10 @@ def _config(table: Table, directory: Path) -> dict[str, Any]:
         "bots": [asdict(seat) for seat in spec.seats],
         "limits": asdict(spec.limits),
         "game_plugin": table.game_plugin,
-        "ratings": {"draw_probability": float(getattr(table.game, "draw_probability", 0.01))},
+        # As arena run saves it: the game's, if TrueSkill can rate with it (0.0 was saved,
+        # and arena leaderboard then said no draw probability was saved or installed).
+        "ratings": {"draw_probability": usable_draw_probability(
+            getattr(table.game, "draw_probability", None)) or DRAW_PROBABILITY},
         "played_by": "arena play",
     }
 

@@ -131,6 +131,15 @@ def _mean(total: float, count: int) -> float | None:
     return total / count if count else None
 
 
+def usable_draw_probability(value: object) -> float | None:
+    """``value`` as a draw probability TrueSkill can rate with (a number strictly between 0
+    and 1), or None: a game's declared ``draw_probability``, or one saved in a run folder, is
+    used only if it is one; where it is not, the arena rates with :data:`DRAW_PROBABILITY`."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value) if 0.0 < value < 1.0 else None
+
+
 @lru_cache(maxsize=16)
 def environments(draw_probability: float) -> tuple[Any, Any]:
     """The float-backed and the mpmath-backed TrueSkill environments, same parameters.

@@ -36,7 +36,7 @@ from arena.config import TournamentConfig
 from arena.errors import ArenaError
 from arena.ledger import Recorded
 from arena.plugins import Registry
-from arena.ratings import DRAW_PROBABILITY
+from arena.ratings import DRAW_PROBABILITY, usable_draw_probability
 from arena.records import MatchResult, MatchSpec, is_label
 from arena.schedule import SEATINGS, of_the_plan
 from arena.seats.sandbox import distribution_parts, module_location
@@ -162,13 +162,7 @@ class RunPlan:
 def game_draw_probability(found: Registry, game: str) -> float | None:
     """The draw probability ``game`` declares, if it is installed and declares a valid one."""
     entry = found.games.get(game)
-    return _probability(getattr(entry.cls, "draw_probability", None) if entry else None)
-
-
-def _probability(value: object) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    return float(value) if 0.0 < value < 1.0 else None
+    return usable_draw_probability(getattr(entry.cls, "draw_probability", None) if entry else None)
 
 
 def plan(
@@ -218,7 +212,7 @@ def plan(
         done.add(result)
     warnings.extend(strays.warnings())
     pending = Pending(config, done.ledger)
-    saved_probability = _probability(_ratings(saved).get("draw_probability"))
+    saved_probability = usable_draw_probability(_ratings(saved).get("draw_probability"))
     chosen = saved_probability or draw_probability or DRAW_PROBABILITY
     return RunPlan(
         config,
@@ -525,7 +519,7 @@ def saved_settings(
     name = str(saved.get("name", "")) if saved else ""
     game = (str(saved.get("game", "")) if saved else "") or _recorded_game(directory)
     labels = _labels(saved, path, warnings)
-    probability = _probability(_ratings(saved).get("draw_probability"))
+    probability = usable_draw_probability(_ratings(saved).get("draw_probability"))
     if probability is None:
         found = installed() if game else None
         declared = game_draw_probability(found, game) if found else None

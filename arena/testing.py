@@ -39,6 +39,7 @@ from arena.game import (
     competition_ranking,
     drive,
 )
+from arena.ratings import DRAW_PROBABILITY, usable_draw_probability
 
 
 def playout(
@@ -119,7 +120,8 @@ class _Checker:
         limit = self.game.num_distinct_actions
         self.expect(
             all(isinstance(a, int) and 0 <= a < limit for a in actions),
-            f"{where} has an id outside [0, {limit})",
+            f"{where} has an id outside [0, {limit}): num_distinct_actions counts every id, "
+            "the chance outcomes' too",
         )
 
     def observations(self, state: State, players: int) -> None:
@@ -274,6 +276,12 @@ def check_game(
                       "check was skipped (search bots such as mcts cannot play this game)",
                       stacklevel=2)
     checker = _Checker(game, max_actions, rebuild is not False and implemented)
+    declared = getattr(game, "draw_probability", None)
+    checker.expect(
+        usable_draw_probability(declared) is not None,
+        f"draw_probability {declared!r} is not a number strictly between 0 and 1 (TrueSkill "
+        f"cannot rate a tie at 0, nor anything at 1; the arena would rate with "
+        f"{DRAW_PROBABILITY} instead)")
     counts = list(players or range(game.min_players, game.max_players + 1))
     for count in counts:
         for index in range(games):

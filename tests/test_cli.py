@@ -435,7 +435,7 @@ def test_a_run_whose_local_raylet_dies_stops_in_one_line(tmp_path: Path) -> None
     [error] = stderr.splitlines()
     assert error.startswith("arena: error: this machine's Ray node (the raylet the run talks "
                             "to) died: the run stopped; every match recorded before is safe")
-    assert error.endswith(f"--out {out} --resume")
+    assert error.endswith(f"--out {out} --workers 2 --resume")  # the command it was given
     ids = [record["id"] for record in lines(out / "matches.jsonl")]
     assert len(ids) < 180 and len(set(ids)) == len(ids)
     assert not (out / "failures.jsonl").exists()
@@ -654,6 +654,42 @@ def test_a_run_stopped_while_it_rates_its_final_table_keeps_every_match(
     assert f"{said} Every finished match is saved in {out}; continue with: arena run " \
         f"{config} --out {out} --resume" in " ".join(result.output.split())
     assert (out / "matches.jsonl").read_bytes() == before
+
+
+def test_the_line_to_resume_repeats_the_address_workers_and_store_the_run_was_given(
+    config: Path, tmp_path: Path, finished: tuple[Path, str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An operator stopping a run on a cluster (Running on a cluster, Progress and
+    interruptions) was told to continue with ``arena run CONFIG --out DIR --resume``: pasted,
+    that started a local instance instead of joining the cluster, and looked in the
+    default bot store. The line repeats what the run was given, as the README says: the same
+    command plus ``--resume``."""
+    from arena import cli
+
+    out = copy_of(finished, tmp_path)
+    store = tmp_path / "my store"
+    monkeypatch.setattr(cli, "rate_run", sending(signal.SIGINT))
+    result = arena("run", str(config), "--out", str(out), "--workers", "3", "--address",
+                   "10.0.0.7:6379", "--store", str(store), "--resume")
+    assert result.exit_code == 130, result.output
+    said = " ".join(result.output.split())
+    assert f"continue with: arena run {config} --out {out} --workers 3 --address " \
+        f"10.0.0.7:6379 --store '{store}' --resume" in said
+
+
+def test_a_game_declaring_a_draw_probability_trueskill_cannot_use_is_warned_of(
+    config: Path, tmp_path: Path, finished: tuple[Path, str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A game author's draw_probability = 0.0 ('it never ties') was replaced by 0.1 without
+    a word: the run says so (and check_game refuses it)."""
+    from arena_testgame import TinyRace
+
+    monkeypatch.setattr(TinyRace, "draw_probability", 0.0)
+    result = arena("run", str(config), "--out", str(copy_of(finished, tmp_path)), "--resume")
+    assert result.exit_code == 0, result.output
+    assert "warning: tiny-race declares draw_probability = 0.0, which TrueSkill cannot rate " \
+        "with (it must lie strictly between 0 and 1): rated with 0.1" \
+        in " ".join(result.output.split())
 
 
 def test_ctrl_c_while_a_command_loads_is_one_line_and_status_130(

@@ -472,3 +472,27 @@ def test_an_address_where_something_else_answers_is_one_line_at_once(reply: byte
     finally:
         answering.join(10)
         server.close()
+
+
+def test_the_instance_ray_start_left_is_offered_from_where_the_readme_says(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An operator who started Ray with ``ray start --head --temp-dir ...`` was not offered
+    its ``--address``, which the README promised for any instance started with ``ray start``:
+    only the ``ray_current_cluster`` file in ``$RAY_TMPDIR/ray`` is looked at, as it now says."""
+    import socket
+
+    from arena.cluster import running_instance
+
+    readme = " ".join((Path(__file__).parents[1] / "README.md").read_text().split())
+    assert "`ray start` leaves in `$RAY_TMPDIR/ray`" in readme
+    # and that `ray stop` (Ray 2.60: no --address) ends every instance, not this one alone
+    assert "`ray stop`, which takes no address" in readme
+    with socket.create_server(("127.0.0.1", 0)) as head:
+        address = f"127.0.0.1:{head.getsockname()[1]}"
+        (tmp_path / "ray").mkdir()
+        (tmp_path / "ray" / "ray_current_cluster").write_text(address + "\n")
+        monkeypatch.setenv("RAY_TMPDIR", str(tmp_path))
+        assert running_instance() == address
+        monkeypatch.setenv("RAY_TMPDIR", str(tmp_path / "elsewhere"))
+        assert running_instance() is None

@@ -6,8 +6,11 @@ import inspect
 import itertools
 import re
 import subprocess
+import sys
 import tomllib
+import types
 import zipfile
+from importlib.metadata import EntryPoint
 from pathlib import Path
 
 import pytest
@@ -105,10 +108,47 @@ def test_the_readme_config_is_a_tournament_as_written() -> None:
     assert config.players == 3 and config.limits.memory_mb == 1024
 
 
-def test_the_readme_python_examples_run_and_the_policy_bot_keeps_the_bot_contract() -> None:
+def a_game_package(monkeypatch: pytest.MonkeyPatch) -> types.ModuleType:
+    """``arena_game_mine.game``, the game module the README's *Writing a game* registers: a
+    stranger's game (``tests/hidden_nim.py``) as ``MyGame``."""
+    from hidden_nim import HiddenNim
+
+    package, module = types.ModuleType("arena_game_mine"), types.ModuleType("arena_game_mine.game")
+    package.__path__ = []
+    module.MyGame = HiddenNim  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "arena_game_mine", package)
+    monkeypatch.setitem(sys.modules, "arena_game_mine.game", module)
+    return package
+
+
+def test_the_readme_game_registration_is_found_through_its_entry_point(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Writing a game said 'register it exactly as a bot is registered' and showed no entry
+    point: a game author had to find one in hookspecs.py's docstring. The two blocks it shows
+    now, as written, make a game the arena's discovery finds."""
+    from arena.plugins import discover
+
+    a_game_package(monkeypatch)
+    (entry,) = [block for block in readme_fenced("toml")
+                if block.startswith("[project.entry-points.arena]")]
+    ((name, target),) = tomllib.loads(entry)["project"]["entry-points"]["arena"].items()
+    (plugin,) = [block for block in readme_fenced("python") if "arena_register_games" in block]
+    module = types.ModuleType(target)
+    exec(compile(plugin, "README.md", "exec"), module.__dict__)
+    monkeypatch.setitem(sys.modules, target, module)
+    found = discover([EntryPoint(name, target, "arena")])
+    assert found.problems == []
+    assert list(found.games) == ["hidden-nim"]
+
+
+def test_the_readme_python_examples_run_and_the_policy_bot_keeps_the_bot_contract(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     from arena.bot import Bot
     from arena.testing import check_bot
 
+    a_game_package(monkeypatch)
     checked = []
     for block in readme_fenced("python"):
         names: dict[str, object] = {"__name__": "readme_example"}

@@ -258,3 +258,24 @@ def test_the_person_is_told_only_what_their_seat_may_see() -> None:
         drive(state, decide, random.Random(3), watch=watch)
     assert told[0].endswith("chance: seat 1 takes a clue tile (its number is hidden)\n")
     assert "clues 1 (numbers hidden)" in seen.getvalue()
+
+
+def test_a_saved_match_of_a_game_whose_draw_probability_trueskill_cannot_use_rates_as_a_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A game author's draw_probability = 0.0 ('it never ties') was saved as it was by
+    --save; arena leaderboard then warned that none was saved or installed. The folder now
+    holds what arena run would rate with, and its table comes without a warning."""
+    from arena_testgame import TinyRace
+
+    from arena.ratings import DRAW_PROBABILITY
+
+    monkeypatch.setattr(TinyRace, "draw_probability", 0.0)
+    save = tmp_path / "races"
+    shown = CliRunner().invoke(main, ["play", "tiny-race", "--against", "random", "--trusted",
+                                      "--seed", "1", "--save", str(save)], input="1\n" * 50)
+    assert shown.exit_code == 0, shown.output
+    saved = json.loads((save / "config.json").read_text())
+    assert saved["ratings"] == {"draw_probability": DRAW_PROBABILITY}
+    board = CliRunner().invoke(main, ["leaderboard", str(save)])
+    assert board.exit_code == 0 and "warning" not in board.output, board.output

@@ -422,7 +422,9 @@ def test_a_cluster_whose_head_stops_mid_run_ends_the_run_in_one_line(tmp_path: P
             f"arena: error: the head of the Ray cluster at 127.0.0.1:{port} has not answered")
         assert re.search(r"has not answered for [34] s", error)  # ARENA_HEAD_PATIENCE
         assert "every match recorded before is safe" in error
-        assert error.endswith(f"continue with: arena run {config} --out {out} --resume")
+        # the command it was given, so that it resumes on the cluster, not on a local instance
+        assert error.endswith(f"continue with: arena run {config} --out {out} --address "
+                              f"127.0.0.1:{port} --resume")
         ids = [json.loads(line)["id"] for line in matches.read_text().splitlines()]
         assert 5 <= len(ids) < 120 and len(set(ids)) == len(ids)
     finally:
