@@ -205,8 +205,9 @@ def test_a_bot_that_faults_is_said_when_it_does_not_only_at_the_end() -> None:
     """A bot that raised (or whose constructor wanted a param ``arena play`` cannot give) was
     played on by random moves and told only in the result: the person played a whole game
     against random moves thinking it was the bot."""
-    shown = CliRunner().invoke(main, ["play", "tiny-race", "--against", "crasher", "--trusted",
-                                      "--seed", "1"], input="1\n" * 200)
+    shown = CliRunner(env={"COLUMNS": "200"}).invoke(  # one line, whatever the terminal
+        main, ["play", "tiny-race", "--against", "crasher", "--trusted", "--seed", "1"],
+        input="1\n" * 200)
     assert shown.exit_code == 0, shown.output
     lines = shown.output.splitlines()
     said = [n for n, line in enumerate(lines) if line.startswith("seat 1 (crasher) faulted")]
