@@ -1024,3 +1024,69 @@ def test_a_fallback_host_opens_no_socket_of_the_network() -> None:
     assert result.statuses == ("ok", "ok"), result.errors
     assert "SOCKETS REFUSED Address family not supported" in result.outputs[0], result.outputs
     assert "VSOCK REFUSED Address family not supported" in result.outputs[0], result.outputs
+
+
+@pytest.fixture
+def installed_stranger() -> Iterator[str]:
+    """A bot distribution installed in the arena's environment as ``pip install ./bot`` puts
+    one (not editable: its package in ``site-packages``), holding a secret in its code; its
+    name. Removed afterwards."""
+    import sysconfig
+
+    from arena.seats import foreign
+
+    site = Path(sysconfig.get_paths()["purelib"])
+    package = f"arena_zoo_secret_{os.getpid()}"
+    metadata = site / f"{package}-0.1.dist-info"
+    try:
+        (site / package).mkdir()
+        (site / package / "__init__.py").write_text('STRATEGY = "always bluff on 7"\n')
+        (site / package / "plugin.py").write_text("")
+        metadata.mkdir()
+        (metadata / "METADATA").write_text(
+            f"Metadata-Version: 2.1\nName: {package}\nVersion: 0.1\n")
+        (metadata / "entry_points.txt").write_text(f"[arena]\nsecret = {package}.plugin\n")
+        (metadata / "RECORD").write_text(
+            f"{package}/__init__.py,,\n{package}/plugin.py,,\n{metadata.name}/METADATA,,\n"
+            f"{metadata.name}/RECORD,,\n")
+        foreign.foreign_files.cache_clear()
+        foreign._providers.cache_clear()
+        yield package
+    finally:
+        import shutil
+
+        shutil.rmtree(site / package, ignore_errors=True)
+        shutil.rmtree(metadata, ignore_errors=True)
+        foreign.foreign_files.cache_clear()
+        foreign._providers.cache_clear()
+
+
+def test_a_sandbox_reads_nothing_of_another_bots_installed_package(
+    installed_stranger: str,
+) -> None:
+    """Every bot installed in the arena's environment (``pip install ./bot``) has its code and
+    data files in ``site-packages``, which every bubblewrap host binds: the zoo's snoop read
+    another bot's source there in its match (and a submitted package's build could have
+    copied it into its own wheel). Another plugin's files read empty now; its metadata is
+    left (``importlib.metadata`` still works in a host)."""
+    result = duel(SeatSpec("snoop", "zoo-snoop", {"peek": True}), "required")
+    assert result.statuses == ("ok", "ok"), result.errors
+    assert "SNOOPED" in result.outputs[0]
+    found = [line for line in result.outputs[0].splitlines() if line.startswith("FOUND:")]
+    assert found == [], found
+
+
+def test_a_bot_still_reads_what_it_needs(installed_stranger: str) -> None:
+    """Only what a host does not need is hidden: the arena's own distribution (its editable
+    install's ``.pth`` included), the bot's own and what it requires stay."""
+    from arena.seats import foreign
+
+    roots = tuple(path.resolve() for path in foreign.environment_roots(None))
+    for_zoo = foreign.foreign_files("arena_testzoo", roots)
+    for_stranger = foreign.foreign_files(f"{installed_stranger}.plugin", roots)
+    assert any(path.name == installed_stranger for path in for_zoo)
+    assert not any(installed_stranger in str(path) for path in for_stranger)
+    assert any("arena_bot_greedy" in path.name for path in for_stranger)
+    assert not any("arena_bot_greedy" in path.name
+                   for path in foreign.foreign_files("arena_bot_greedy.plugin", roots))
+    assert not any("lostvalley_arena" in str(path) for path in for_zoo + for_stranger)

@@ -256,15 +256,17 @@ class Snoop(Bot):
     ``port``, write access to each folder in ``targets`` (the results, other bots). With
     ``proc``, it also prints ``PROC NAME`` for each entry of ``/proc`` that is not a process of
     its own and tells it anything (a file that reads something, a folder that lists
-    something): what the whole machine's kernel says to every sandbox alike."""
+    something): what the whole machine's kernel says to every sandbox alike. With ``peek``,
+    it prints ``FOUND: read DISTRIBUTION FILE`` for each file it reads of another plugin's
+    distribution (another bot's code or data)."""
 
     name = "zoo-snoop"
 
     def __init__(self, *, port: int = 0, targets: Sequence[str] = (), secret_file: str = "",
-                 proc: bool = False, **kwargs: Any) -> None:
+                 proc: bool = False, peek: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.port, self.targets, self.secret_file = port, list(targets), secret_file
-        self.proc = proc
+        self.proc, self.peek = proc, peek
         self.done = False
 
     def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
@@ -272,6 +274,9 @@ class Snoop(Bot):
             self.done = True
             for finding in self.snoop():
                 print(f"FOUND: {finding}")
+            if self.peek:
+                for finding in _peek():
+                    print(f"FOUND: {finding}")
             if self.proc:
                 for name in sorted(os.listdir("/proc")):
                     if not name.isdigit() and _tells(Path("/proc") / name):
@@ -296,6 +301,26 @@ class Snoop(Bot):
                 (Path(target) / "snooped.txt").write_text("was here")
                 found.append(f"wrote into {target}")
         return found
+
+
+def _peek() -> list[str]:
+    """What it reads of the files other plugins' distributions installed (another bot's
+    source, its model), as ``read DISTRIBUTION FILE``: their metadata says where they are."""
+    import importlib.metadata
+
+    found = []
+    for distribution in importlib.metadata.distributions():
+        name = distribution.metadata["Name"] or ""
+        if name in ("arena-testbots", "lostvalley-arena") or not any(
+                entry.group == "arena" for entry in distribution.entry_points):
+            continue
+        for file in distribution.files or ():
+            if ".dist-info" in str(file):
+                continue
+            with contextlib.suppress(OSError, UnicodeDecodeError):
+                if Path(str(distribution.locate_file(file))).read_text().strip():
+                    found.append(f"read {name} {file}")
+    return found
 
 
 def _tells(path: Path) -> bool:
