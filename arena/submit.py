@@ -522,6 +522,36 @@ def compile_environment(purelib: Path) -> None:
                        check=False, capture_output=True, timeout=BUILD_SECONDS)
 
 
+RESOLVE = Confinement(memory_mb=1024, cpu_seconds=BUILD_SECONDS, file_mb=MAX_UNPACKED >> 20)
+"""The limits of pip's resolution and download of a submitted bot's dependencies
+(:func:`_download`; a time limit of ``BUILD_SECONDS`` too). pip reads each candidate's
+``METADATA`` whole before any wheel is inspected, and writes it into its report: the red
+team's dependency of 137 KB, a ``METADATA`` of 38 MiB, held pip at 465 MiB for 37 s (47 MiB
+and 16 s with an ordinary one) before its inspection refused it, and one of 409 KB (114 MiB)
+at 1,274 MiB for 54 s; the 256 MiB a wheel may unpack to would take gigabytes. Under them
+pip fails (that one in 6 s) and the bot is refused, saying so."""
+
+MAX_REPORT = 64 * 1024 * 1024
+"""The most pip's resolution report may hold, in bytes (the arena reads it whole): each
+dependency's ``METADATA`` is in it, at most ``MAX_METADATA`` each once admitted."""
+
+
+def _pip(command: list[str], what: str, wheel: Path) -> None:
+    """Run pip ``command`` under :data:`RESOLVE`'s limits; ``ArenaError`` saying ``what``
+    failed if it fails or runs past them."""
+    try:
+        done = subprocess.run(RESOLVE.limited(command), capture_output=True, text=True,
+                              check=False, timeout=BUILD_SECONDS)
+    except subprocess.TimeoutExpired:
+        raise ArenaError(f"{wheel.name}: its dependencies could not be {what} within "
+                         f"{BUILD_SECONDS:.0f} s") from None
+    if done.returncode != 0:
+        held = (f" (pip ran out of its {RESOLVE.memory_mb} MiB)" if "MemoryError" in done.stderr
+                else "")
+        raise ArenaError(f"{wheel.name}: its dependencies could not be {what}{held}: "
+                         f"{_last_line(done.stderr)}")
+
+
 def _download(wheels: Path, python: Path, wheel: Path, pip_options: list[str]) -> None:
     """Into ``wheels``: ``wheel`` and every wheel of a dependency it needs in the environment
     of ``python``, none installed. ``pip download`` alone would resolve as if the environment
@@ -532,14 +562,12 @@ def _download(wheels: Path, python: Path, wheel: Path, pip_options: list[str]) -
     shutil.copy2(wheel, wheels / wheel.name)
     report = wheels.parent / "report.json"
     pip = [sys.executable, "-m", "pip", "--python", str(python)]
-    done = subprocess.run(
-        [*pip, "install", "-q", "--dry-run", "--report",
-         str(report), "--only-binary=:all:", *pip_options, str(wheel)],
-        capture_output=True, text=True, check=False,
-    )
-    if done.returncode != 0:
-        raise ArenaError(f"{wheel.name}: its dependencies could not be resolved: "
-                         f"{_last_line(done.stderr)}")
+    _pip([*pip, "install", "-q", "--dry-run", "--report", str(report), "--only-binary=:all:",
+          *pip_options, str(wheel)], "resolved", wheel)
+    if report.stat().st_size > MAX_REPORT:
+        raise ArenaError(f"{wheel.name}: the metadata of its dependencies holds "
+                         f"{report.stat().st_size / 2**20:,.0f} MiB; "
+                         f"{MAX_REPORT / 2**20:,.0f} MiB at most")
     match = WHEEL_NAME.match(wheel.name)
     own = canonicalize_name(match["dist"]) if match else None
     needed: list[str] = []
@@ -555,14 +583,8 @@ def _download(wheels: Path, python: Path, wheel: Path, pip_options: list[str]) -
         needed.append(f"{name}=={version}")
     if not needed:
         return
-    done = subprocess.run(
-        [*pip, "download", "-q", "--no-deps", "--only-binary=:all:", "--dest", str(wheels),
-         *pip_options, *needed],
-        capture_output=True, text=True, check=False,
-    )
-    if done.returncode != 0:
-        raise ArenaError(f"{wheel.name}: its dependencies could not be downloaded: "
-                         f"{_last_line(done.stderr)}")
+    _pip([*pip, "download", "-q", "--no-deps", "--only-binary=:all:", "--dest", str(wheels),
+          *pip_options, *needed], "downloaded", wheel)
 
 
 def _inspect_all(wheel: Path, wheels: Path) -> None:
