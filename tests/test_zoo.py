@@ -1090,3 +1090,32 @@ def test_a_bot_still_reads_what_it_needs(installed_stranger: str) -> None:
     assert not any("arena_bot_greedy" in path.name
                    for path in foreign.foreign_files("arena_bot_greedy.plugin", roots))
     assert not any("lostvalley_arena" in str(path) for path in for_zoo + for_stranger)
+
+
+def group_tasks(host: process.HostProcess) -> int:
+    """The tasks (processes and threads) in a host's control group, read from the kernel."""
+    assert host.cgroup is not None
+    for folder in host.cgroup.folders:
+        if (folder / "pids.current").exists():
+            return int((folder / "pids.current").read_text())
+    raise AssertionError("no pids controller")
+
+
+@pytest.mark.usefixtures("pool_closed")
+@pytest.mark.skipif(cgroups.available() is None, reason="no control groups on this machine")
+def test_the_idle_hosts_threads_are_held_to_the_pools_share_of_the_machines_tasks(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A stopped host keeps its threads, each a task of the machine: the zoo's bot kept 60 in
+    every host it was given (one deal: a new host each match), and the pool kept them all,
+    up to 128 hosts a worker, 8,576 tasks; past the machine's ``pid_max`` nothing forks, and
+    in a control group of 340 tasks the other seat's host could not start from the fifth
+    match on (``crash``: the bot won). The pool holds them to its share now (lowered
+    here)."""
+    monkeypatch.setattr(process, "idle_tasks", lambda: 150, raising=False)
+    for _ in range(4):
+        result = duel(SeatSpec("threads", "zoo-threads"), "required")
+        assert result.statuses == ("ok", "ok"), result.errors
+        assert "THREADS 61" in result.outputs[0]
+    idle = [host for hosts in POOL.idle.values() for host in hosts]
+    assert idle and sum(group_tasks(host) for host in idle) <= 150

@@ -124,6 +124,30 @@ def idle_budget() -> int:
     return max(MIN_IDLE_BYTES, memory // (IDLE_SHARE * (os.cpu_count() or 1)))
 
 
+@functools.cache
+def idle_tasks() -> int:
+    """Tasks (processes and threads) the idle hosts of this process may hold together: its
+    share (one worker per core) of a quarter of what the machine may run at once
+    (``kernel.pid_max``, ``kernel.threads-max`` or the ``pids.max`` of the control group
+    it runs in, whichever is fewest), at least
+    :data:`MIN_IDLE_TASKS`. A stopped host keeps its threads, each a task of the machine
+    (every sandbox's tasks have a pid outside it too): the red team's bot kept 60 threads in
+    every host it was given, and the pool kept them all (up to 128 hosts a worker, 8,576
+    tasks; four workers pass the 32,768 pids of a machine's default ``pid_max``). Past the
+    machine's limit no process of it forks: a host that cannot start is its bot's crash, so
+    the bot's opponents crashed (shown in a control group of 340 tasks: the other seat's host
+    could not start from the fifth match on)."""
+    limit = cgroups.own_tasks_limit() or 1 << 22  # a container may run fewer
+    for name in ("pid_max", "threads-max"):
+        with contextlib.suppress(OSError, ValueError):
+            limit = min(limit, int(Path(f"/proc/sys/kernel/{name}").read_text()))
+    return max(MIN_IDLE_TASKS, limit // (IDLE_SHARE * (os.cpu_count() or 1)))
+
+
+MIN_IDLE_TASKS = 64
+"""What the idle hosts of a worker may hold in tasks on any machine, however small."""
+
+
 DISCARD_BYTES = 1 << 20
 """The most one ``splice`` throws away of a bot's output past what is kept."""
 
@@ -279,6 +303,7 @@ class HostProcess:
         self.matches = 0
         self.released = 0  # when the pool last took it back (a count), to close the oldest
         self.resident = 0  # its resident bytes when the pool last took it back
+        self.tasks = 0  # its tasks (processes and threads) when the pool last took it back
         self.memory_mb = confinement.memory_mb
         self.deals: set[int] = set()
         """The chance seeds of the matches it was started for: a host never gets one twice."""
@@ -411,6 +436,20 @@ class HostProcess:
         elif self.workdir is not None and _own_scratch(self.process.pid, self.workdir):
             total += sum(scratch_bytes(self.process.pid, folder.lstrip("/"))
                          for folder in (self.workdir, "dev/shm"))
+        return total
+
+    def task_count(self) -> int:
+        """The tasks (processes and threads) the host holds now: its control group's count
+        where it has one, else the threads of the host and the sandbox's init, and
+        bubblewrap's own process."""
+        counted = None if self.cgroup is None else self.cgroup.tasks()
+        if counted is not None:
+            return counted
+        total = 0 if self._sandbox is None else 1
+        for pid in self._own_pids():
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                status = _read(f"/proc/{pid}/status")
+                total += int(status.split(b"\nThreads:", 1)[1].split(None, 1)[0])
         return total
 
     def _own_pids(self) -> list[int]:
@@ -585,6 +624,7 @@ class HostPool:
         self._released += 1
         host.released = self._released
         host.resident = host.resident_bytes()
+        host.tasks = host.task_count()
         hosts = self.idle.setdefault(key, [])
         hosts.append(host)
         budget = host.memory_mb << 20
@@ -595,20 +635,22 @@ class HostPool:
             del self.idle[key]
         every = [idle for hosts in self.idle.values() for idle in hosts]
         count, held = len(every), sum(idle.resident for idle in every)
-        while count > min(MAX_IDLE_HOSTS, idle_hosts()) or (count and held > idle_budget()):
-            held -= self._close_oldest()
-            count -= 1
+        tasks = sum(idle.tasks for idle in every)
+        while count > min(MAX_IDLE_HOSTS, idle_hosts()) or (
+                count and (held > idle_budget() or tasks > idle_tasks())):
+            closed = self._close_oldest()
+            held, tasks, count = held - closed.resident, tasks - closed.tasks, count - 1
 
-    def _close_oldest(self) -> int:
-        """Close the idle host released longest ago (each key's list is in release order);
-        what it held."""
+    def _close_oldest(self) -> HostProcess:
+        """Close the idle host released longest ago (each key's list is in release order),
+        and return it (what it held is counted on it)."""
         key = min((key for key, hosts in self.idle.items() if hosts),
                   key=lambda key: self.idle[key][0].released)
         oldest = self.idle[key].pop(0)
         oldest.close()
         if not self.idle[key]:
             del self.idle[key]
-        return oldest.resident
+        return oldest
 
     def close(self) -> None:
         """End every idle host: all are let go first, then each is waited for (within a

@@ -1360,12 +1360,36 @@ class Surrogate(Bot):
         raise RuntimeError(text)
 
 
+class Threads(Bot):
+    """Starts ``count`` threads that only wait, once a host process (so a kept host holds them
+    stopped between its matches), and says how many its process has: each is a task of the
+    machine, and every idle host the pool kept of it held them all."""
+
+    name = "zoo-threads"
+    started: ClassVar[list[threading.Event]] = []
+
+    def __init__(self, *, count: int = 60, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        if not self.started:
+            never = threading.Event()
+            self.started.append(never)
+            threading.stack_size(1 << 16)  # small stacks: its address-space limit allows many
+            with contextlib.suppress(RuntimeError):  # past its process limit: what it got
+                for _ in range(count):
+                    threading.Thread(target=never.wait, daemon=True).start()
+        print(f"THREADS {threading.active_count()}", flush=True)
+
+    def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        return legal_actions[0]
+
+
 ZOO: tuple[type, ...] = (Junk, PythonLoop, NativeLoop, SlowStart, Exit, Segfault, Chatty,
                          Flood, Hog, Forker, Fussy, Snoop, Forger, Rememberer, Colluder, Teller,
-                         LoudStart, Neighbour, BigHello, Surrogate)
+                         LoudStart, Neighbour, BigHello, Surrogate, Threads)
 
 
 @arena.hookimpl
 def arena_register_bots(register: Callable[[type], None]) -> None:
     for bot in ZOO:
         register(bot)
+
