@@ -51,6 +51,7 @@ from arena.botstore import (
     read_entries,
     sort_key,
 )
+from arena.catalog import MAX_PROBLEMS, one_line
 from arena.check import GameReport, check
 from arena.classes import name_problem
 from arena.errors import ArenaError
@@ -733,6 +734,18 @@ def _listed(bot: dict[str, Any]) -> dict[str, Any]:
             "doc": str(bot.get("doc", ""))[:DOC_CHARS]}
 
 
+def _problems(problems: object) -> str:
+    """What a plugin's catalog reported wrong, as ``arena bots`` shows it: each problem one
+    line of at most 300 characters, ten at most (the report is the plugin's own code's, and
+    the red team's import error of 3 MB was one line of 3,000,068 characters on the
+    terminal)."""
+    listed = problems if isinstance(problems, list) else [problems]
+    shown = [one_line(problem) for problem in listed[:MAX_PROBLEMS]]
+    if len(listed) > MAX_PROBLEMS:
+        shown.append(f"and {len(listed) - MAX_PROBLEMS} more problems it reported")
+    return "; ".join(shown)
+
+
 def list_bots(wheel: Path, environment: Path, sandbox: str) -> list[dict[str, Any]]:
     """The bots the package registers, as sandboxed hosts in its environment report them."""
     modules = entry_point_modules(wheel)
@@ -748,7 +761,7 @@ def list_bots(wheel: Path, environment: Path, sandbox: str) -> list[dict[str, An
         finally:
             host.close()
         if report.get("problems"):
-            raise ArenaError(f"{module}: {'; '.join(map(str, report['problems']))}")
+            raise ArenaError(f"{module}: {_problems(report['problems'])}")
         if report.get("games"):
             raise ArenaError(f"{module} registers games; a submitted package may register bots "
                              "only (games are installed by the organiser)")

@@ -1348,3 +1348,15 @@ def test_a_resolution_report_past_its_bound_is_refused_unread(
                                          r"at most"):
         submitting.make_environment(environment, bot, options)
     assert installed(environment) == []
+
+
+def test_a_plugin_that_fails_to_load_loudly_is_refused_in_one_short_line(tmp_path: Path) -> None:
+    """What a submitted plugin's catalog reports wrong is its own code's: the red team's
+    import error of 3 MB was one line of 3,000,068 characters on the terminal. It is shown
+    as ``arena bots`` shows problems: one line of at most 300 characters each."""
+    wheel = craft_wheel(tmp_path / "wheel", "arena_bot_loud", {
+        "arena_bot_loud/plugin.py": b"raise RuntimeError('boom ' * 600000)\n"})
+    done = arena("submit", str(wheel), store=tmp_path / "store")
+    assert done.returncode == 2
+    assert "arena_bot_loud.plugin: failed to load: RuntimeError: boom boom" in done.stderr
+    assert len(done.stderr) < 1000 and len(done.stderr.strip().splitlines()) == 1
