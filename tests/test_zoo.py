@@ -1119,3 +1119,62 @@ def test_the_idle_hosts_threads_are_held_to_the_pools_share_of_the_machines_task
         assert "THREADS 61" in result.outputs[0]
     idle = [host for hosts in POOL.idle.values() for host in hosts]
     assert idle and sum(group_tasks(host) for host in idle) <= 150
+
+
+def fake_distribution(site: Path, name: str, files: dict[str, str], *, plugin: str = "",
+                      requires: tuple[str, ...] = ()) -> list[Path]:
+    """Install a distribution by hand in ``site`` (its files, a dist-info with a ``RECORD``,
+    an ``arena`` entry point to ``plugin`` if given); what to remove afterwards."""
+    metadata = site / f"{name}-0.1.dist-info"
+    metadata.mkdir()
+    made = [metadata]
+    for path, text in files.items():
+        target = site / path
+        if not target.parent.exists():
+            target.parent.mkdir(parents=True)
+            made.append(target.parent)
+        target.write_text(text)
+        made.append(target)
+    (metadata / "METADATA").write_text(
+        f"Metadata-Version: 2.1\nName: {name}\nVersion: 0.1\n"
+        + "".join(f"Requires-Dist: {need}\n" for need in requires))
+    if plugin:
+        (metadata / "entry_points.txt").write_text(f"[arena]\n{name} = {plugin}\n")
+    (metadata / "RECORD").write_text("".join(f"{path},,\n" for path in files))
+    return made
+
+
+def test_a_folder_shared_with_what_a_bot_needs_hides_only_the_strangers_files() -> None:
+    """A namespace package holds files of several distributions: where one the bot needs
+    (a library its distribution requires) shares a folder with another bot's, only the
+    other bot's files are hidden, not the folder."""
+    import shutil
+    import sysconfig
+
+    from arena.seats import foreign
+
+    site = Path(sysconfig.get_paths()["purelib"])
+    tag = os.getpid()
+    made: list[Path] = []
+    try:
+        made += fake_distribution(site, f"zoo_lib_{tag}", {f"zoo_ns_{tag}/lib.py": "X = 1\n"})
+        made += fake_distribution(site, f"zoo_bot_{tag}", {f"zoo_bot_{tag}/plugin.py": ""},
+                                  plugin=f"zoo_bot_{tag}.plugin", requires=(f"zoo_lib_{tag}",))
+        made += fake_distribution(site, f"zoo_other_{tag}",
+                                  {f"zoo_ns_{tag}/secret.py": "S = 2\n",
+                                   f"zoo_other_{tag}/plugin.py": ""},
+                                  plugin=f"zoo_other_{tag}.plugin")
+        foreign.foreign_files.cache_clear()
+        foreign._providers.cache_clear()
+        roots = tuple(path.resolve() for path in foreign.environment_roots(None))
+        hidden = set(foreign.foreign_files(f"zoo_bot_{tag}.plugin", roots))
+        assert site / f"zoo_ns_{tag}" / "secret.py" in hidden
+        assert site / f"zoo_other_{tag}" in hidden
+        assert site / f"zoo_ns_{tag}" not in hidden
+        assert site / f"zoo_ns_{tag}" / "lib.py" not in hidden
+        assert not {path for path in hidden if f"zoo_bot_{tag}" in str(path)}
+    finally:
+        for path in reversed(made):
+            shutil.rmtree(path, ignore_errors=True) if path.is_dir() else path.unlink()
+        foreign.foreign_files.cache_clear()
+        foreign._providers.cache_clear()

@@ -54,12 +54,19 @@ def foreign_files(plugin: str | None, roots: tuple[Path, ...]) -> tuple[Path, ..
     bot, such as a submitted package's build) does not need: not the arena's, not the one
     providing ``plugin``, not one that one requires (read once a process and plugin)."""
     needed = needed_distributions(plugin) if plugin else {ARENA_DISTRIBUTION}
-    found: list[Path] = []
+    foreign: list[importlib.metadata.Distribution] = []
+    kept: set[Path] = set()
     for distribution in importlib.metadata.distributions():
         name = _name(distribution)
-        if not name or name in needed or not _registers_plugins(distribution):
-            continue
-        for path in _installed(distribution):
+        if name in needed:
+            kept.update(_installed(distribution, frozenset()))
+        elif name and _registers_plugins(distribution):
+            foreign.append(distribution)
+    found: list[Path] = []
+    for distribution in foreign:
+        # A folder shared with what the host needs (a namespace package) has only the
+        # foreign distribution's own files in it hidden.
+        for path in _installed(distribution, frozenset(kept)):
             if path not in found and any(root in path.parents for root in roots):
                 found.append(path)
     return tuple(found)
@@ -107,11 +114,13 @@ def _registers_plugins(distribution: importlib.metadata.Distribution) -> bool:
         return False
 
 
-def _installed(distribution: importlib.metadata.Distribution) -> list[Path]:
+def _installed(distribution: importlib.metadata.Distribution,
+               shared: frozenset[Path]) -> list[Path]:
     """What ``distribution`` installed, its metadata folder left out: each top-level entry
-    of its ``site-packages`` (a package's folder, a module, a ``.pth`` file), and each file
-    it put elsewhere (``../../../share/...``). Without a ``RECORD``, the top-level modules
-    ``top_level.txt`` and its entry points name."""
+    of its ``site-packages`` (a package's folder, a module, a ``.pth`` file), but each file
+    of it under one of ``shared``, and each file it put elsewhere (``../../../share/...``).
+    Without a ``RECORD``, the top-level modules ``top_level.txt`` and its entry points
+    name."""
     base = Path(str(distribution.locate_file(""))).resolve()
     files = distribution.files
     found: list[Path] = []
@@ -120,16 +129,16 @@ def _installed(distribution: importlib.metadata.Distribution) -> list[Path]:
         names |= {entry.value.partition(":")[0].split(".")[0]
                   for entry in distribution.entry_points}
         for name in sorted(names):
-            found += [path for path in (base / name, base / f"{name}.py") if path.exists()]
+            found += [path for path in (base / name, base / f"{name}.py")
+                      if path.exists() and path not in shared]
         return found
     for file in files:
         parts = Path(str(file)).parts
         if not parts or parts[0].endswith((".dist-info", ".egg-info")):
             continue
-        if parts[0] in ("..", "__pycache__"):  # a file elsewhere, or a module's bytecode
-            path = (base / Path(str(file))).resolve()
-        else:
-            path = base / parts[0]
+        path = base / parts[0]
+        if parts[0] in ("..", "__pycache__") or path in shared:
+            path = (base / Path(str(file))).resolve()  # elsewhere, bytecode, a shared folder
         if path not in found and path != base and (path.exists() or path.is_symlink()):
             found.append(path)
     return found
