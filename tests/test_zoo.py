@@ -1178,3 +1178,25 @@ def test_a_folder_shared_with_what_a_bot_needs_hides_only_the_strangers_files() 
             shutil.rmtree(path, ignore_errors=True) if path.is_dir() else path.unlink()
         foreign.foreign_files.cache_clear()
         foreign._providers.cache_clear()
+
+
+@pytest.mark.usefixtures("pool_closed")
+def test_a_host_kept_for_many_matches_is_retired_before_its_cpu_time_runs_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A host's CPU time limit (``RLIMIT_CPU``) counts its whole life, and the pool keeps a
+    host for up to 500 matches: an honest bot that thinks hard added up its CPU time from
+    match to match until the kernel killed its host in the middle of one (``crash``: with
+    the limit lowered to 3 s, in its fourth match here; at the default hour, a bot thinking
+    a second a decision crashed after some 70 matches of one host). A host past half its
+    limit is retired instead of kept."""
+    from functools import partial
+
+    from arena.seats import sandbox as sandboxing
+
+    monkeypatch.setattr(sandboxing, "Confinement", partial(Confinement, cpu_seconds=3))
+    busy = SeatSpec("busy", "zoo-busy", {"seconds": 0.15})
+    roomy = limits("required", move_seconds=3.0, bank_seconds=10.0)
+    results = [play_match(spec(busy, "random", seed=seed, limits=roomy)) for seed in range(8)]
+    assert [result.statuses for result in results] == [("ok", "ok")] * 8, [
+        result.errors for result in results]

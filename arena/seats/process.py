@@ -51,6 +51,15 @@ OUTPUT_BYTES = 64 * 1024
 MAX_MATCHES_PER_HOST = 500
 """A host is retired after this many matches, so nothing a bot leaks grows for long."""
 
+CPU_RETIRE = 0.5
+"""The share of its CPU time limit past which a host is retired, not kept for another match:
+the limit (``RLIMIT_CPU``) counts the host's whole life, and the pool keeps a host for up to
+:data:`MAX_MATCHES_PER_HOST` matches, so an honest bot that thinks hard added up its CPU time
+until the kernel killed its host in the middle of a match (``crash``: at the limit of an
+hour, a bot thinking a second a decision, after some 70 matches of one host; with a limit
+of 3 s, the zoo's ``busy`` bot in its fourth match). A match takes far less than half of
+it: its seat's clock is ``move_seconds`` a decision and a bank, on ``cpus`` cores."""
+
 MAX_IDLE_PER_BOT = 24
 """Idle hosts the pool keeps per bot, params and limits (the oldest goes past it): a host
 never plays a deal twice, so a bot that sits at every seating of a table needs one host a
@@ -61,6 +70,9 @@ one idle host, not 24. With 8 (before), a four-seat round robin in every order s
 about three hosts a match (``benchmarks/bench_hosts.py``)."""
 
 PAGE_BYTES = os.sysconf("SC_PAGE_SIZE")
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+"""The units of a process's CPU times in ``/proc/PID/stat``."""
 
 INODE_BYTES = 1024
 """What the kernel holds for one file of a scratch folder beyond its contents (measured: 830
@@ -305,6 +317,7 @@ class HostProcess:
         self.resident = 0  # its resident bytes when the pool last took it back
         self.tasks = 0  # its tasks (processes and threads) when the pool last took it back
         self.memory_mb = confinement.memory_mb
+        self.cpu_seconds = confinement.cpu_seconds
         self.deals: set[int] = set()
         """The chance seeds of the matches it was started for: a host never gets one twice."""
         self.hello: dict[str, Any] = {}
@@ -437,6 +450,15 @@ class HostProcess:
             total += sum(scratch_bytes(self.process.pid, folder.lstrip("/"))
                          for folder in (self.workdir, "dev/shm"))
         return total
+
+    def cpu_used(self) -> float:
+        """Seconds of CPU time the host process has used in its life (0 if it cannot be
+        read): what its CPU time limit counts."""
+        try:
+            fields = _read(f"/proc/{self._own_pids()[0]}/stat").rsplit(b")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS  # utime, stime
+        except (OSError, IndexError, ValueError):
+            return 0.0
 
     def task_count(self) -> int:
         """The tasks (processes and threads) the host holds now: its control group's count
@@ -618,7 +640,8 @@ class HostPool:
         return None
 
     def release(self, key: str, host: HostProcess) -> None:
-        if not host.alive or host.matches >= MAX_MATCHES_PER_HOST:
+        if (not host.alive or host.matches >= MAX_MATCHES_PER_HOST
+                or host.cpu_used() > CPU_RETIRE * host.cpu_seconds > 0):
             host.close()
             return
         self._released += 1

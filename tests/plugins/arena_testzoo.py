@@ -1383,9 +1383,27 @@ class Threads(Bot):
         return legal_actions[0]
 
 
+
+class Busy(Bot):
+    """An honest bot that thinks hard: ``seconds`` of CPU time on every decision, within its
+    time, and a legal answer. Its host is kept from match to match, adding up CPU time."""
+
+    name = "zoo-busy"
+
+    def __init__(self, *, seconds: float = 0.1, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.seconds = seconds
+
+    def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        until = time.process_time() + self.seconds
+        while time.process_time() < until:
+            pass
+        print(f"CPU {time.process_time():.1f}", flush=True)
+        return legal_actions[0]
+
 ZOO: tuple[type, ...] = (Junk, PythonLoop, NativeLoop, SlowStart, Exit, Segfault, Chatty,
                          Flood, Hog, Forker, Fussy, Snoop, Forger, Rememberer, Colluder, Teller,
-                         LoudStart, Neighbour, BigHello, Surrogate, Threads)
+                         LoudStart, Neighbour, BigHello, Surrogate, Threads, Busy)
 
 
 @arena.hookimpl
