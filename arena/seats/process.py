@@ -144,8 +144,9 @@ def idle_tasks() -> int:
     it runs in, whichever is fewest), at least
     :data:`MIN_IDLE_TASKS`. A stopped host keeps its threads, each a task of the machine
     (every sandbox's tasks have a pid outside it too): the red team's bot kept 60 threads in
-    every host it was given, and the pool kept them all (up to 128 hosts a worker, 8,576
-    tasks; four workers pass the 32,768 pids of a machine's default ``pid_max``). Past the
+    every host it was given, and the pool kept them all (a host may hold 67 tasks: at 128
+    hosts a worker, 8,576 by that count, and four workers would pass the 32,768 pids of a
+    machine's default ``pid_max``). Past the
     machine's limit no process of it forks: a host that cannot start is its bot's crash, so
     the bot's opponents crashed (shown in a control group of 340 tasks: the other seat's host
     could not start from the fifth match on)."""
