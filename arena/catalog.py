@@ -71,7 +71,7 @@ def catalog(entry_points_: list[EntryPoint] | None = None, sandbox: str = "auto"
     for entry_point, report in reports:
         name = plugin_name(entry_point)
         problems = _list(report.get("problems"))
-        found.problems.extend(Problem(name, _one_line(problem))
+        found.problems.extend(Problem(name, one_line(problem))
                               for problem in problems[:MAX_PROBLEMS])
         if len(problems) > MAX_PROBLEMS:
             found.problems.append(Problem(name, f"and {len(problems) - MAX_PROBLEMS} more "
@@ -108,7 +108,7 @@ MAX_PROBLEMS = 10
 whatever it says is printed (``arena bots``, ``arena run``, ``arena submit``)."""
 
 
-def _one_line(problem: object) -> str:
+def one_line(problem: object) -> str:
     """A problem a host reported, as one line of at most 300 characters: a line break of its
     own would start a line that reads as another plugin's problem."""
     return " ".join(str(problem).split())[:300]

@@ -51,6 +51,7 @@ from arena.botstore import (
     read_entries,
     sort_key,
 )
+from arena.catalog import MAX_PROBLEMS, one_line
 from arena.check import GameReport, check
 from arena.classes import name_problem
 from arena.errors import ArenaError
@@ -522,6 +523,36 @@ def compile_environment(purelib: Path) -> None:
                        check=False, capture_output=True, timeout=BUILD_SECONDS)
 
 
+RESOLVE = Confinement(memory_mb=1024, cpu_seconds=BUILD_SECONDS, file_mb=MAX_UNPACKED >> 20)
+"""The limits of pip's resolution and download of a submitted bot's dependencies
+(:func:`_download`; a time limit of ``BUILD_SECONDS`` too). pip reads each candidate's
+``METADATA`` whole before any wheel is inspected, and writes it into its report: the red
+team's dependency of 137 KB, a ``METADATA`` of 38 MiB, held pip at 465 MiB for 37 s (47 MiB
+and 16 s with an ordinary one) before its inspection refused it, and one of 409 KB (114 MiB)
+at 1,274 MiB for 54 s; the 256 MiB a wheel may unpack to would take gigabytes. Under them
+pip fails (that one in 6 s) and the bot is refused, saying so."""
+
+MAX_REPORT = 64 * 1024 * 1024
+"""The most pip's resolution report may hold, in bytes (the arena reads it whole): each
+dependency's ``METADATA`` is in it, at most ``MAX_METADATA`` each once admitted."""
+
+
+def _pip(command: list[str], what: str, wheel: Path) -> None:
+    """Run pip ``command`` under :data:`RESOLVE`'s limits; ``ArenaError`` saying ``what``
+    failed if it fails or runs past them."""
+    try:
+        done = subprocess.run(RESOLVE.limited(command), capture_output=True, text=True,
+                              check=False, timeout=BUILD_SECONDS)
+    except subprocess.TimeoutExpired:
+        raise ArenaError(f"{wheel.name}: its dependencies could not be {what} within "
+                         f"{BUILD_SECONDS:.0f} s") from None
+    if done.returncode != 0:
+        held = (f" (pip ran out of its {RESOLVE.memory_mb} MiB)" if "MemoryError" in done.stderr
+                else "")
+        raise ArenaError(f"{wheel.name}: its dependencies could not be {what}{held}: "
+                         f"{_last_line(done.stderr)}")
+
+
 def _download(wheels: Path, python: Path, wheel: Path, pip_options: list[str]) -> None:
     """Into ``wheels``: ``wheel`` and every wheel of a dependency it needs in the environment
     of ``python``, none installed. ``pip download`` alone would resolve as if the environment
@@ -532,14 +563,12 @@ def _download(wheels: Path, python: Path, wheel: Path, pip_options: list[str]) -
     shutil.copy2(wheel, wheels / wheel.name)
     report = wheels.parent / "report.json"
     pip = [sys.executable, "-m", "pip", "--python", str(python)]
-    done = subprocess.run(
-        [*pip, "install", "-q", "--dry-run", "--report",
-         str(report), "--only-binary=:all:", *pip_options, str(wheel)],
-        capture_output=True, text=True, check=False,
-    )
-    if done.returncode != 0:
-        raise ArenaError(f"{wheel.name}: its dependencies could not be resolved: "
-                         f"{_last_line(done.stderr)}")
+    _pip([*pip, "install", "-q", "--dry-run", "--report", str(report), "--only-binary=:all:",
+          *pip_options, str(wheel)], "resolved", wheel)
+    if report.stat().st_size > MAX_REPORT:
+        raise ArenaError(f"{wheel.name}: the metadata of its dependencies holds "
+                         f"{report.stat().st_size / 2**20:,.0f} MiB; "
+                         f"{MAX_REPORT / 2**20:,.0f} MiB at most")
     match = WHEEL_NAME.match(wheel.name)
     own = canonicalize_name(match["dist"]) if match else None
     needed: list[str] = []
@@ -555,14 +584,8 @@ def _download(wheels: Path, python: Path, wheel: Path, pip_options: list[str]) -
         needed.append(f"{name}=={version}")
     if not needed:
         return
-    done = subprocess.run(
-        [*pip, "download", "-q", "--no-deps", "--only-binary=:all:", "--dest", str(wheels),
-         *pip_options, *needed],
-        capture_output=True, text=True, check=False,
-    )
-    if done.returncode != 0:
-        raise ArenaError(f"{wheel.name}: its dependencies could not be downloaded: "
-                         f"{_last_line(done.stderr)}")
+    _pip([*pip, "download", "-q", "--no-deps", "--only-binary=:all:", "--dest", str(wheels),
+          *pip_options, *needed], "downloaded", wheel)
 
 
 def _inspect_all(wheel: Path, wheels: Path) -> None:
@@ -711,6 +734,18 @@ def _listed(bot: dict[str, Any]) -> dict[str, Any]:
             "doc": str(bot.get("doc", ""))[:DOC_CHARS]}
 
 
+def _problems(problems: object) -> str:
+    """What a plugin's catalog reported wrong, as ``arena bots`` shows it: each problem one
+    line of at most 300 characters, ten at most (the report is the plugin's own code's, and
+    the red team's import error of 3 MB was one line of 3,000,068 characters on the
+    terminal)."""
+    listed = problems if isinstance(problems, list) else [problems]
+    shown = [one_line(problem) for problem in listed[:MAX_PROBLEMS]]
+    if len(listed) > MAX_PROBLEMS:
+        shown.append(f"and {len(listed) - MAX_PROBLEMS} more problems it reported")
+    return "; ".join(shown)
+
+
 def list_bots(wheel: Path, environment: Path, sandbox: str) -> list[dict[str, Any]]:
     """The bots the package registers, as sandboxed hosts in its environment report them."""
     modules = entry_point_modules(wheel)
@@ -726,7 +761,7 @@ def list_bots(wheel: Path, environment: Path, sandbox: str) -> list[dict[str, An
         finally:
             host.close()
         if report.get("problems"):
-            raise ArenaError(f"{module}: {'; '.join(map(str, report['problems']))}")
+            raise ArenaError(f"{module}: {_problems(report['problems'])}")
         if report.get("games"):
             raise ArenaError(f"{module} registers games; a submitted package may register bots "
                              "only (games are installed by the organiser)")

@@ -3,6 +3,7 @@ allows it (root with cgroup v1 here); the zoo's tests show what it bounds."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -151,3 +152,28 @@ def test_the_processes_of_a_group_whose_maker_is_gone_are_ended() -> None:
     assert cgroups.process_alive(left)
     assert cgroups.reap_orphans() >= 1
     assert not cgroups.process_alive(left)
+
+
+@needs_cgroups
+def test_the_pools_share_of_tasks_follows_the_control_group_the_arena_runs_in(
+    tmp_path: Path,
+) -> None:
+    """A container bounds its tasks with ``pids.max``, which may be far below the machine's
+    ``pid_max``: the idle hosts' share of tasks is taken from whichever is fewer."""
+    layout = cgroups.available()
+    assert layout is not None
+    group = layout.pids / f"arena-test-limit-{os.getpid()}"
+    group.mkdir()
+    try:
+        (group / "pids.max").write_text("4000")
+        script = ("import os, sys\n"
+                  f"open({str(group / 'cgroup.procs')!r}, 'w').write(str(os.getpid()))\n"
+                  "from arena.seats import cgroups, process\n"
+                  "print(cgroups.own_tasks_limit(), process.idle_tasks())\n")
+        done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                              check=True)
+        limit, share = map(int, done.stdout.split())
+        assert limit == 4000
+        assert share == max(64, 4000 // (4 * (os.cpu_count() or 1)))
+    finally:
+        group.rmdir()

@@ -1300,3 +1300,63 @@ def test_an_edited_or_broken_store_entry_is_skipped(tmp_path: Path) -> None:
     (tmp_path / "nested" / "1.0").mkdir(parents=True)
     (tmp_path / "nested" / "1.0" / "entry.json").write_text("[" * 100_000 + "]" * 100_000)
     assert [bot.name for bot in read_entries(tmp_path)] == ["fine"]
+
+
+def wordy_dependency(tmp_path: Path, size: int) -> tuple[Path, list[str]]:
+    """A bot that requires ``evildep``, whose ``METADATA`` holds ``size`` bytes of
+    description (a wheel of a few hundred KB: it compresses well)."""
+    head = "Metadata-Version: 2.1\nName: evildep\nVersion: 0.1.0\n\n"
+    body = ("y" * 99 + "\n") * (size // 100)
+    return with_dependency(tmp_path, {"evildep-0.1.0.dist-info/METADATA": (head + body).encode()},
+                           compression=zipfile.ZIP_DEFLATED)
+
+
+def test_resolving_a_dependency_of_a_huge_metadata_is_bounded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """pip reads each dependency's ``METADATA`` whole to resolve it, before the arena inspects
+    any wheel: the red team's dependency of 137 KB (38 MiB of ``METADATA``) held pip at 465
+    MiB for 37 s before its inspection refused it, and one of 409 KB (114 MiB) at 1,274 MiB
+    for 54 s. pip resolves under :data:`~arena.submit.RESOLVE`'s limits now (lowered here: the same
+    dependency is refused by them, saying so, and before any install)."""
+    from arena import submit as submitting
+    from arena.errors import ArenaError
+    from arena.seats.sandbox import Confinement
+
+    monkeypatch.setattr(submitting, "RESOLVE",
+                        Confinement(memory_mb=384, cpu_seconds=60, file_mb=64), raising=False)
+    bot, options = wordy_dependency(tmp_path, 40_000_000)
+    environment = tmp_path / "env"
+    with pytest.raises(ArenaError, match=r"arena_bot_needy-0.1.0-py3-none-any.whl: its "
+                                         r"dependencies could not be resolved \(pip ran out of "
+                                         r"its 384 MiB\)"):
+        submitting.make_environment(environment, bot, options)
+    assert installed(environment) == []
+
+
+def test_a_resolution_report_past_its_bound_is_refused_unread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The arena reads pip's report whole, every dependency's ``METADATA`` in it."""
+    from arena import submit as submitting
+    from arena.errors import ArenaError
+
+    monkeypatch.setattr(submitting, "MAX_REPORT", 1 << 20, raising=False)
+    bot, options = wordy_dependency(tmp_path, 2_000_000)
+    environment = tmp_path / "env"
+    with pytest.raises(ArenaError, match=r"the metadata of its dependencies holds 2 MiB; 1 MiB "
+                                         r"at most"):
+        submitting.make_environment(environment, bot, options)
+    assert installed(environment) == []
+
+
+def test_a_plugin_that_fails_to_load_loudly_is_refused_in_one_short_line(tmp_path: Path) -> None:
+    """What a submitted plugin's catalog reports wrong is its own code's: the red team's
+    import error of 3 MB was one line of 3,000,068 characters on the terminal. It is shown
+    as ``arena bots`` shows problems: one line of at most 300 characters each."""
+    wheel = craft_wheel(tmp_path / "wheel", "arena_bot_loud", {
+        "arena_bot_loud/plugin.py": b"raise RuntimeError('boom ' * 600000)\n"})
+    done = arena("submit", str(wheel), store=tmp_path / "store")
+    assert done.returncode == 2
+    assert "arena_bot_loud.plugin: failed to load: RuntimeError: boom boom" in done.stderr
+    assert len(done.stderr) < 1000 and len(done.stderr.strip().splitlines()) == 1

@@ -1024,3 +1024,179 @@ def test_a_fallback_host_opens_no_socket_of_the_network() -> None:
     assert result.statuses == ("ok", "ok"), result.errors
     assert "SOCKETS REFUSED Address family not supported" in result.outputs[0], result.outputs
     assert "VSOCK REFUSED Address family not supported" in result.outputs[0], result.outputs
+
+
+@pytest.fixture
+def installed_stranger() -> Iterator[str]:
+    """A bot distribution installed in the arena's environment as ``pip install ./bot`` puts
+    one (not editable: its package in ``site-packages``), holding a secret in its code; its
+    name. Removed afterwards."""
+    import sysconfig
+
+    from arena.seats import foreign
+
+    site = Path(sysconfig.get_paths()["purelib"])
+    package = f"arena_zoo_secret_{os.getpid()}"
+    metadata = site / f"{package}-0.1.dist-info"
+    try:
+        (site / package).mkdir()
+        (site / package / "__init__.py").write_text('STRATEGY = "always bluff on 7"\n')
+        (site / package / "plugin.py").write_text("")
+        metadata.mkdir()
+        (metadata / "METADATA").write_text(
+            f"Metadata-Version: 2.1\nName: {package}\nVersion: 0.1\n")
+        (metadata / "entry_points.txt").write_text(f"[arena]\nsecret = {package}.plugin\n")
+        (metadata / "RECORD").write_text(
+            f"{package}/__init__.py,,\n{package}/plugin.py,,\n{metadata.name}/METADATA,,\n"
+            f"{metadata.name}/RECORD,,\n")
+        foreign.foreign_files.cache_clear()
+        foreign._providers.cache_clear()
+        yield package
+    finally:
+        import shutil
+
+        shutil.rmtree(site / package, ignore_errors=True)
+        shutil.rmtree(metadata, ignore_errors=True)
+        foreign.foreign_files.cache_clear()
+        foreign._providers.cache_clear()
+
+
+def test_a_sandbox_reads_nothing_of_another_bots_installed_package(
+    installed_stranger: str,
+) -> None:
+    """Every bot installed in the arena's environment (``pip install ./bot``) has its code and
+    data files in ``site-packages``, which every bubblewrap host binds: the zoo's snoop read
+    another bot's source there in its match (and a submitted package's build could have
+    copied it into its own wheel). Another plugin's files read empty now; its metadata is
+    left (``importlib.metadata`` still works in a host)."""
+    result = duel(SeatSpec("snoop", "zoo-snoop", {"peek": True}), "required")
+    assert result.statuses == ("ok", "ok"), result.errors
+    assert "SNOOPED" in result.outputs[0]
+    found = [line for line in result.outputs[0].splitlines() if line.startswith("FOUND:")]
+    assert found == [], found
+
+
+def test_a_bot_still_reads_what_it_needs(installed_stranger: str) -> None:
+    """Only what a host does not need is hidden: the arena's own distribution (its editable
+    install's ``.pth`` included), the bot's own and what it requires stay."""
+    from arena.seats import foreign
+
+    roots = tuple(path.resolve() for path in foreign.environment_roots(None))
+    for_zoo = foreign.foreign_files("arena_testzoo", roots)
+    for_stranger = foreign.foreign_files(f"{installed_stranger}.plugin", roots)
+    assert any(path.name == installed_stranger for path in for_zoo)
+    assert not any(installed_stranger in str(path) for path in for_stranger)
+    assert any("arena_bot_greedy" in path.name for path in for_stranger)
+    assert not any("arena_bot_greedy" in path.name
+                   for path in foreign.foreign_files("arena_bot_greedy.plugin", roots))
+    assert not any("lostvalley_arena" in str(path) for path in for_zoo + for_stranger)
+
+
+def group_tasks(host: process.HostProcess) -> int:
+    """The tasks (processes and threads) in a host's control group, read from the kernel."""
+    assert host.cgroup is not None
+    for folder in host.cgroup.folders:
+        if (folder / "pids.current").exists():
+            return int((folder / "pids.current").read_text())
+    raise AssertionError("no pids controller")
+
+
+@pytest.mark.usefixtures("pool_closed")
+@pytest.mark.skipif(cgroups.available() is None, reason="no control groups on this machine")
+def test_the_idle_hosts_threads_are_held_to_the_pools_share_of_the_machines_tasks(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A stopped host keeps its threads, each a task of the machine: the zoo's bot kept 60 in
+    every host it was given (one deal: a new host each match), and the pool kept them all,
+    up to 128 hosts a worker, 8,576 tasks; past the machine's ``pid_max`` nothing forks, and
+    in a control group of 340 tasks the other seat's host could not start from the fifth
+    match on (``crash``: the bot won). The pool holds them to its share now (lowered
+    here)."""
+    monkeypatch.setattr(process, "idle_tasks", lambda: 150, raising=False)
+    for _ in range(4):
+        result = duel(SeatSpec("threads", "zoo-threads"), "required")
+        assert result.statuses == ("ok", "ok"), result.errors
+        assert "THREADS 61" in result.outputs[0]
+    idle = [host for hosts in POOL.idle.values() for host in hosts]
+    assert idle and sum(group_tasks(host) for host in idle) <= 150
+
+
+def fake_distribution(site: Path, name: str, files: dict[str, str], *, plugin: str = "",
+                      requires: tuple[str, ...] = ()) -> list[Path]:
+    """Install a distribution by hand in ``site`` (its files, a dist-info with a ``RECORD``,
+    an ``arena`` entry point to ``plugin`` if given); what to remove afterwards."""
+    metadata = site / f"{name}-0.1.dist-info"
+    metadata.mkdir()
+    made = [metadata]
+    for path, text in files.items():
+        target = site / path
+        if not target.parent.exists():
+            target.parent.mkdir(parents=True)
+            made.append(target.parent)
+        target.write_text(text)
+        made.append(target)
+    (metadata / "METADATA").write_text(
+        f"Metadata-Version: 2.1\nName: {name}\nVersion: 0.1\n"
+        + "".join(f"Requires-Dist: {need}\n" for need in requires))
+    if plugin:
+        (metadata / "entry_points.txt").write_text(f"[arena]\n{name} = {plugin}\n")
+    (metadata / "RECORD").write_text("".join(f"{path},,\n" for path in files))
+    return made
+
+
+def test_a_folder_shared_with_what_a_bot_needs_hides_only_the_strangers_files() -> None:
+    """A namespace package holds files of several distributions: where one the bot needs
+    (a library its distribution requires) shares a folder with another bot's, only the
+    other bot's files are hidden, not the folder."""
+    import shutil
+    import sysconfig
+
+    from arena.seats import foreign
+
+    site = Path(sysconfig.get_paths()["purelib"])
+    tag = os.getpid()
+    made: list[Path] = []
+    try:
+        made += fake_distribution(site, f"zoo_lib_{tag}", {f"zoo_ns_{tag}/lib.py": "X = 1\n"})
+        made += fake_distribution(site, f"zoo_bot_{tag}", {f"zoo_bot_{tag}/plugin.py": ""},
+                                  plugin=f"zoo_bot_{tag}.plugin", requires=(f"zoo_lib_{tag}",))
+        made += fake_distribution(site, f"zoo_other_{tag}",
+                                  {f"zoo_ns_{tag}/secret.py": "S = 2\n",
+                                   f"zoo_other_{tag}/plugin.py": ""},
+                                  plugin=f"zoo_other_{tag}.plugin")
+        foreign.foreign_files.cache_clear()
+        foreign._providers.cache_clear()
+        roots = tuple(path.resolve() for path in foreign.environment_roots(None))
+        hidden = set(foreign.foreign_files(f"zoo_bot_{tag}.plugin", roots))
+        assert site / f"zoo_ns_{tag}" / "secret.py" in hidden
+        assert site / f"zoo_other_{tag}" in hidden
+        assert site / f"zoo_ns_{tag}" not in hidden
+        assert site / f"zoo_ns_{tag}" / "lib.py" not in hidden
+        assert not {path for path in hidden if f"zoo_bot_{tag}" in str(path)}
+    finally:
+        for path in reversed(made):
+            shutil.rmtree(path, ignore_errors=True) if path.is_dir() else path.unlink()
+        foreign.foreign_files.cache_clear()
+        foreign._providers.cache_clear()
+
+
+@pytest.mark.usefixtures("pool_closed")
+def test_a_host_kept_for_many_matches_is_retired_before_its_cpu_time_runs_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A host's CPU time limit (``RLIMIT_CPU``) counts its whole life, and the pool keeps a
+    host for up to 500 matches: an honest bot that thinks hard added up its CPU time from
+    match to match until the kernel killed its host in the middle of one (``crash``: with
+    the limit lowered to 3 s, in its fourth match here; at the default hour, a bot thinking
+    a second a decision crashed after some 70 matches of one host). A host past half its
+    limit is retired instead of kept."""
+    from functools import partial
+
+    from arena.seats import sandbox as sandboxing
+
+    monkeypatch.setattr(sandboxing, "Confinement", partial(Confinement, cpu_seconds=3))
+    busy = SeatSpec("busy", "zoo-busy", {"seconds": 0.15})
+    roomy = limits("required", move_seconds=3.0, bank_seconds=10.0)
+    results = [play_match(spec(busy, "random", seed=seed, limits=roomy)) for seed in range(8)]
+    assert [result.statuses for result in results] == [("ok", "ok")] * 8, [
+        result.errors for result in results]

@@ -84,6 +84,14 @@ class Cgroup:
                     return int((folder / name).read_text())
         return None
 
+    def tasks(self) -> int | None:
+        """The group's tasks now (processes and their threads: ``pids.current``); None where
+        it cannot be read."""
+        for folder in self.folders:
+            with contextlib.suppress(OSError, ValueError):
+                return int((folder / "pids.current").read_text())
+        return None
+
     def kill_all(self) -> None:
         """SIGKILL every process in the group (those that left the host's session too)."""
         for pid in self.processes():
@@ -270,6 +278,22 @@ def _v2() -> Layout | None:
     if "memory" not in enabled or "pids" not in enabled:
         return None
     return Layout(2, ROOT, ROOT, ROOT if "cpu" in enabled else None)
+
+
+def own_tasks_limit() -> int | None:
+    """The most tasks this process's own control group (a container's, say) and those above
+    it may hold (``pids.max``), cgroup v1 or v2; None where none bounds them."""
+    own = _own_groups()
+    places = [ROOT / "pids" / own["pids"].lstrip("/")] if "pids" in own else []
+    places.append(ROOT / own.get("", "/").lstrip("/"))  # v2: the unified hierarchy
+    limits = []
+    for place in places:
+        for folder in (place, *place.parents):
+            if folder == ROOT.parent or ROOT not in (folder, *folder.parents):
+                break
+            with contextlib.suppress(OSError, ValueError):
+                limits.append(int((folder / "pids.max").read_text()))
+    return min(limits) if limits else None
 
 
 def _own_groups() -> dict[str, str]:

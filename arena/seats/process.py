@@ -51,6 +51,15 @@ OUTPUT_BYTES = 64 * 1024
 MAX_MATCHES_PER_HOST = 500
 """A host is retired after this many matches, so nothing a bot leaks grows for long."""
 
+CPU_RETIRE = 0.5
+"""The share of its CPU time limit past which a host is retired, not kept for another match:
+the limit (``RLIMIT_CPU``) counts the host's whole life, and the pool keeps a host for up to
+:data:`MAX_MATCHES_PER_HOST` matches, so an honest bot that thinks hard added up its CPU time
+until the kernel killed its host in the middle of a match (``crash``: at the limit of an
+hour, a bot thinking a second a decision, after some 70 matches of one host; with a limit
+of 3 s, the zoo's ``busy`` bot in its fourth match). A match takes far less than half of
+it: its seat's clock is ``move_seconds`` a decision and a bank, on ``cpus`` cores."""
+
 MAX_IDLE_PER_BOT = 24
 """Idle hosts the pool keeps per bot, params and limits (the oldest goes past it): a host
 never plays a deal twice, so a bot that sits at every seating of a table needs one host a
@@ -61,6 +70,9 @@ one idle host, not 24. With 8 (before), a four-seat round robin in every order s
 about three hosts a match (``benchmarks/bench_hosts.py``)."""
 
 PAGE_BYTES = os.sysconf("SC_PAGE_SIZE")
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+"""The units of a process's CPU times in ``/proc/PID/stat``."""
 
 INODE_BYTES = 1024
 """What the kernel holds for one file of a scratch folder beyond its contents (measured: 830
@@ -122,6 +134,31 @@ def idle_budget() -> int:
         with contextlib.suppress(OSError, ValueError):
             memory = min(memory, int(Path(limit).read_text()))
     return max(MIN_IDLE_BYTES, memory // (IDLE_SHARE * (os.cpu_count() or 1)))
+
+
+@functools.cache
+def idle_tasks() -> int:
+    """Tasks (processes and threads) the idle hosts of this process may hold together: its
+    share (one worker per core) of a quarter of what the machine may run at once
+    (``kernel.pid_max``, ``kernel.threads-max`` or the ``pids.max`` of the control group
+    it runs in, whichever is fewest), at least
+    :data:`MIN_IDLE_TASKS`. A stopped host keeps its threads, each a task of the machine
+    (every sandbox's tasks have a pid outside it too): the red team's bot kept 60 threads in
+    every host it was given, and the pool kept them all (a host may hold 67 tasks: at 128
+    hosts a worker, 8,576 by that count, and four workers would pass the 32,768 pids of a
+    machine's default ``pid_max``). Past the
+    machine's limit no process of it forks: a host that cannot start is its bot's crash, so
+    the bot's opponents crashed (shown in a control group of 340 tasks: the other seat's host
+    could not start from the fifth match on)."""
+    limit = cgroups.own_tasks_limit() or 1 << 22  # a container may run fewer
+    for name in ("pid_max", "threads-max"):
+        with contextlib.suppress(OSError, ValueError):
+            limit = min(limit, int(Path(f"/proc/sys/kernel/{name}").read_text()))
+    return max(MIN_IDLE_TASKS, limit // (IDLE_SHARE * (os.cpu_count() or 1)))
+
+
+MIN_IDLE_TASKS = 64
+"""What the idle hosts of a worker may hold in tasks on any machine, however small."""
 
 
 DISCARD_BYTES = 1 << 20
@@ -279,7 +316,9 @@ class HostProcess:
         self.matches = 0
         self.released = 0  # when the pool last took it back (a count), to close the oldest
         self.resident = 0  # its resident bytes when the pool last took it back
+        self.tasks = 0  # its tasks (processes and threads) when the pool last took it back
         self.memory_mb = confinement.memory_mb
+        self.cpu_seconds = confinement.cpu_seconds
         self.deals: set[int] = set()
         """The chance seeds of the matches it was started for: a host never gets one twice."""
         self.hello: dict[str, Any] = {}
@@ -411,6 +450,29 @@ class HostProcess:
         elif self.workdir is not None and _own_scratch(self.process.pid, self.workdir):
             total += sum(scratch_bytes(self.process.pid, folder.lstrip("/"))
                          for folder in (self.workdir, "dev/shm"))
+        return total
+
+    def cpu_used(self) -> float:
+        """Seconds of CPU time the host process has used in its life (0 if it cannot be
+        read): what its CPU time limit counts."""
+        try:
+            fields = _read(f"/proc/{self._own_pids()[0]}/stat").rsplit(b")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS  # utime, stime
+        except (OSError, IndexError, ValueError):
+            return 0.0
+
+    def task_count(self) -> int:
+        """The tasks (processes and threads) the host holds now: its control group's count
+        where it has one, else the threads of the host and the sandbox's init, and
+        bubblewrap's own process."""
+        counted = None if self.cgroup is None else self.cgroup.tasks()
+        if counted is not None:
+            return counted
+        total = 0 if self._sandbox is None else 1
+        for pid in self._own_pids():
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                status = _read(f"/proc/{pid}/status")
+                total += int(status.split(b"\nThreads:", 1)[1].split(None, 1)[0])
         return total
 
     def _own_pids(self) -> list[int]:
@@ -579,12 +641,14 @@ class HostPool:
         return None
 
     def release(self, key: str, host: HostProcess) -> None:
-        if not host.alive or host.matches >= MAX_MATCHES_PER_HOST:
+        if (not host.alive or host.matches >= MAX_MATCHES_PER_HOST
+                or host.cpu_used() > CPU_RETIRE * host.cpu_seconds > 0):
             host.close()
             return
         self._released += 1
         host.released = self._released
         host.resident = host.resident_bytes()
+        host.tasks = host.task_count()
         hosts = self.idle.setdefault(key, [])
         hosts.append(host)
         budget = host.memory_mb << 20
@@ -595,20 +659,22 @@ class HostPool:
             del self.idle[key]
         every = [idle for hosts in self.idle.values() for idle in hosts]
         count, held = len(every), sum(idle.resident for idle in every)
-        while count > min(MAX_IDLE_HOSTS, idle_hosts()) or (count and held > idle_budget()):
-            held -= self._close_oldest()
-            count -= 1
+        tasks = sum(idle.tasks for idle in every)
+        while count > min(MAX_IDLE_HOSTS, idle_hosts()) or (
+                count and (held > idle_budget() or tasks > idle_tasks())):
+            closed = self._close_oldest()
+            held, tasks, count = held - closed.resident, tasks - closed.tasks, count - 1
 
-    def _close_oldest(self) -> int:
-        """Close the idle host released longest ago (each key's list is in release order);
-        what it held."""
+    def _close_oldest(self) -> HostProcess:
+        """Close the idle host released longest ago (each key's list is in release order),
+        and return it (what it held is counted on it)."""
         key = min((key for key, hosts in self.idle.items() if hosts),
                   key=lambda key: self.idle[key][0].released)
         oldest = self.idle[key].pop(0)
         oldest.close()
         if not self.idle[key]:
             del self.idle[key]
-        return oldest.resident
+        return oldest
 
     def close(self) -> None:
         """End every idle host: all are let go first, then each is waited for (within a

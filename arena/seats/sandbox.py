@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.errors import ArenaError
-from arena.seats import seccomp
+from arena.seats import foreign, seccomp
 from arena.seats.host import OPEN_FILES
 
 SANDBOX_MODES = ("auto", "required", "fallback")
@@ -657,8 +657,9 @@ def host_command(
                "--proc", "/proc", *_hidden_proc(), "--dev", "/dev", *NO_PTYS,
                "--size", str(SCRATCH_MB << 18), "--tmpfs", "/dev/shm", "--remount-ro", "/dev",
                "--size", str(SCRATCH_MB << 20), "--tmpfs", "/tmp", "--chdir", "/tmp",
-               *_system_binds(), *_python_binds(extra, environment), *READ_ONLY_ROOT,
-               "--", *python]
+               *_system_binds(), *_python_binds(extra, environment),
+               *foreign.hidden_arguments(plugin, foreign.environment_roots(environment)),
+               *READ_ONLY_ROOT, "--", *python]
     return confinement.limited(command, moves), None
 
 
@@ -712,5 +713,6 @@ def sandboxed(
             *(arg for key, value in CLEAN_ENV.items() for arg in ("--setenv", key, value)),
             "--setenv", "PIP_NO_CACHE_DIR", "1", "--setenv", "PIP_NO_INDEX", "1",
             "--proc", "/proc", "--dev", "/dev", "--size", str(scratch_mb << 20),
-            "--tmpfs", "/tmp", *_system_binds(), *_python_binds([], None), *binds,
+            "--tmpfs", "/tmp", *_system_binds(), *_python_binds([], None),
+            *foreign.hidden_arguments(None, foreign.environment_roots(None)), *binds,
             *READ_ONLY_ROOT, "--chdir", "/tmp", "--", *argv]

@@ -256,15 +256,17 @@ class Snoop(Bot):
     ``port``, write access to each folder in ``targets`` (the results, other bots). With
     ``proc``, it also prints ``PROC NAME`` for each entry of ``/proc`` that is not a process of
     its own and tells it anything (a file that reads something, a folder that lists
-    something): what the whole machine's kernel says to every sandbox alike."""
+    something): what the whole machine's kernel says to every sandbox alike. With ``peek``,
+    it prints ``FOUND: read DISTRIBUTION FILE`` for each file it reads of another plugin's
+    distribution (another bot's code or data)."""
 
     name = "zoo-snoop"
 
     def __init__(self, *, port: int = 0, targets: Sequence[str] = (), secret_file: str = "",
-                 proc: bool = False, **kwargs: Any) -> None:
+                 proc: bool = False, peek: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.port, self.targets, self.secret_file = port, list(targets), secret_file
-        self.proc = proc
+        self.proc, self.peek = proc, peek
         self.done = False
 
     def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
@@ -272,6 +274,9 @@ class Snoop(Bot):
             self.done = True
             for finding in self.snoop():
                 print(f"FOUND: {finding}")
+            if self.peek:
+                for finding in _peek():
+                    print(f"FOUND: {finding}")
             if self.proc:
                 for name in sorted(os.listdir("/proc")):
                     if not name.isdigit() and _tells(Path("/proc") / name):
@@ -296,6 +301,26 @@ class Snoop(Bot):
                 (Path(target) / "snooped.txt").write_text("was here")
                 found.append(f"wrote into {target}")
         return found
+
+
+def _peek() -> list[str]:
+    """What it reads of the files other plugins' distributions installed (another bot's
+    source, its model), as ``read DISTRIBUTION FILE``: their metadata says where they are."""
+    import importlib.metadata
+
+    found = []
+    for distribution in importlib.metadata.distributions():
+        name = distribution.metadata["Name"] or ""
+        if name in ("arena-testbots", "lostvalley-arena") or not any(
+                entry.group == "arena" for entry in distribution.entry_points):
+            continue
+        for file in distribution.files or ():
+            if ".dist-info" in str(file):
+                continue
+            with contextlib.suppress(OSError, UnicodeDecodeError):
+                if Path(str(distribution.locate_file(file))).read_text().strip():
+                    found.append(f"read {name} {file}")
+    return found
 
 
 def _tells(path: Path) -> bool:
@@ -1335,12 +1360,54 @@ class Surrogate(Bot):
         raise RuntimeError(text)
 
 
+class Threads(Bot):
+    """Starts ``count`` threads that only wait, once a host process (so a kept host holds them
+    stopped between its matches), and says how many its process has: each is a task of the
+    machine, and every idle host the pool kept of it held them all."""
+
+    name = "zoo-threads"
+    started: ClassVar[list[threading.Event]] = []
+
+    def __init__(self, *, count: int = 60, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        if not self.started:
+            never = threading.Event()
+            self.started.append(never)
+            threading.stack_size(1 << 16)  # small stacks: its address-space limit allows many
+            with contextlib.suppress(RuntimeError):  # past its process limit: what it got
+                for _ in range(count):
+                    threading.Thread(target=never.wait, daemon=True).start()
+        print(f"THREADS {threading.active_count()}", flush=True)
+
+    def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        return legal_actions[0]
+
+
+
+class Busy(Bot):
+    """An honest bot that thinks hard: ``seconds`` of CPU time on every decision, within its
+    time, and a legal answer. Its host is kept from match to match, adding up CPU time."""
+
+    name = "zoo-busy"
+
+    def __init__(self, *, seconds: float = 0.1, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.seconds = seconds
+
+    def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        until = time.process_time() + self.seconds
+        while time.process_time() < until:
+            pass
+        print(f"CPU {time.process_time():.1f}", flush=True)
+        return legal_actions[0]
+
 ZOO: tuple[type, ...] = (Junk, PythonLoop, NativeLoop, SlowStart, Exit, Segfault, Chatty,
                          Flood, Hog, Forker, Fussy, Snoop, Forger, Rememberer, Colluder, Teller,
-                         LoudStart, Neighbour, BigHello, Surrogate)
+                         LoudStart, Neighbour, BigHello, Surrogate, Threads, Busy)
 
 
 @arena.hookimpl
 def arena_register_bots(register: Callable[[type], None]) -> None:
     for bot in ZOO:
         register(bot)
+

@@ -1,0 +1,152 @@
+"""Other plugins' files, hidden from a sandbox that binds a Python environment whole.
+
+A bubblewrap host of an installed bot binds the arena's virtualenv read-only, and with it
+every package installed there: ``pip install ./their-bot`` puts a bot's code and data files
+(a model, a table of values) in that environment's ``site-packages``, where the host of every
+other bot read them (the red team's bot read another bot's source in each match, and a
+submitted package's build, sandboxed the same way, could copy it into its own wheel). So
+each distribution there that registers ``arena`` plugins is hidden, the files it installed
+reading empty and its folders listing nothing, from every sandbox but those of its own bots
+and of the bots that require it (a bot of a third-party game that imports the game's
+engine names that game's package among its ``dependencies``). The arena's own distribution
+is never hidden, nor a distribution's metadata (``*.dist-info``: its name, version and the
+hashes of its files, which ``importlib.metadata`` reads in every host).
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.metadata
+import re
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+
+PLUGIN_GROUP = "arena"
+"""The entry point group of the arena's plugins."""
+
+ARENA_DISTRIBUTION = "lostvalley-arena"
+
+
+def canonical(name: str) -> str:
+    """A distribution's name as packaging compares them (``Arena_Bot.X`` is ``arena-bot-x``)."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def hidden_arguments(plugin: str | None, roots: Iterable[Path]) -> list[str]:
+    """bubblewrap's arguments hiding what :func:`foreign_files` finds under ``roots`` (the
+    folders the sandbox binds whole): files read empty, folders list nothing, read-only."""
+    from arena.seats.sandbox import EMPTY_FILE
+
+    args: list[str] = []
+    for path in foreign_files(plugin, tuple(sorted(root.resolve() for root in roots))):
+        if path.is_dir():
+            args += ["--tmpfs", str(path), "--remount-ro", str(path)]
+        elif path.is_file():
+            args += ["--ro-bind", str(EMPTY_FILE), str(path)]
+    return args
+
+
+@functools.cache
+def foreign_files(plugin: str | None, roots: tuple[Path, ...]) -> tuple[Path, ...]:
+    """The files and top-level folders, under ``roots``, of each installed distribution that
+    registers ``arena`` plugins and that the host of ``plugin`` (a plugin module; None: no
+    bot, such as a submitted package's build) does not need: not the arena's, not the one
+    providing ``plugin``, not one that one requires (read once a process and plugin)."""
+    needed = needed_distributions(plugin) if plugin else {ARENA_DISTRIBUTION}
+    foreign: list[importlib.metadata.Distribution] = []
+    kept: set[Path] = set()
+    for distribution in importlib.metadata.distributions():
+        name = _name(distribution)
+        if name in needed:
+            kept.update(_installed(distribution, frozenset()))
+        elif name and _registers_plugins(distribution):
+            foreign.append(distribution)
+    found: list[Path] = []
+    for distribution in foreign:
+        # A folder shared with what the host needs (a namespace package) has only the
+        # foreign distribution's own files in it hidden.
+        for path in _installed(distribution, frozenset(kept)):
+            if path not in found and any(root in path.parents for root in roots):
+                found.append(path)
+    return tuple(found)
+
+
+def needed_distributions(plugin: str) -> set[str]:
+    """The arena's distribution, the ones providing ``plugin``'s top-level module, and what
+    they require, and so on (canonical names)."""
+    top = plugin.partition(":")[0].split(".")[0]
+    wanted = [canonical(name) for name in _providers().get(top, [])]
+    needed = {ARENA_DISTRIBUTION}
+    while wanted:
+        name = wanted.pop()
+        if name in needed:
+            continue
+        needed.add(name)
+        wanted += _requirements(name)
+    return needed
+
+
+@functools.cache
+def _providers() -> dict[str, list[str]]:
+    return dict(importlib.metadata.packages_distributions())
+
+
+def _requirements(distribution: str) -> list[str]:
+    try:
+        needs = importlib.metadata.distribution(distribution).requires or []
+    except importlib.metadata.PackageNotFoundError:
+        return []
+    return [canonical(re.split(r"[^A-Za-z0-9._-]", need, maxsplit=1)[0]) for need in needs]
+
+
+def _name(distribution: importlib.metadata.Distribution) -> str:
+    try:
+        return canonical(distribution.metadata["Name"] or "")
+    except Exception:  # no metadata at all: nothing to go by
+        return ""
+
+
+def _registers_plugins(distribution: importlib.metadata.Distribution) -> bool:
+    try:
+        return any(entry.group == PLUGIN_GROUP for entry in distribution.entry_points)
+    except Exception:  # metadata an installer left broken: nothing to go by
+        return False
+
+
+def _installed(distribution: importlib.metadata.Distribution,
+               shared: frozenset[Path]) -> list[Path]:
+    """What ``distribution`` installed, its metadata folder left out: each top-level entry
+    of its ``site-packages`` (a package's folder, a module, a ``.pth`` file), but each file
+    of it under one of ``shared``, and each file it put elsewhere (``../../../share/...``).
+    Without a ``RECORD``, the top-level modules ``top_level.txt`` and its entry points
+    name."""
+    base = Path(str(distribution.locate_file(""))).resolve()
+    files = distribution.files
+    found: list[Path] = []
+    if files is None:
+        names = set((distribution.read_text("top_level.txt") or "").split())
+        names |= {entry.value.partition(":")[0].split(".")[0]
+                  for entry in distribution.entry_points}
+        for name in sorted(names):
+            found += [path for path in (base / name, base / f"{name}.py")
+                      if path.exists() and path not in shared]
+        return found
+    for file in files:
+        parts = Path(str(file)).parts
+        if not parts or parts[0].endswith((".dist-info", ".egg-info")):
+            continue
+        path = base / parts[0]
+        if parts[0] in ("..", "__pycache__") or path in shared:
+            path = (base / Path(str(file))).resolve()  # elsewhere, bytecode, a shared folder
+        if path not in found and path != base and (path.exists() or path.is_symlink()):
+            found.append(path)
+    return found
+
+
+def environment_roots(environment: Path | None) -> list[Path]:
+    """The folders a host binds whole: the base Python installation and the arena's
+    virtualenv, or a stored bot's own environment."""
+    roots = [Path(sys.base_prefix)]
+    roots.append(environment if environment is not None else Path(sys.prefix))
+    return roots
