@@ -97,6 +97,20 @@ def test_params_are_checked_where_the_bot_runs_before_any_match() -> None:
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+def test_a_bot_whose_constructor_requires_a_param_is_one_line_before_any_match() -> None:
+    """Given no --params, a bot whose constructor requires one played every match of the
+    check to the same error (a table of errors, status 1); ``arena run`` says it once."""
+    done = check("zoo-needy", "--game", "tiny-race")
+    assert done.returncode == 2, done.stdout + done.stderr
+    [line] = done.stderr.splitlines()
+    assert line.startswith("arena: error: bot 'zoo-needy' fails to start (with no params): "
+                           "TypeError: ")
+    assert "required keyword-only argument: 'depth'" in line
+    assert "tiny-race:" not in done.stdout
+    done = check("zoo-needy", "--game", "tiny-race", "--params", "depth = 2")
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
 def test_a_mistyped_param_or_unreadable_params_are_one_line() -> None:
     done = check("greedy", "--game", "lost-explorers", "--params", '{"rsk": 0.2}')
     assert done.returncode == 2
