@@ -141,6 +141,11 @@ def test_leaderboard_formats_and_a_truncated_file(config: Path, tmp_path: Path) 
     assert "truncated" in result.stderr
     rows = list(csv.DictReader(io.StringIO(result.stdout)))
     assert {row["bot"] for row in rows} == {"random", "random-2", "crasher"}
+    # A bool is written as JSON, pandas, DuckDB and spreadsheets read one (Python's "False"
+    # was); the last row's null is an empty cell.
+    assert [row["separated"] for row in rows[:-1]] == [
+        str(float(row["above_next"]) >= 0.95).lower() for row in rows[:-1]]
+    assert rows[-1]["separated"] == rows[-1]["above_next"] == ""
     markdown = arena("leaderboard", str(out), "--format", "markdown").stdout
     assert markdown.splitlines()[0].startswith("| # | bot |")
     table = arena("leaderboard", str(out)).stdout
