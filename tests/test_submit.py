@@ -157,19 +157,22 @@ def test_a_new_version_needs_new_version_then_versions_are_listed_kept_and_remov
     stocked: tuple[Path, Path], wheels: Path
 ) -> None:
     """Without ``--new-version`` anyone could take over every config that names a stored
-    package's bots without @version."""
+    package's bots without @version. The package is named as its author wrote it
+    (``arena-bot-old-timer``), not as its wheel's file spells it (``arena_bot_old_timer``)."""
     store, root = stocked
     newer = write_bot(root, "old-timer", version="0.2.0", requires='"zoolib==1.0"')
     line = refused(str(newer), "--find-links", str(wheels), "--no-index", store=store)
-    assert "arena_bot_old_timer is in the bot store already at version 0.1.0" in line
+    assert "arena-bot-old-timer is in the bot store already at version 0.1.0" in line
     assert "names old-timer without @version" in line and "--new-version" in line
     assert not (store / "arena_bot_old_timer" / "0.2.0").exists()
     done = arena("submit", str(newer), "--find-links", str(wheels), "--no-index",
                  "--new-version", store=store)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "Admitted arena_bot_old_timer 0.2.0" in done.stdout
+    assert "Admitted arena-bot-old-timer 0.2.0" in done.stdout
     listing = arena("bots", store=store)
     assert listing.returncode == 0, listing.stderr
+    entry = json.loads((store / "arena_bot_old_timer" / "0.2.0" / "entry.json").read_text())
+    assert entry["package"] == "arena-bot-old-timer"  # the folder keeps the wheel's spelling
     assert "Stored bots" in listing.stdout and "0.1.0, 0.2.0" in listing.stdout
     assert "new-wave" in listing.stdout and "passed" in listing.stdout
     removed = arena("store", "remove", "old-timer@0.2.0", store=store)
