@@ -25,7 +25,7 @@ from rich.text import Text
 
 from arena.aside import worth_it
 from arena.config import TournamentConfig, load, registry_for
-from arena.entry import INTERRUPTED
+from arena.entry import INTERRUPTED, end_quietly
 from arena.errors import ArenaError
 from arena.leaderboard import FORMATS, fault_summary, render
 from arena.ledger import rate_run, read_run
@@ -67,6 +67,10 @@ class ArenaGroup(click.Group):
             # "Aborted!" and status 1 read as a failure, not as the user's stop.
             click.echo("\nInterrupted.", err=True)
             ctx.exit(INTERRUPTED)
+        except BrokenPipeError:
+            # `arena leaderboard RUN | head -3`: the reader has what it wanted (click's own
+            # handling ended with status 1, a failure to `set -o pipefail`).
+            end_quietly()
 
 
 @click.group(cls=ArenaGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -75,8 +79,17 @@ def main() -> None:
     """Lost Valley Arena: round-robin tournaments between game-playing bots."""
 
 
+class _Console(Console):
+    """rich's console, ending as the command's other output does when its reader goes away
+    (rich's own ends with status 1)."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        end_quietly()
+
+
 def _console() -> Console:
-    console = Console(highlight=False)
+    console = _Console(highlight=False)
     if not console.is_terminal and "COLUMNS" not in os.environ:
         # A log or a pipe has no width: rich's 80 columns would cut the leaderboard.
         console.width = 120

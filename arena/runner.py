@@ -418,9 +418,11 @@ def _play(
 ) -> Outcome:
     made = not run.store.directory.exists()
     hold(run)  # before Ray starts: a second run into the folder is told at once
-    observer.connecting(describe(workers, address))
     started = time.monotonic()
     try:
+        # In here: a line that cannot be written (`arena run CONFIG | head -1`) stops the run
+        # as Ray's failure to start does.
+        observer.connecting(describe(workers, address))
         connection = _connect(workers, address, run.config)
     except BaseException:
         if made:  # Ray did not start: leave no empty folder behind

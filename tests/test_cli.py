@@ -152,6 +152,26 @@ def test_leaderboard_formats_and_a_truncated_file(config: Path, tmp_path: Path) 
     assert "random-2" in table and "faults" in table
 
 
+@pytest.mark.parametrize("view", [["--format", "csv"], [], ["--history"]])
+def test_output_into_a_closed_pipe_ends_quietly(tmp_path: Path, view: list[str]) -> None:
+    """``arena leaderboard RUN | head -3``: the reader gone, click's and rich's handling ended
+    with status 1 (a failure, to ``set -o pipefail``); now no word and 141, the status the
+    shell gives a Unix tool that SIGPIPE ended."""
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / "matches.jsonl").write_text((Path(__file__).parent / "data" / "tiny-run.jsonl")
+                                       .read_text())
+    running = subprocess.Popen([str(Path(sys.executable).parent / "arena"), "leaderboard",
+                                str(out), *view], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert running.stdout is not None
+    running.stdout.close()  # before the command has loaded: its first write finds no reader
+    _, stderr = running.communicate(timeout=60)
+    assert running.returncode == 128 + signal.SIGPIPE, stderr
+    # What it says of the run (this one has no config.json) only: nothing of the pipe.
+    assert [line for line in stderr.decode().splitlines()
+            if not line.startswith("arena: warning: ")] == []
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
