@@ -21,6 +21,7 @@ import json
 import os
 import shutil
 import signal
+import stat
 import tempfile
 import threading
 import time
@@ -287,13 +288,29 @@ def check_writable(directory: Path) -> None:
         )
     if not os.access(existing, os.W_OK | os.X_OK):
         raise ArenaError(
-            f"results folder {directory} cannot be written: no permission to write in "
-            f"{existing}; choose another --out"
+            f"results folder {directory} cannot be written: {unwritable(existing)}; "
+            f"choose another --out"
         )
     for name in (CONFIG, "matches.jsonl", "failures.jsonl"):
         path = directory / name
         if path.exists() and (path.is_dir() or not os.access(path, os.W_OK)):
-            raise ArenaError(f"results file {path} cannot be written; choose another --out")
+            why = "it is a folder" if path.is_dir() else unwritable(path)
+            raise ArenaError(f"results file {path} cannot be written: {why}; "
+                             f"choose another --out")
+
+
+def unwritable(path: Path) -> str:
+    """Why ``path``, which cannot be written, cannot: a read-only file system (a mount, a
+    snapshot), no write permission for anyone (read-only), or none for this user; all three
+    were "no permission"."""
+    with contextlib.suppress(OSError):
+        if os.statvfs(path).f_flag & os.ST_RDONLY:
+            return f"{path} is on a read-only file system"
+    with contextlib.suppress(OSError):
+        if not path.stat().st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
+            return f"{path} is read-only"
+    return f"no permission to write in {path}" if path.is_dir() else \
+        f"no permission to write {path}"
 
 
 def hold(run: RunPlan) -> None:

@@ -202,6 +202,47 @@ def test_an_out_folder_without_write_permission_is_one_line_before_ray(
     assert result.exit_code == 2 and "cannot be written" in result.output
 
 
+def test_an_out_folder_on_a_read_only_file_system_is_said_to_be_read_only(
+    config: Path, tmp_path: Path
+) -> None:
+    """A results folder on a read-only mount (here bubblewrap's read-only bind) was "no
+    permission to write", which sends the user to chmod; a new one there and a run there to
+    resume are both refused in one line saying the file system is read-only."""
+    import shutil
+
+    if shutil.which("bwrap") is None:
+        pytest.skip("bubblewrap makes the read-only mount")
+    mount = tmp_path / "mount"
+    (mount / "done").mkdir(parents=True)
+    (mount / "done" / "matches.jsonl").write_text(SAMPLE.read_text())
+    arena_script = str(Path(sys.executable).parent / "arena")
+    for out, extra in ((mount / "new", []), (mount / "done", ["--resume"])):
+        done = subprocess.run(
+            ["bwrap", "--dev-bind", "/", "/", "--ro-bind", str(mount), str(mount),
+             arena_script, "run", str(config), "--out", str(out), *extra],
+            capture_output=True, text=True, timeout=120, check=False)
+        assert done.returncode == 2, done.stdout + done.stderr
+        assert done.stderr == (f"arena: error: results folder {out} cannot be written: "
+                               f"{mount if extra == [] else out} is on a read-only file "
+                               "system; choose another --out\n")
+    assert sorted(path.name for path in mount.iterdir()) == ["done"]
+
+
+def test_a_read_only_folder_is_said_to_be_read_only(tmp_path: Path) -> None:
+    """No write permission for anyone is a read-only folder (for its owner too, root aside),
+    not a permission the user lacks."""
+    from arena.runner import unwritable
+
+    folder = tmp_path / "folder"
+    folder.mkdir(mode=0o555)
+    try:
+        assert unwritable(folder) == f"{folder} is read-only"
+        folder.chmod(0o700)
+        assert unwritable(folder) == f"no permission to write in {folder}"
+    finally:
+        folder.chmod(0o700)
+
+
 @pytest.mark.parametrize(
     ("limits", "message"),
     [
