@@ -421,7 +421,7 @@ def run(
         _stopped(console, exc, _after_stop(directory, config_path))
     except runner.RecordingFailed as exc:
         raise ArenaError(
-            f"{exc}; make room, then continue with: "
+            f"{exc}; {exc.remedy}, then continue with: "
             f"arena run {config_path} --out {directory} --resume"
         ) from None
     except FolderLost as exc:

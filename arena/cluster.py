@@ -50,7 +50,7 @@ from arena.errors import ArenaError
 from arena.match import EngineError, play_match
 from arena.records import MatchResult, MatchSpec, plain
 from arena.seats import cgroups
-from arena.store import encoded
+from arena.store import encoded, file_size_limit, size_limit_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -294,10 +294,15 @@ def connect(
         # "The current node timed out during startup" on a busy machine was a traceback.
         _let_go()
         said = plain(str(exc)).strip().splitlines()
+        limit = file_size_limit()
+        # Ray's own processes write logs past a small `ulimit -f`, and its GCS dies of it.
+        advice = (f"A file size limit is in force ({size_limit_text(limit)}), which Ray's own "
+                  "files pass: lift it (ulimit -f unlimited) and try again" if limit is not None
+                  else "Try again (Ray starts slowly on a busy machine), or start Ray once with "
+                  "'ray start --head' and give its address with --address")
         raise ArenaError(
             f"the local Ray instance did not start: {said[0] if said else type(exc).__name__}; "
-            "nothing was played. Try again (Ray starts slowly on a busy machine), or start Ray "
-            "once with 'ray start --head' and give its address with --address") from None
+            f"nothing was played. {advice}") from None
     session = _session_folder()
     if session is not None:
         reaper.watch(session, Path(ray.__file__).parent)

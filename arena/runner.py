@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import errno
 import functools
 import json
 import os
@@ -41,14 +42,26 @@ from arena.ratings import DRAW_PROBABILITY
 from arena.records import MatchResult, MatchSpec, is_label
 from arena.schedule import SEATINGS, of_the_plan
 from arena.seats.sandbox import distribution_parts, module_location
-from arena.store import CONFIG, MATCHES, RunStore, bounded_lines
+from arena.store import (
+    CONFIG,
+    MATCHES,
+    RunStore,
+    bounded_lines,
+    file_size_limit,
+    size_limit_text,
+)
 
 RATINGS = "ratings"
 """The key of ``config.json`` that holds the rating settings."""
 
 
 class RecordingFailed(ArenaError):
-    """Writing to the results folder failed mid-run (a full disk, a lost mount)."""
+    """Writing to the results folder failed mid-run (a full disk, a lost mount, the file size
+    limit); ``remedy``: what to do before ``--resume``."""
+
+    def __init__(self, message: str, remedy: str = "make room") -> None:
+        super().__init__(message)
+        self.remedy = remedy
 
 
 class Stopped(KeyboardInterrupt):
@@ -357,6 +370,14 @@ def execute(
                            connection.watch())
     except OSError as exc:
         where = exc.filename or run.store.directory
+        limit = file_size_limit()
+        if exc.errno == errno.EFBIG and limit is not None:
+            # "File too large" and "make room" sent the user to the disk, which had room.
+            raise RecordingFailed(
+                f"the results could not be written: {exc.filename or 'a file of ' + str(where)} "
+                f"reached the file size limit ({size_limit_text(limit)}); every match recorded "
+                f"before is safe",
+                remedy="lift the limit (ulimit -f unlimited)") from None
         raise RecordingFailed(
             f"cannot write to {where}: {exc.strerror or exc}; every match recorded before "
             f"is safe"

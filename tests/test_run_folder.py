@@ -290,6 +290,46 @@ def test_a_full_disk_mid_run_is_one_line_saying_how_to_resume(
     assert len((out / "matches.jsonl").read_text().splitlines()) == TOTAL
 
 
+@pytest.mark.usefixtures("ray_cluster")
+def test_the_file_size_limit_mid_run_is_said_and_keeps_whole_lines(
+    config: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``ulimit -f`` reached mid-run was "File too large; make room", sending the user to a
+    disk that had room, and the batch that passed the limit left a torn line. The limit is
+    real here: set on this process once the first batch is written, 10 bytes past it."""
+    import resource
+
+    out = tmp_path / "run"
+    append_all = RunStore.append_all
+    previous = resource.getrlimit(resource.RLIMIT_FSIZE)
+
+    def then_limited(self: RunStore, results: list[object]) -> None:
+        append_all(self, results)  # type: ignore[arg-type]
+        if resource.getrlimit(resource.RLIMIT_FSIZE) == previous:
+            size = self.matches_path.stat().st_size
+            resource.setrlimit(resource.RLIMIT_FSIZE, (size + 10, previous[1]))
+
+    monkeypatch.setattr(RunStore, "append_all", then_limited)
+    try:
+        result = arena("run", str(config), "--out", str(out))
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, previous)
+    assert result.exit_code == 2, result.output
+    [error] = result.stderr.splitlines()
+    assert error.startswith(f"arena: error: the results could not be written: a file of "
+                            f"{out} reached the file size limit (")
+    assert error.endswith("every match recorded before is safe; lift the limit (ulimit -f "
+                          f"unlimited), then continue with: arena run {config} --out {out} "
+                          "--resume")
+    kept = (out / "matches.jsonl").read_text()
+    assert kept.endswith("\n") and all(json.loads(line) for line in kept.splitlines())
+    monkeypatch.setattr(RunStore, "append_all", append_all)
+    resumed = arena("run", str(config), "--out", str(out), "--resume")
+    assert resumed.exit_code == 0, resumed.output
+    assert "truncated" not in resumed.output
+    assert len((out / "matches.jsonl").read_text().splitlines()) == TOTAL
+
+
 def test_resuming_a_run_saved_without_rating_settings_saves_them(
     config: Path, tmp_path: Path
 ) -> None:
