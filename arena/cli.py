@@ -10,7 +10,6 @@ import contextlib
 import json
 import os
 import secrets
-import signal
 import sys
 from collections.abc import Collection, Sequence
 from pathlib import Path
@@ -25,7 +24,7 @@ from rich.text import Text
 
 from arena.aside import worth_it
 from arena.config import TournamentConfig, load, registry_for
-from arena.entry import INTERRUPTED, end_quietly
+from arena.entry import INTERRUPTED, NOTHING_WRITTEN, Stopped, end_quietly, stopped_line
 from arena.errors import ArenaError
 from arena.leaderboard import FORMATS, fault_summary, render
 from arena.ledger import rate_run, read_run
@@ -62,11 +61,15 @@ class ArenaGroup(click.Group):
             # Plain: an error may quote a bot's words (its terminal codes stay out).
             click.echo(f"arena: error: {plain(str(exc))}", err=True)
             ctx.exit(USER_ERROR)
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as exc:
             # Ctrl-C where a command says nothing more of its own (arena run does): click's
             # "Aborted!" and status 1 read as a failure, not as the user's stop.
-            click.echo("\nInterrupted.", err=True)
-            ctx.exit(INTERRUPTED)
+            # Only a Stopped of its own names a signal here: what an earlier run in this
+            # process was sent is no word on this one.
+            said, status = stopped_line(exc) if isinstance(exc, Stopped) \
+                else ("Interrupted", INTERRUPTED)
+            click.echo(f"\n{said}.", err=True)
+            ctx.exit(status)
         except BrokenPipeError:
             # `arena leaderboard RUN | head -3`: the reader has what it wanted (click's own
             # handling ended with status 1, a failure to `set -o pipefail`).
@@ -375,16 +378,17 @@ def run(
 ) -> None:
     """Play the round robin described by CONFIG (TOML) and show the leaderboard; its bots are
     the installed ones and those of the bot store."""
-    # ray is imported only by the command that needs it: listing bots stays quick.
-    from arena import runner
-    from arena.cluster import ClusterLost
-
     _use_store(store)
     console = _console()
     # On a terminal, say what happens from the first second (bots are found by sandboxed
     # hosts, which takes a moment); the line goes once the plan is ready.
     reading = console.status(f"Reading {config_path}: finding the installed bots ...")
     try:
+        # ray is imported only by the command that needs it: listing bots stays quick. In
+        # here: a stop during its import (a second) is said as a stop later is.
+        from arena import runner
+        from arena.cluster import ClusterLost
+
         with runner.stop_signals_caught(), \
                 reading if console.is_terminal else contextlib.nullcontext():
             config = load(config_path)
@@ -399,7 +403,7 @@ def run(
     except KeyboardInterrupt as exc:
         # Ctrl-C (or SIGTERM, SIGHUP) while the config is read and its bots are started once:
         # click's "Aborted!" and status 1 (SIGTERM: no word at all) said nothing of the run.
-        _stopped(console, exc, "No match was played and nothing was written.")
+        _stopped(console, exc, NOTHING_WRITTEN)
     click.get_current_context().call_on_close(plan.store.release)
     for warning in [*plan.warnings, *_shadowed(config, found), *_guessable_seed(config, found)]:
         # escape(), plain(): a warning may quote a results file (a match id, a label).
@@ -449,13 +453,10 @@ def _all_recorded(console: Console, plan: RunPlan, directory: Path, title: str) 
 def _stopped(console: Console, interrupt: KeyboardInterrupt, after: str) -> NoReturn:
     """End a run stopped by Ctrl-C (status 130), SIGTERM (143) or SIGHUP (129), saying
     ``after``: what became of the folder and how to go on."""
-    from arena import runner
-
-    stopped = runner.stop_signal(interrupt)
-    said = f"Stopped ({signal.Signals(stopped).name})" if stopped else "Interrupted"
+    said, status = stopped_line(interrupt)
     with contextlib.suppress(OSError):  # after SIGHUP the terminal may be gone
         console.print(f"\n[bold]{said}.[/] {after}", soft_wrap=True)
-    sys.exit(128 + stopped if stopped else INTERRUPTED)
+    sys.exit(status)
 
 
 def _after_stop(directory: Path, config_path: Path) -> str:

@@ -35,6 +35,8 @@ from typing import Any, Protocol
 from arena.botstore import shipping_folder
 from arena.cluster import Connection, Dispatcher, Failed, connect, describe
 from arena.config import TournamentConfig
+from arena.entry import STOP_SIGNALS, Stopped, _received, _stop
+from arena.entry import stop_signal as stop_signal  # arena.runner's, as before
 from arena.errors import ArenaError
 from arena.ledger import Recorded
 from arena.plugins import Registry
@@ -62,44 +64,6 @@ class RecordingFailed(ArenaError):
     def __init__(self, message: str, remedy: str = "make room") -> None:
         super().__init__(message)
         self.remedy = remedy
-
-
-class Stopped(KeyboardInterrupt):
-    """The run was told to stop by a signal other than Ctrl-C (SIGTERM: ``kill``, a job
-    scheduler, systemd; SIGHUP: the terminal closed). A ``KeyboardInterrupt``, so it
-    leaves the run exactly as Ctrl-C does: what finished is saved, Ray is let go."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signal.Signals(signum).name)
-        self.signum = signum
-
-
-STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
-"""Signals that stop a run as Ctrl-C does. Left alone, SIGHUP killed the driver where it
-stood (Ray's dashboard and runtime-env agents lived on, orphaned, about 80 MB each), and
-SIGTERM met Ray's own handler: a C++ stack dump on the terminal, then the exit without the
-line saying how to resume."""
-
-
-_received: list[int] = []
-"""The stop signal a run was sent, if any: Ray's own code, if the signal lands while it
-runs, may raise a plain ``KeyboardInterrupt`` in place of :class:`Stopped` (seen once in
-CI: a SIGHUP said 'Interrupted' and exit status 130)."""
-
-
-def _stop(signum: int, frame: object) -> None:
-    # Once: a second signal while Ray is let go would cut that short and leave it running.
-    for stop in STOP_SIGNALS:
-        signal.signal(stop, signal.SIG_IGN)
-    _received.append(signum)
-    raise Stopped(signum)
-
-
-def stop_signal(interrupt: KeyboardInterrupt) -> int | None:
-    """The signal (SIGTERM, SIGHUP) that ended a run with ``interrupt``; None for Ctrl-C."""
-    if isinstance(interrupt, Stopped):
-        return interrupt.signum
-    return _received[-1] if _received else None
 
 
 def _catch_stop_signals() -> None:

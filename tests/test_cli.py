@@ -710,3 +710,29 @@ def test_ctrl_c_while_a_command_loads_is_one_line_and_status_130(
     assert (loading.returncode, loading.stdout, loading.stderr) == (130, "", "\nInterrupted.\n")
     pyproject = (Path(__file__).parent.parent / "pyproject.toml").read_text()
     assert 'arena = "arena.entry:main"' in pyproject  # the console script is that one
+
+
+@pytest.mark.parametrize("module", ["arena.cli", "arena.runner", "ray"])
+def test_sigterm_while_arena_run_loads_says_so(tmp_path: Path, module: str) -> None:
+    """SIGTERM in the first second of ``arena run`` (the command line's import, then the
+    runner's and Ray's) ended it without a word, while one a moment later says
+    "Stopped (SIGTERM)" and that nothing was written. The signal is sent as ``module`` is
+    imported, in a real process running the console script's function."""
+    out = tmp_path / "never"
+    loading = subprocess.run(
+        [sys.executable, "-c", (
+            "import os, signal, sys\n"
+            "class Stopping:\n"
+            "    def find_spec(self, name, path=None, target=None):\n"
+            f"        if name == {module!r}:\n"
+            "            os.kill(os.getpid(), signal.SIGTERM)\n"
+            "sys.meta_path.insert(0, Stopping())\n"
+            f"sys.argv = ['arena', 'run', {str(tmp_path / 'cli.toml')!r}, '--out', {str(out)!r}]\n"
+            "from arena.entry import main\n"
+            "main()\n")],
+        capture_output=True, text=True, timeout=60, check=False)
+    assert loading.returncode == 143, loading.stdout + loading.stderr
+    said = (loading.stdout + loading.stderr).strip()
+    assert said == "Stopped (SIGTERM). No match was played and nothing was written."
+    assert not out.exists()
+
