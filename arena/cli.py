@@ -456,6 +456,10 @@ def _stopped(console: Console, interrupt: KeyboardInterrupt, after: str) -> NoRe
     said, status = stopped_line(interrupt)
     with contextlib.suppress(OSError):  # after SIGHUP the terminal may be gone
         console.print(f"\n[bold]{said}.[/] {after}", soft_wrap=True)
+    if "arena.cluster" in sys.modules:  # loaded: Ray may have been starting
+        from arena.cluster import end_after_cut_start
+
+        end_after_cut_start(status)
     sys.exit(status)
 
 
