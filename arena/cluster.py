@@ -500,14 +500,40 @@ class RayLog:
 
 def running_instance() -> str | None:
     """The address of the Ray instance last started with ``ray start`` on this machine, if
-    it answers: ``arena run`` offers it (``--address``) instead of starting its own."""
-    try:
-        address = (ray_temp_folder() / "ray_current_cluster").read_text().strip()
-        host, _, port = address.rpartition(":")
-        socket.create_connection((host, int(port)), timeout=0.5).close()
-    except (OSError, ValueError):
-        return None
-    return address
+    it answers: ``arena run`` offers it (``--address``) instead of starting its own. Ray
+    writes that address into its temporary folder, which ``ray start --temp-dir X`` moves:
+    the folders of the raylets running here are looked in too (one started so was missed),
+    the last written first."""
+    files = []
+    for folder in dict.fromkeys([ray_temp_folder(), *_raylet_temp_folders()]):
+        with contextlib.suppress(OSError):
+            files.append((os.stat(folder / "ray_current_cluster").st_mtime, folder))
+    for _, folder in sorted(files, key=lambda found: found[0], reverse=True):
+        try:
+            address = (folder / "ray_current_cluster").read_text().strip()
+            host, _, port = address.rpartition(":")
+            socket.create_connection((host, int(port)), timeout=0.5).close()
+        except (OSError, ValueError):
+            continue
+        return address
+    return None
+
+
+def _raylet_temp_folders() -> list[Path]:
+    """The temporary folders (``--temp_dir``) of the raylets of this machine we may read."""
+    folders = []
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            argv = Path(entry.path, "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if not argv[0].endswith(b"/raylet"):
+            continue
+        folders += [Path(os.fsdecode(arg.removeprefix(b"--temp_dir=")))
+                    for arg in argv if arg.startswith(b"--temp_dir=")]
+    return folders
 
 
 def _reachable(address: str, timeout: float = 5.0) -> None:

@@ -775,3 +775,34 @@ def test_ctrl_c_while_ray_starts_leaves_no_ray_process_and_one_line(
     assert "Ray ready" not in output, "Ray was up before the agents were seen"
     assert left == [] and not out.exists()
 
+
+def test_a_ray_started_with_its_own_temp_dir_is_offered(
+    config: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``ray start --head --temp-dir X`` writes its address into X, not the default folder
+    where ``arena run`` looked: it was not offered. Here a stand-in raylet names X on its
+    command line, as Ray's does, and something listens at the address X holds."""
+    import socket
+
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.setenv("RAY_TMPDIR", str(tmp_path / "default"))  # holds no address
+    with socket.create_server(("127.0.0.1", 0)) as head:
+        address = f"127.0.0.1:{head.getsockname()[1]}"
+        (elsewhere / "ray_current_cluster").write_text(address)
+        raylet = subprocess.Popen(
+            [str(tmp_path / "raylet"), "-c", "import time; time.sleep(60)",
+             f"--temp_dir={elsewhere}"], executable=sys.executable)
+        try:
+            def interrupted(*args: object) -> None:
+                raise KeyboardInterrupt
+
+            monkeypatch.setattr("arena.runner._connect", interrupted)
+            result = arena("run", str(config), "--out", str(tmp_path / "never"))
+        finally:
+            raylet.kill()
+            raylet.wait()
+    assert result.exit_code == 130, result.output
+    assert (f"(a Ray instance started with 'ray start' runs here at {address}: --address "
+            f"{address} uses it and skips this start)") in " ".join(result.output.split())
+
