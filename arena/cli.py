@@ -91,11 +91,18 @@ class _Console(Console):
         end_quietly()
 
 
+NARROWEST = 20
+"""Fewer columns than this (``COLUMNS=0``, which some containers and CI runners set) are no
+width to print in: rich printed nothing at 0, status 0, and one letter a line at 1."""
+
+
 def _console() -> Console:
     console = _Console(highlight=False)
     if not console.is_terminal and "COLUMNS" not in os.environ:
         # A log or a pipe has no width: rich's 80 columns would cut the leaderboard.
         console.width = 120
+    if console.width < NARROWEST:
+        console.width = 80 if console.is_terminal else 120
     return console
 
 
@@ -170,7 +177,11 @@ def bots(store: Path | None) -> None:
 
     folder = _use_store(store)
     found = _discovered()
+    # The names are what a config and `arena check --game` need: folded, never cut (at 40
+    # columns every game's name was "explorers-o…").
     table = Table("bot", "games", "plugin", title="Installed bots")
+    for column in table.columns:
+        column.overflow = "fold"
     for name in sorted(found.bots):
         info = found.bot_info(name)
         if not info.version:
@@ -183,6 +194,8 @@ def bots(store: Path | None) -> None:
     if stored:
         shelf = Table("bot", "versions", "games", "submitted", "check",
                       title=Text(f"Stored bots ({plain(str(folder))})"))
+        for column in shelf.columns:
+            column.overflow = "fold"
         for name in sorted({bot.name for bot in stored}):
             versions = [bot for bot in stored if bot.name == name]
             newest = versions[-1]

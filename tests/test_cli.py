@@ -806,3 +806,22 @@ def test_a_ray_started_with_its_own_temp_dir_is_offered(
     assert (f"(a Ray instance started with 'ray start' runs here at {address}: --address "
             f"{address} uses it and skips this start)") in " ".join(result.output.split())
 
+
+def test_a_width_of_0_columns_prints_the_table_and_40_columns_cut_no_name(
+    tmp_path: Path,
+) -> None:
+    """``COLUMNS=0`` (set by some containers and CI runners) printed nothing, with status 0:
+    the leaderboard was lost; at 40 columns ``arena bots`` cut every game's name to
+    "explorers-o…", the names a config needs."""
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / "matches.jsonl").write_text((Path(__file__).parent / "data" / "tiny-run.jsonl")
+                                       .read_text())
+    shown = CliRunner(env={"COLUMNS": "0"}).invoke(main, ["leaderboard", str(out)])
+    assert shown.exit_code == 0, shown.output
+    assert all(label in shown.stdout for label in ("random", "random-2", "crasher"))
+    listed = CliRunner(env={"COLUMNS": "40"}).invoke(main, ["bots"])
+    assert listed.exit_code == 0, listed.output
+    assert "\N{HORIZONTAL ELLIPSIS}" not in listed.stdout
+    assert "explorers-of" in listed.stdout
+
