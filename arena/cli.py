@@ -24,7 +24,15 @@ from rich.text import Text
 
 from arena.aside import worth_it
 from arena.config import TournamentConfig, load, registry_for
-from arena.entry import INTERRUPTED, NOTHING_WRITTEN, Stopped, end_quietly, stopped_line
+from arena.entry import (
+    INTERRUPTED,
+    NOTHING_WRITTEN,
+    WRITE_ERRORS,
+    Stopped,
+    end_quietly,
+    output_failed,
+    stopped_line,
+)
 from arena.errors import ArenaError
 from arena.leaderboard import FORMATS, fault_summary, render
 from arena.ledger import rate_run, read_run
@@ -74,6 +82,11 @@ class ArenaGroup(click.Group):
             # `arena leaderboard RUN | head -3`: the reader has what it wanted (click's own
             # handling ended with status 1, a failure to `set -o pipefail`).
             end_quietly()
+        except OSError as exc:
+            # `arena leaderboard RUN > out.txt` on a full disk was a traceback of the write.
+            if exc.errno not in WRITE_ERRORS:
+                raise
+            output_failed(exc)
 
 
 @click.group(cls=ArenaGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -5,6 +5,7 @@ Ctrl-C then was a ``KeyboardInterrupt`` traceback from the middle of an import."
 
 from __future__ import annotations
 
+import errno
 import os
 import signal
 import sys
@@ -93,12 +94,34 @@ def main() -> None:
                 signal.signal(stop, signal.SIG_DFL)
 
 
+OUTPUT_FAILED = 1
+"""The status of a command whose output could not be written (``> /dev/full``, a full disk
+under a redirection), as ``cat`` and ``sort`` end then."""
+
+WRITE_ERRORS = (errno.ENOSPC, errno.EFBIG, errno.EDQUOT, errno.EIO)
+"""What a write to a file that stdout was redirected to fails with, beyond a closed pipe."""
+
+
 def flush_or_end_quietly() -> None:
-    """Flush stdout; if its reader has gone, end at once with :data:`PIPE_CLOSED`."""
+    """Flush stdout; if its reader has gone, end at once with :data:`PIPE_CLOSED`; if it
+    cannot be written, with one line and :data:`OUTPUT_FAILED`."""
     try:
         sys.stdout.flush()
     except BrokenPipeError:
         end_quietly()
+    except OSError as exc:
+        if exc.errno not in WRITE_ERRORS:
+            raise
+        output_failed(exc)
+
+
+def output_failed(exc: OSError) -> None:
+    """Stdout could not be written (a full disk, a file size limit): one line on stderr and
+    :data:`OUTPUT_FAILED`, not a traceback of the write (and another at exit, flushing)."""
+    with open(os.devnull, "w") as devnull:
+        os.dup2(devnull.fileno(), sys.stdout.fileno())
+    sys.stderr.write(f"arena: error: cannot write the output: {exc.strerror or exc}\n")
+    raise SystemExit(OUTPUT_FAILED)
 
 
 def end_quietly() -> None:

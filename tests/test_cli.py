@@ -172,6 +172,26 @@ def test_output_into_a_closed_pipe_ends_quietly(tmp_path: Path, view: list[str])
             if not line.startswith("arena: warning: ")] == []
 
 
+@pytest.mark.parametrize("view", [["--format", "csv"], []])
+def test_output_that_cannot_be_written_is_one_line(tmp_path: Path, view: list[str]) -> None:
+    """``arena leaderboard RUN > out.txt`` on a full disk (here ``/dev/full``) was a traceback
+    of the write, from click's echo or from rich; now one line and status 1, as ``cat``."""
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full here")
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / "matches.jsonl").write_text((Path(__file__).parent / "data" / "tiny-run.jsonl")
+                                       .read_text())
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([str(Path(sys.executable).parent / "arena"), "leaderboard",
+                               str(out), *view], stdout=full, stderr=subprocess.PIPE,
+                              text=True, timeout=60, check=False)
+    assert done.returncode == 1, done.stderr
+    errors = [line for line in done.stderr.splitlines()
+              if not line.startswith("arena: warning: ")]
+    assert errors == ["arena: error: cannot write the output: No space left on device"]
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
