@@ -207,6 +207,14 @@ def test_mistakes_are_one_line_and_exit_2(stocked: tuple[Path, Path], tmp_path: 
     assert "0.1 is in the bot store already" in line and "old-timer@0.1.0'" in line
 
 
+def test_removing_from_an_empty_store_says_it_holds_none(tmp_path: Path) -> None:
+    """'known stored bots: none installed' named the wrong place: the store holds none."""
+    done = arena("store", "remove", "nope", store=tmp_path / "store")
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stderr == ("arena: error: unknown stored bot 'nope' (known stored bots: none "
+                           "stored)\n")
+
+
 def test_a_package_that_registers_no_bot_is_refused(tmp_path: Path) -> None:
     source = write_bot(tmp_path, "hollow")
     plugin = source / "bot_hollow" / "plugin.py"
