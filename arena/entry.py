@@ -105,6 +105,8 @@ WRITE_ERRORS = (errno.ENOSPC, errno.EFBIG, errno.EDQUOT, errno.EIO)
 def flush_or_end_quietly() -> None:
     """Flush stdout; if its reader has gone, end at once with :data:`PIPE_CLOSED`; if it
     cannot be written, with one line and :data:`OUTPUT_FAILED`."""
+    if sys.stdout is None:  # started with stdout closed (`>&-`): nothing to flush
+        return
     try:
         sys.stdout.flush()
     except BrokenPipeError:

@@ -172,6 +172,19 @@ def test_output_into_a_closed_pipe_ends_quietly(tmp_path: Path, view: list[str])
             if not line.startswith("arena: warning: ")] == []
 
 
+def test_a_command_started_with_stdout_closed_ends_without_a_traceback(tmp_path: Path) -> None:
+    """Started with ``>&-`` (a daemon's way), Python has no ``sys.stdout``: the flush at the
+    end, which keeps a closed pipe quiet, must not fail on it."""
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / "matches.jsonl").write_text((Path(__file__).parent / "data" / "tiny-run.jsonl")
+                                       .read_text())
+    script = str(Path(sys.executable).parent / "arena")
+    done = subprocess.run(["sh", "-c", f"exec '{script}' leaderboard '{out}' >&-"],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+
+
 @pytest.mark.parametrize("view", [["--format", "csv"], []])
 def test_output_that_cannot_be_written_is_one_line(tmp_path: Path, view: list[str]) -> None:
     """``arena leaderboard RUN > out.txt`` on a full disk (here ``/dev/full``) was a traceback
