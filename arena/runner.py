@@ -19,10 +19,8 @@ import contextlib
 import errno
 import functools
 import json
-import os
 import shutil
 import signal
-import stat
 import tempfile
 import threading
 import time
@@ -49,6 +47,7 @@ from arena.store import (
     MATCHES,
     RunStore,
     bounded_lines,
+    check_writable,
     file_size_limit,
     size_limit_text,
 )
@@ -245,49 +244,6 @@ def _saved(saved: dict[str, object], directory: Path) -> TournamentConfig:
 def _ratings(saved: Mapping[str, Any] | None) -> Mapping[str, Any]:
     ratings = saved.get(RATINGS) if saved else None
     return ratings if isinstance(ratings, Mapping) else {}
-
-
-def check_writable(directory: Path) -> None:
-    """Refuse, before anything starts, a results folder that cannot be made or written."""
-    if directory.exists() and not directory.is_dir():
-        raise ArenaError(
-            f"results folder {directory} is a file, not a folder; choose another --out"
-        )
-    existing = directory
-    while not existing.exists():
-        if existing.parent == existing:
-            break
-        existing = existing.parent
-    if existing.exists() and not existing.is_dir():
-        raise ArenaError(
-            f"results folder {directory} cannot be made: {existing} is a file; "
-            f"choose another --out"
-        )
-    if not os.access(existing, os.W_OK | os.X_OK):
-        raise ArenaError(
-            f"results folder {directory} cannot be written: {unwritable(existing)}; "
-            f"choose another --out"
-        )
-    for name in (CONFIG, "matches.jsonl", "failures.jsonl"):
-        path = directory / name
-        if path.exists() and (path.is_dir() or not os.access(path, os.W_OK)):
-            why = "it is a folder" if path.is_dir() else unwritable(path)
-            raise ArenaError(f"results file {path} cannot be written: {why}; "
-                             f"choose another --out")
-
-
-def unwritable(path: Path) -> str:
-    """Why ``path``, which cannot be written, cannot: a read-only file system (a mount, a
-    snapshot), no write permission for anyone (read-only), or none for this user; all three
-    were "no permission"."""
-    with contextlib.suppress(OSError):
-        if os.statvfs(path).f_flag & os.ST_RDONLY:
-            return f"{path} is on a read-only file system"
-    with contextlib.suppress(OSError):
-        if not path.stat().st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
-            return f"{path} is read-only"
-    return f"no permission to write in {path}" if path.is_dir() else \
-        f"no permission to write {path}"
 
 
 def hold(run: RunPlan) -> None:

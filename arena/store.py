@@ -102,6 +102,50 @@ MAX_LINE_CHARS = 64 * 1024 * 1024
 line of gigabytes (a hostile or broken file) would be held whole, and then decoded."""
 
 
+def check_writable(directory: Path, flag: str = "--out") -> None:
+    """Refuse, before anything starts, a results folder that cannot be made or written
+    (``flag``: the option that names it, for the way out)."""
+    if directory.exists() and not directory.is_dir():
+        raise ArenaError(
+            f"results folder {directory} is a file, not a folder; choose another {flag}"
+        )
+    existing = directory
+    while not existing.exists():
+        if existing.parent == existing:
+            break
+        existing = existing.parent
+    if existing.exists() and not existing.is_dir():
+        raise ArenaError(
+            f"results folder {directory} cannot be made: {existing} is a file; "
+            f"choose another {flag}"
+        )
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise ArenaError(
+            f"results folder {directory} cannot be written: {unwritable(existing)}; "
+            f"choose another {flag}"
+        )
+    for name in (CONFIG, "matches.jsonl", "failures.jsonl"):
+        path = directory / name
+        if path.exists() and (path.is_dir() or not os.access(path, os.W_OK)):
+            why = "it is a folder" if path.is_dir() else unwritable(path)
+            raise ArenaError(f"results file {path} cannot be written: {why}; "
+                             f"choose another {flag}")
+
+
+def unwritable(path: Path) -> str:
+    """Why ``path``, which cannot be written, cannot: a read-only file system (a mount, a
+    snapshot), no write permission for anyone (read-only), or none for this user; all three
+    were "no permission"."""
+    with contextlib.suppress(OSError):
+        if os.statvfs(path).f_flag & os.ST_RDONLY:
+            return f"{path} is on a read-only file system"
+    with contextlib.suppress(OSError):
+        if not path.stat().st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
+            return f"{path} is read-only"
+    return f"no permission to write in {path}" if path.is_dir() else \
+        f"no permission to write {path}"
+
+
 def file_size_limit() -> int | None:
     """The largest file this process may write, in bytes (``ulimit -f``); None: no limit."""
     soft, _ = resource.getrlimit(resource.RLIMIT_FSIZE)

@@ -231,7 +231,7 @@ def test_an_out_folder_on_a_read_only_file_system_is_said_to_be_read_only(
 def test_a_read_only_folder_is_said_to_be_read_only(tmp_path: Path) -> None:
     """No write permission for anyone is a read-only folder (for its owner too, root aside),
     not a permission the user lacks."""
-    from arena.runner import unwritable
+    from arena.store import unwritable
 
     folder = tmp_path / "folder"
     folder.mkdir(mode=0o555)
