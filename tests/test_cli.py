@@ -820,6 +820,9 @@ def test_a_ray_started_with_its_own_temp_dir_is_offered(
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     monkeypatch.setenv("RAY_TMPDIR", str(tmp_path / "default"))  # holds no address
+    # A run that would start a local instance, even beside the suite's own Ray runtime.
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    monkeypatch.setattr("arena.cluster.ray.is_initialized", lambda: False)
     with socket.create_server(("127.0.0.1", 0)) as head:
         address = f"127.0.0.1:{head.getsockname()[1]}"
         (elsewhere / "ray_current_cluster").write_text(address)
