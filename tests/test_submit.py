@@ -271,7 +271,7 @@ def test_an_sdist_is_built_and_admitted(tmp_path: Path) -> None:
     done = arena("submit", str(sdist), "--no-index", "--sandbox", "fallback",
                  store=tmp_path / "store")
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "Admitted arena_bot_packed 0.1.0: packed" in done.stdout
+    assert "Admitted arena-bot-packed 0.1.0: packed" in done.stdout
 
 
 def test_a_config_names_a_stored_version(
@@ -517,7 +517,7 @@ def test_a_stored_bot_shadowed_by_an_installed_one_is_said_when_it_would_play(
     found = Registry(bots={"new-wave": Entry(None, installed.plugin, installed.module, installed)})
     add_to(found, store)
     assert found.bots["new-wave"].info is installed
-    assert found.shadowed == {"new-wave": "arena_bot_new_wave 0.1.0"}
+    assert found.shadowed == {"new-wave": "arena-bot-new-wave 0.1.0"}  # as its author wrote it
     config: Any = SimpleNamespace(bots=[SimpleNamespace(bot="new-wave"),
                                         SimpleNamespace(bot="old-timer")])
     warning, = _shadowed(config, found)
