@@ -1232,7 +1232,7 @@ def test_a_killed_submission_leaves_nothing_that_blocks_its_version(tmp_path: Pa
     older.mkdir(parents=True)
     done = arena("submit", str(source), "--no-index", "--sandbox", "fallback", store=store)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "Admitted arena_bot_killed 0.1.0" in done.stdout
+    assert "Admitted arena-bot-killed 0.1.0" in done.stdout
     assert "an unfinished submission's leftovers (no entry.json)" in done.stdout
     assert "left by a submission that ended unfinished" in done.stdout
     assert not list(store.glob(".staging/*"))
