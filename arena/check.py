@@ -172,11 +172,12 @@ def check_params(
 ) -> None:
     """Refuse ``params`` before any match, as ``arena run`` refuses them in a config: an
     unknown name (with the closest known one), then what the bot's constructor says when it
-    is started once, sandboxed, with them."""
+    is started once, sandboxed, with them. Given none, the bot is started once all the same:
+    a constructor that requires a param (or an import that fails) is one line, not an error
+    in every match of the check."""
     from arena.catalog import probe
+    from arena.config import refusal
 
-    if not params:
-        return
     info = found.bot_info(bot)
     names = games_to_check(bot, found, games)
     for param in params:
@@ -187,4 +188,4 @@ def check_params(
                     environment=info.environment)
     problem = probe(seat, names[0], game.min_players, limits)
     if problem:
-        raise ArenaError(f"--params: bot {bot!r} rejects params {params}: {problem}")
+        raise ArenaError(f"{'--params: ' if params else ''}{refusal(bot, params, problem)}")

@@ -11,7 +11,6 @@ import json
 import os
 import secrets
 import shlex
-import signal
 import sys
 from collections.abc import Collection, Sequence
 from pathlib import Path
@@ -26,7 +25,15 @@ from rich.text import Text
 
 from arena.aside import worth_it
 from arena.config import TournamentConfig, load, registry_for
-from arena.entry import INTERRUPTED
+from arena.entry import (
+    INTERRUPTED,
+    NOTHING_WRITTEN,
+    WRITE_ERRORS,
+    Stopped,
+    end_quietly,
+    output_failed,
+    stopped_line,
+)
 from arena.errors import ArenaError
 from arena.leaderboard import FORMATS, fault_summary, render
 from arena.ledger import rate_run, read_run
@@ -63,11 +70,24 @@ class ArenaGroup(click.Group):
             # Plain: an error may quote a bot's words (its terminal codes stay out).
             click.echo(f"arena: error: {plain(str(exc))}", err=True)
             ctx.exit(USER_ERROR)
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as exc:
             # Ctrl-C where a command says nothing more of its own (arena run does): click's
             # "Aborted!" and status 1 read as a failure, not as the user's stop.
-            click.echo("\nInterrupted.", err=True)
-            ctx.exit(INTERRUPTED)
+            # Only a Stopped of its own names a signal here: what an earlier run in this
+            # process was sent is no word on this one.
+            said, status = stopped_line(exc) if isinstance(exc, Stopped) \
+                else ("Interrupted", INTERRUPTED)
+            click.echo(f"\n{said}.", err=True)
+            ctx.exit(status)
+        except BrokenPipeError:
+            # `arena leaderboard RUN | head -3`: the reader has what it wanted (click's own
+            # handling ended with status 1, a failure to `set -o pipefail`).
+            end_quietly()
+        except OSError as exc:
+            # `arena leaderboard RUN > out.txt` on a full disk was a traceback of the write.
+            if exc.errno not in WRITE_ERRORS:
+                raise
+            output_failed(exc)
 
 
 @click.group(cls=ArenaGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -76,11 +96,27 @@ def main() -> None:
     """Lost Valley Arena: round-robin tournaments between game-playing bots."""
 
 
+class _Console(Console):
+    """rich's console, ending as the command's other output does when its reader goes away
+    (rich's own ends with status 1)."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        end_quietly()
+
+
+NARROWEST = 20
+"""Fewer columns than this (``COLUMNS=0``, which some containers and CI runners set) are no
+width to print in: rich printed nothing at 0, status 0, and one letter a line at 1."""
+
+
 def _console() -> Console:
-    console = Console(highlight=False)
+    console = _Console(highlight=False)
     if not console.is_terminal and "COLUMNS" not in os.environ:
         # A log or a pipe has no width: rich's 80 columns would cut the leaderboard.
         console.width = 120
+    if console.width < NARROWEST:
+        console.width = 80 if console.is_terminal else 120
     return console
 
 
@@ -155,7 +191,11 @@ def bots(store: Path | None) -> None:
 
     folder = _use_store(store)
     found = _discovered()
+    # The names are what a config and `arena check --game` need: folded, never cut (at 40
+    # columns every game's name was "explorers-o…").
     table = Table("bot", "games", "plugin", title="Installed bots")
+    for column in table.columns:
+        column.overflow = "fold"
     for name in sorted(found.bots):
         info = found.bot_info(name)
         if not info.version:
@@ -168,6 +208,8 @@ def bots(store: Path | None) -> None:
     if stored:
         shelf = Table("bot", "versions", "games", "submitted", "check",
                       title=Text(f"Stored bots ({plain(str(folder))})"))
+        for column in shelf.columns:
+            column.overflow = "fold"
         for name in sorted({bot.name for bot in stored}):
             versions = [bot for bot in stored if bot.name == name]
             newest = versions[-1]
@@ -363,16 +405,17 @@ def run(
 ) -> None:
     """Play the round robin described by CONFIG (TOML) and show the leaderboard; its bots are
     the installed ones and those of the bot store."""
-    # ray is imported only by the command that needs it: listing bots stays quick.
-    from arena import runner
-    from arena.cluster import ClusterLost
-
     _use_store(store)
     console = _console()
     # On a terminal, say what happens from the first second (bots are found by sandboxed
     # hosts, which takes a moment); the line goes once the plan is ready.
     reading = console.status(f"Reading {config_path}: finding the installed bots ...")
     try:
+        # ray is imported only by the command that needs it: listing bots stays quick. In
+        # here: a stop during its import (a second) is said as a stop later is.
+        from arena import runner
+        from arena.cluster import ClusterLost
+
         with runner.stop_signals_caught(), \
                 reading if console.is_terminal else contextlib.nullcontext():
             config = load(config_path)
@@ -387,7 +430,7 @@ def run(
     except KeyboardInterrupt as exc:
         # Ctrl-C (or SIGTERM, SIGHUP) while the config is read and its bots are started once:
         # click's "Aborted!" and status 1 (SIGTERM: no word at all) said nothing of the run.
-        _stopped(console, exc, "No match was played and nothing was written.")
+        _stopped(console, exc, NOTHING_WRITTEN)
     click.get_current_context().call_on_close(plan.store.release)
     for warning in [*plan.warnings, *_shadowed(config, found), *_guessable_seed(config, found),
                     *_unusable_draw_probability(config.game, found)]:
@@ -410,7 +453,7 @@ def run(
         # SIGTERM and SIGHUP stop it as Ctrl-C does (runner.Stopped), with their own status.
         _stopped(console, exc, _after_stop(directory, again))
     except runner.RecordingFailed as exc:
-        raise ArenaError(f"{exc}; make room, then continue with: {again} --resume") from None
+        raise ArenaError(f"{exc}; {exc.remedy}, then continue with: {again} --resume") from None
     except FolderLost as exc:
         raise ArenaError(f"{exc}; play them again with: {again} --resume") from None
     except ClusterLost as exc:
@@ -432,13 +475,14 @@ def _all_recorded(console: Console, plan: RunPlan, directory: Path, title: str) 
 def _stopped(console: Console, interrupt: KeyboardInterrupt, after: str) -> NoReturn:
     """End a run stopped by Ctrl-C (status 130), SIGTERM (143) or SIGHUP (129), saying
     ``after``: what became of the folder and how to go on."""
-    from arena import runner
-
-    stopped = runner.stop_signal(interrupt)
-    said = f"Stopped ({signal.Signals(stopped).name})" if stopped else "Interrupted"
+    said, status = stopped_line(interrupt)
     with contextlib.suppress(OSError):  # after SIGHUP the terminal may be gone
         console.print(f"\n[bold]{said}.[/] {after}", soft_wrap=True)
-    sys.exit(128 + stopped if stopped else INTERRUPTED)
+    if "arena.cluster" in sys.modules:  # loaded: Ray may have been starting
+        from arena.cluster import end_after_cut_start
+
+        end_after_cut_start(status)
+    sys.exit(status)
 
 
 def _run_again(

@@ -29,6 +29,7 @@ above :data:`WORKERS_ENCODE_ABOVE`. The lines are the same either way.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import logging
 import math
@@ -50,7 +51,7 @@ from arena.errors import ArenaError
 from arena.match import EngineError, play_match
 from arena.records import MatchResult, MatchSpec, plain
 from arena.seats import cgroups
-from arena.store import encoded
+from arena.store import encoded, file_size_limit, size_limit_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -293,15 +294,69 @@ def connect(
     except Exception as exc:  # whatever stopped Ray's start: one line
         # "The current node timed out during startup" on a busy machine was a traceback.
         _let_go()
+        _reap_unfinished()
         said = plain(str(exc)).strip().splitlines()
+        limit = file_size_limit()
+        # Ray's own processes write logs past a small `ulimit -f`, and its GCS dies of it.
+        advice = (f"A file size limit is in force ({size_limit_text(limit)}), which Ray's own "
+                  "files pass: lift it (ulimit -f unlimited) and try again" if limit is not None
+                  else "Try again (Ray starts slowly on a busy machine), or start Ray once with "
+                  "'ray start --head' and give its address with --address")
         raise ArenaError(
             f"the local Ray instance did not start: {said[0] if said else type(exc).__name__}; "
-            "nothing was played. Try again (Ray starts slowly on a busy machine), or start Ray "
-            "once with 'ray start --head' and give its address with --address") from None
+            f"nothing was played. {advice}") from None
+    except BaseException:
+        # Ctrl-C or SIGTERM in the middle of Ray's start: the dashboard and runtime-env agents
+        # it had started outlived their raylet, orphaned (about 80 MB each), for good.
+        _reap_unfinished()
+        START_CUT.append(True)
+        raise
     session = _session_folder()
     if session is not None:
         reaper.watch(session, Path(ray.__file__).parent)
     return Connection(count, owned=True, cpus=count, head=_gcs_address(), raylet=_raylet())
+
+
+START_CUT: list[bool] = []
+"""Not empty once this process's start of a local instance was cut short by a stop: its
+half-made Ray driver is then left alone at exit (see :func:`end_after_cut_start`)."""
+
+
+def end_after_cut_start(status: int) -> None:
+    """End the process now with ``status`` if a stop cut the start of its local Ray instance
+    short: the interpreter's teardown of the half-started Ray driver (Ray's own exit hook,
+    then its core worker's threads) ended about one such run in five with a segmentation
+    fault, status -11 after the line saying it was interrupted. What Ray had started is
+    stopped here first, as the reaper stops it for a run killed outright, so that the
+    shell's prompt finds none of it."""
+    if not START_CUT:
+        return
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):
+            stream.flush()
+    session = _unfinished_session()
+    if session is not None:
+        with contextlib.suppress(OSError):
+            reaper.reap(session, (Path(sys.executable).resolve(),
+                                  Path(ray.__file__).parent.resolve()))
+    os._exit(status)
+
+
+def _unfinished_session() -> Path | None:
+    """The session folder of the local instance this process began to start (Ray names it
+    after the starting process), if there is one."""
+    started = sorted(ray_temp_folder().glob(f"session_*_{os.getpid()}"),
+                     key=lambda folder: folder.name)
+    return started[-1] if started else None
+
+
+def _reap_unfinished() -> None:
+    """Watch, with a reaper, the session of the local instance this process began to start
+    and did not finish starting: what is left of it once this process ends is stopped (for
+    a process that does not get as far as :func:`end_after_cut_start`)."""
+    session = _unfinished_session()
+    if session is not None:
+        reaper.watch(session, Path(ray.__file__).parent)
 
 
 def _session_folder() -> Path | None:
@@ -445,14 +500,40 @@ class RayLog:
 
 def running_instance() -> str | None:
     """The address of the Ray instance last started with ``ray start`` on this machine, if
-    it answers: ``arena run`` offers it (``--address``) instead of starting its own."""
-    try:
-        address = (ray_temp_folder() / "ray_current_cluster").read_text().strip()
-        host, _, port = address.rpartition(":")
-        socket.create_connection((host, int(port)), timeout=0.5).close()
-    except (OSError, ValueError):
-        return None
-    return address
+    it answers: ``arena run`` offers it (``--address``) instead of starting its own. Ray
+    writes that address into its temporary folder, which ``ray start --temp-dir X`` moves:
+    the folders of the raylets running here are looked in too (one started so was missed),
+    the last written first."""
+    files = []
+    for folder in dict.fromkeys([ray_temp_folder(), *_raylet_temp_folders()]):
+        with contextlib.suppress(OSError):
+            files.append((os.stat(folder / "ray_current_cluster").st_mtime, folder))
+    for _, folder in sorted(files, key=lambda found: found[0], reverse=True):
+        try:
+            address = (folder / "ray_current_cluster").read_text().strip()
+            host, _, port = address.rpartition(":")
+            socket.create_connection((host, int(port)), timeout=0.5).close()
+        except (OSError, ValueError):
+            continue
+        return address
+    return None
+
+
+def _raylet_temp_folders() -> list[Path]:
+    """The temporary folders (``--temp_dir``) of the raylets of this machine we may read."""
+    folders = []
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            argv = Path(entry.path, "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if not argv[0].endswith(b"/raylet"):
+            continue
+        folders += [Path(os.fsdecode(arg.removeprefix(b"--temp_dir=")))
+                    for arg in argv if arg.startswith(b"--temp_dir=")]
+    return folders
 
 
 def _reachable(address: str, timeout: float = 5.0) -> None:

@@ -433,8 +433,17 @@ def _get(
         raise ArenaError(f"{where}: missing required key {key!r}")
     if (isinstance(value, bool) and kind is not bool) or not isinstance(value, kind):
         expected = _KINDS.get(kind, "a number") if isinstance(kind, type) else "a number"
-        raise ArenaError(f"{where}: {key} = {value!r} should be {expected}")
+        raise ArenaError(f"{where}: {key} = {_as_written(value)} should be {expected}")
     return value
+
+
+def _as_written(value: Any) -> str:
+    """A config's value as TOML writes it (``true``, ``"3"``), not as Python does (``True``,
+    ``'3'``): what the user typed, to find it in the file."""
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):  # a date or a time: TOML writes them as Python's str
+        return str(value)
 
 
 _KINDS = {int: "a whole number", str: "a string", dict: "a table", bool: "true or false"}

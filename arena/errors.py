@@ -20,7 +20,8 @@ def unknown_name(kind: str, name: str, known: Iterable[str], *, where: str = "")
     known = sorted(known)
     close = closest(name, known)
     hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
-    listing = ", ".join(known) if known else ("none" if where else "none installed")
+    listing = ", ".join(known) if known else (
+        "none" if where else "none stored" if kind.startswith("stored") else "none installed")
     prefix = f"{where}: " if where else ""
     return ArenaError(f"{prefix}unknown {kind} {name!r}{hint} (known {kind}s: {listing})")
 

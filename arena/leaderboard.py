@@ -197,12 +197,21 @@ def to_json(standings: Sequence[Standing]) -> str:
 
 
 def to_csv(standings: Sequence[Standing]) -> str:
-    """A CSV table with a header row of :data:`FIELDS`; missing means are empty cells."""
+    """A CSV table with a header row of :data:`FIELDS`; missing means are empty cells, and a
+    bool is ``true`` or ``false`` (as in the JSON export: Python's ``True`` is read as text by
+    most CSV readers)."""
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=FIELDS, lineterminator="\n")
     writer.writeheader()
-    writer.writerows(_records(standings))
+    writer.writerows({key: _csv_cell(value) for key, value in record.items()}
+                     for record in _records(standings))
     return buffer.getvalue()
+
+
+def _csv_cell(value: object) -> object:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return value
 
 
 def _markdown_row(cells: Iterable[str]) -> str:

@@ -37,7 +37,7 @@ from arena.ratings import DRAW_PROBABILITY, usable_draw_probability
 from arena.records import Limits, MatchResult, MatchSpec, SeatSpec, plain
 from arena.schedule import derive_seed
 from arena.seats import Seat, open_seat
-from arena.store import CONFIG, MATCHES, RunStore, read_results
+from arena.store import CONFIG, MATCHES, RunStore, check_writable, read_results
 from arena.watch import board_text
 
 PERSON = "you"
@@ -297,6 +297,9 @@ def check_save_folder(directory: Path, game: str, options: Mapping[str, Any]) ->
     match will have there (``play-0001``, then ``play-0002``...)."""
     if directory.exists() and not directory.is_dir():
         raise ArenaError(f"--save {directory}: a file, not a folder")
+    # Before the match, not after it: a folder that cannot be written was a traceback once
+    # the person had played the whole match, which was lost.
+    check_writable(directory, flag="--save")
     saved = RunStore(directory).saved_config() if directory.is_dir() else None
     if saved is not None and (saved.get("game") != game or saved.get("options") != options):
         raise ArenaError(f"--save {directory}: it holds matches of {saved.get('game')} with "

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import errno
 import functools
 import json
-import os
 import shutil
 import signal
 import tempfile
@@ -33,6 +33,8 @@ from typing import Any, Protocol
 from arena.botstore import shipping_folder
 from arena.cluster import Connection, Dispatcher, Failed, connect, describe
 from arena.config import TournamentConfig
+from arena.entry import STOP_SIGNALS, Stopped, _received, _stop
+from arena.entry import stop_signal as stop_signal  # arena.runner's, as before
 from arena.errors import ArenaError
 from arena.ledger import Recorded
 from arena.plugins import Registry
@@ -40,52 +42,27 @@ from arena.ratings import DRAW_PROBABILITY, usable_draw_probability
 from arena.records import MatchResult, MatchSpec, is_label
 from arena.schedule import SEATINGS, of_the_plan
 from arena.seats.sandbox import distribution_parts, module_location
-from arena.store import CONFIG, MATCHES, RunStore, bounded_lines
+from arena.store import (
+    CONFIG,
+    MATCHES,
+    RunStore,
+    bounded_lines,
+    check_writable,
+    file_size_limit,
+    size_limit_text,
+)
 
 RATINGS = "ratings"
 """The key of ``config.json`` that holds the rating settings."""
 
 
 class RecordingFailed(ArenaError):
-    """Writing to the results folder failed mid-run (a full disk, a lost mount)."""
+    """Writing to the results folder failed mid-run (a full disk, a lost mount, the file size
+    limit); ``remedy``: what to do before ``--resume``."""
 
-
-class Stopped(KeyboardInterrupt):
-    """The run was told to stop by a signal other than Ctrl-C (SIGTERM: ``kill``, a job
-    scheduler, systemd; SIGHUP: the terminal closed). A ``KeyboardInterrupt``, so it
-    leaves the run exactly as Ctrl-C does: what finished is saved, Ray is let go."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signal.Signals(signum).name)
-        self.signum = signum
-
-
-STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
-"""Signals that stop a run as Ctrl-C does. Left alone, SIGHUP killed the driver where it
-stood (Ray's dashboard and runtime-env agents lived on, orphaned, about 80 MB each), and
-SIGTERM met Ray's own handler: a C++ stack dump on the terminal, then the exit without the
-line saying how to resume."""
-
-
-_received: list[int] = []
-"""The stop signal a run was sent, if any: Ray's own code, if the signal lands while it
-runs, may raise a plain ``KeyboardInterrupt`` in place of :class:`Stopped` (seen once in
-CI: a SIGHUP said 'Interrupted' and exit status 130)."""
-
-
-def _stop(signum: int, frame: object) -> None:
-    # Once: a second signal while Ray is let go would cut that short and leave it running.
-    for stop in STOP_SIGNALS:
-        signal.signal(stop, signal.SIG_IGN)
-    _received.append(signum)
-    raise Stopped(signum)
-
-
-def stop_signal(interrupt: KeyboardInterrupt) -> int | None:
-    """The signal (SIGTERM, SIGHUP) that ended a run with ``interrupt``; None for Ctrl-C."""
-    if isinstance(interrupt, Stopped):
-        return interrupt.signum
-    return _received[-1] if _received else None
+    def __init__(self, message: str, remedy: str = "make room") -> None:
+        super().__init__(message)
+        self.remedy = remedy
 
 
 def _catch_stop_signals() -> None:
@@ -263,33 +240,6 @@ def _ratings(saved: Mapping[str, Any] | None) -> Mapping[str, Any]:
     return ratings if isinstance(ratings, Mapping) else {}
 
 
-def check_writable(directory: Path) -> None:
-    """Refuse, before anything starts, a results folder that cannot be made or written."""
-    if directory.exists() and not directory.is_dir():
-        raise ArenaError(
-            f"results folder {directory} is a file, not a folder; choose another --out"
-        )
-    existing = directory
-    while not existing.exists():
-        if existing.parent == existing:
-            break
-        existing = existing.parent
-    if existing.exists() and not existing.is_dir():
-        raise ArenaError(
-            f"results folder {directory} cannot be made: {existing} is a file; "
-            f"choose another --out"
-        )
-    if not os.access(existing, os.W_OK | os.X_OK):
-        raise ArenaError(
-            f"results folder {directory} cannot be written: no permission to write in "
-            f"{existing}; choose another --out"
-        )
-    for name in (CONFIG, "matches.jsonl", "failures.jsonl"):
-        path = directory / name
-        if path.exists() and (path.is_dir() or not os.access(path, os.W_OK)):
-            raise ArenaError(f"results file {path} cannot be written; choose another --out")
-
-
 def hold(run: RunPlan) -> None:
     """Claim the run's folder (see :meth:`RunStore.claim`), making it if :func:`plan` found
     none; a run that started there since :func:`plan` looked is refused."""
@@ -334,6 +284,14 @@ def execute(
                            connection.watch())
     except OSError as exc:
         where = exc.filename or run.store.directory
+        limit = file_size_limit()
+        if exc.errno == errno.EFBIG and limit is not None:
+            # "File too large" and "make room" sent the user to the disk, which had room.
+            raise RecordingFailed(
+                f"the results could not be written: {exc.filename or 'a file of ' + str(where)} "
+                f"reached the file size limit ({size_limit_text(limit)}); every match recorded "
+                f"before is safe",
+                remedy="lift the limit (ulimit -f unlimited)") from None
         raise RecordingFailed(
             f"cannot write to {where}: {exc.strerror or exc}; every match recorded before "
             f"is safe"
@@ -412,9 +370,11 @@ def _play(
 ) -> Outcome:
     made = not run.store.directory.exists()
     hold(run)  # before Ray starts: a second run into the folder is told at once
-    observer.connecting(describe(workers, address))
     started = time.monotonic()
     try:
+        # In here: a line that cannot be written (`arena run CONFIG | head -1`) stops the run
+        # as Ray's failure to start does.
+        observer.connecting(describe(workers, address))
         connection = _connect(workers, address, run.config)
     except BaseException:
         if made:  # Ray did not start: leave no empty folder behind

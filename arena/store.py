@@ -9,10 +9,12 @@ off before appending.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import fcntl
 import json
 import os
+import resource
 import stat
 import textwrap
 from collections.abc import Callable, Iterator
@@ -98,6 +100,61 @@ def scan_results(
 MAX_LINE_CHARS = 64 * 1024 * 1024
 """The longest line of ``matches.jsonl`` read: a match of a million actions takes a few MB; a
 line of gigabytes (a hostile or broken file) would be held whole, and then decoded."""
+
+
+def check_writable(directory: Path, flag: str = "--out") -> None:
+    """Refuse, before anything starts, a results folder that cannot be made or written
+    (``flag``: the option that names it, for the way out)."""
+    if directory.exists() and not directory.is_dir():
+        raise ArenaError(
+            f"results folder {directory} is a file, not a folder; choose another {flag}"
+        )
+    existing = directory
+    while not existing.exists():
+        if existing.parent == existing:
+            break
+        existing = existing.parent
+    if existing.exists() and not existing.is_dir():
+        raise ArenaError(
+            f"results folder {directory} cannot be made: {existing} is a file; "
+            f"choose another {flag}"
+        )
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise ArenaError(
+            f"results folder {directory} cannot be written: {unwritable(existing)}; "
+            f"choose another {flag}"
+        )
+    for name in (CONFIG, "matches.jsonl", "failures.jsonl"):
+        path = directory / name
+        if path.exists() and (path.is_dir() or not os.access(path, os.W_OK)):
+            why = "it is a folder" if path.is_dir() else unwritable(path)
+            raise ArenaError(f"results file {path} cannot be written: {why}; "
+                             f"choose another {flag}")
+
+
+def unwritable(path: Path) -> str:
+    """Why ``path``, which cannot be written, cannot: a read-only file system (a mount, a
+    snapshot), no write permission for anyone (read-only), or none for this user; all three
+    were "no permission"."""
+    with contextlib.suppress(OSError):
+        if os.statvfs(path).f_flag & os.ST_RDONLY:
+            return f"{path} is on a read-only file system"
+    with contextlib.suppress(OSError):
+        if not path.stat().st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
+            return f"{path} is read-only"
+    return f"no permission to write in {path}" if path.is_dir() else \
+        f"no permission to write {path}"
+
+
+def file_size_limit() -> int | None:
+    """The largest file this process may write, in bytes (``ulimit -f``); None: no limit."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_FSIZE)
+    return None if soft == resource.RLIM_INFINITY else soft
+
+
+def size_limit_text(limit: int) -> str:
+    """The limit in bytes, and as ``ulimit -f`` sets it (KiB) where it is a whole number."""
+    return f"{limit:,} bytes" + (f", ulimit -f {limit // 1024}" if limit % 1024 == 0 else "")
 
 
 def bounded_lines(handle: IO[str], limit: int = MAX_LINE_CHARS) -> Iterator[tuple[str, bool]]:
@@ -342,14 +399,30 @@ class RunStore:
                 self._save_outputs(result)
             lines.append(result.line or _ENCODE(record(result)))
         lines.append("")
-        self._matches.write("\n".join(lines))
-        self._matches.flush()
+        before = os.fstat(self._matches.fileno()).st_size
+        try:
+            self._matches.write("\n".join(lines))
+            self._matches.flush()
+        except OSError:
+            self._cut_back(before)
+            raise
         if os.fstat(self._matches.fileno()).st_nlink == 0:
             # Deleted under the run (rm -r of the folder): the writes went on into a file no
             # path reaches, and the run ended "done" with nothing on disk.
             raise FolderLost(
                 f"{self.matches_path} was deleted while the run wrote it: the matches "
                 "recorded there are gone with it")
+
+    def _cut_back(self, size: int) -> None:
+        """After a write that failed partway (the file size limit, a full disk), the file as
+        it was before it: whole lines only, none of this batch's (the handle, which would
+        write the rest of its buffer when closed, goes too)."""
+        assert self._matches is not None
+        handle, self._matches = self._matches, None
+        with contextlib.suppress(OSError):
+            handle.close()
+        with contextlib.suppress(OSError):
+            os.truncate(self.matches_path, size)
 
     def _save_outputs(self, result: MatchResult) -> None:
         """What the match's bots printed, seat by seat, beside the match record."""

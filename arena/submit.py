@@ -20,6 +20,7 @@ from __future__ import annotations
 import configparser
 import contextlib
 import datetime
+import email.message
 import email.parser
 import hashlib
 import json
@@ -162,9 +163,11 @@ def _submit(path: Path, store: Path, found: Registry, pip_options: list[str], sa
         assert match is not None
         check_python(wheel.name, match["python"], match["abi"])
         inspect_wheel(wheel)
-        package, version = match["dist"], match["version"]
-        folder = store / package / version
-        _refuse_stored(package, version, store, new_version)
+        version = match["version"]
+        package = distribution_name(wheel, match["dist"])
+        # The store's folder keeps the wheel's spelling; what is said is the author's.
+        folder = store / match["dist"] / version
+        _refuse_stored(package, version, store, new_version, folder)
         notes = _clear_debris(store, folder)
         staging = store / STAGING / f"{_owner()}@{secrets.token_hex(4)}"
         submission = Submission(package, version, staging, notes=notes)
@@ -189,14 +192,15 @@ def _owner() -> str:
     return f"{os.getpid()}@{socket.gethostname()}"
 
 
-def _refuse_stored(package: str, version: str, store: Path, new_version: bool) -> None:
+def _refuse_stored(package: str, version: str, store: Path, new_version: bool, folder: Path
+                   ) -> None:
     """Refuse a package version the store holds, and without ``new_version`` a package it
     holds at another version (names compared as pip does: ``Arena.Bot`` is ``arena-bot``)."""
     key = canonicalize_name(package)
     stored = [bot for bot in read_entries(store) if canonicalize_name(bot.package) == key]
     same = sorted((bot.name, bot.version) for bot in stored
                   if canonicalize_version(bot.version) == canonicalize_version(version))
-    if same or (store / package / version / ENTRY).exists():
+    if same or (folder / ENTRY).exists():
         name, held = same[0] if same else ("NAME", version)
         raise ArenaError(f"{package} {version} is in the bot store already; submit a new "
                          f"version (or 'arena store remove {name}@{held}' first)")
@@ -423,10 +427,8 @@ def inspect_wheel(wheel: Path) -> tuple[int, int]:
     return unpacked, len(members)
 
 
-def refuse_direct_requirements(wheel: Path) -> None:
-    """Refuse a wheel whose ``METADATA`` requires a distribution from a URL
-    (``Requires-Dist: name @ url``): what the URL serves may change after the check, so what
-    was admitted would not be what was checked, and pip would fetch it from anywhere."""
+def _metadata(wheel: Path) -> email.message.Message:
+    """The wheel's ``METADATA`` (bounded by :func:`inspect_wheel`); empty if it has none."""
     try:
         with zipfile.ZipFile(wheel) as archive:
             names = [name for name in archive.namelist()
@@ -435,7 +437,29 @@ def refuse_direct_requirements(wheel: Path) -> None:
     except (zipfile.BadZipFile, OSError, ValueError, EOFError) as exc:
         raise ArenaError(f"{wheel.name}: not a valid wheel (a wheel is a zip archive): "
                          f"{exc}") from None
-    for line in email.parser.HeaderParser().parsestr(text).get_all("Requires-Dist") or []:
+    return email.parser.HeaderParser().parsestr(text)
+
+
+def distribution_name(wheel: Path, dist: str) -> str:
+    """The package's name as its author wrote it (``arena-bot-cautious``), from the wheel's
+    ``METADATA``: the wheel's file name, ``dist``, spells it normalized (``arena_bot_cautious``),
+    a name the author never typed. ``dist`` where ``METADATA`` names another package or no
+    valid name."""
+    name = str(_metadata(wheel).get("Name") or "").strip()
+    if PROJECT_NAME.fullmatch(name) and canonicalize_name(name) == canonicalize_name(dist):
+        return name
+    return dist
+
+
+PROJECT_NAME = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?")
+"""A valid distribution name (PEP 508)."""
+
+
+def refuse_direct_requirements(wheel: Path) -> None:
+    """Refuse a wheel whose ``METADATA`` requires a distribution from a URL
+    (``Requires-Dist: name @ url``): what the URL serves may change after the check, so what
+    was admitted would not be what was checked, and pip would fetch it from anywhere."""
+    for line in _metadata(wheel).get_all("Requires-Dist") or []:
         try:
             requirement = Requirement(line)
         except InvalidRequirement:
@@ -795,7 +819,8 @@ def _refuse_taken_names(submission: Submission, store: Path, found: Registry) ->
                              f"{installed.plugin}; to submit this package instead, "
                              "pip uninstall that one first")
         for stored in read_entries(store):
-            if stored.name == bot["name"] and stored.package != submission.package:
+            if stored.name == bot["name"] and (canonicalize_name(stored.package)
+                                               != canonicalize_name(submission.package)):
                 raise ArenaError(f"bot name {bot['name']!r} is taken by the stored package "
                                  f"{stored.package} {stored.version}")
 

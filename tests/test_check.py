@@ -97,6 +97,37 @@ def test_params_are_checked_where_the_bot_runs_before_any_match() -> None:
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+def test_a_bot_whose_constructor_requires_a_param_is_one_line_before_any_match() -> None:
+    """Given no --params, a bot whose constructor requires one played every match of the
+    check to the same error (a table of errors, status 1); ``arena run`` says it once."""
+    done = check("zoo-needy", "--game", "tiny-race")
+    assert done.returncode == 2, done.stdout + done.stderr
+    [line] = done.stderr.splitlines()
+    assert line.startswith("arena: error: bot 'zoo-needy' fails to start (with no params): "
+                           "TypeError: ")
+    assert "required keyword-only argument: 'depth'" in line
+    assert "tiny-race:" not in done.stdout
+    done = check("zoo-needy", "--game", "tiny-race", "--params", "depth = 2")
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_a_hard_file_size_limit_below_the_hosts_is_kept_not_fatal() -> None:
+    """Under ``ulimit -f 4`` (soft and hard) every bot host exited with code 1 (it could not
+    raise the limit to its own 16 MiB), so every plugin "failed" and nothing could run: a
+    host now keeps the lower limit it was given."""
+    import resource
+
+    def limited() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (1024 * 1024, 1024 * 1024))
+
+    env = {**os.environ, "COLUMNS": "160"}
+    done = subprocess.run([sys.executable, "-c", RUN_CHECK, "check", "random", "--game",
+                           "tiny-race"], capture_output=True, text=True, env=env, timeout=120,
+                          check=False, preexec_fn=limited)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "random: all checks passed" in done.stdout
+
+
 def test_a_mistyped_param_or_unreadable_params_are_one_line() -> None:
     done = check("greedy", "--game", "lost-explorers", "--params", '{"rsk": 0.2}')
     assert done.returncode == 2

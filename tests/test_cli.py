@@ -141,10 +141,68 @@ def test_leaderboard_formats_and_a_truncated_file(config: Path, tmp_path: Path) 
     assert "truncated" in result.stderr
     rows = list(csv.DictReader(io.StringIO(result.stdout)))
     assert {row["bot"] for row in rows} == {"random", "random-2", "crasher"}
+    # A bool is written as JSON, pandas, DuckDB and spreadsheets read one (Python's "False"
+    # was); the last row's null is an empty cell.
+    assert [row["separated"] for row in rows[:-1]] == [
+        str(float(row["above_next"]) >= 0.95).lower() for row in rows[:-1]]
+    assert rows[-1]["separated"] == rows[-1]["above_next"] == ""
     markdown = arena("leaderboard", str(out), "--format", "markdown").stdout
     assert markdown.splitlines()[0].startswith("| # | bot |")
     table = arena("leaderboard", str(out)).stdout
     assert "random-2" in table and "faults" in table
+
+
+@pytest.mark.parametrize("view", [["--format", "csv"], [], ["--history"]])
+def test_output_into_a_closed_pipe_ends_quietly(tmp_path: Path, view: list[str]) -> None:
+    """``arena leaderboard RUN | head -3``: the reader gone, click's and rich's handling ended
+    with status 1 (a failure, to ``set -o pipefail``); now no word and 141, the status the
+    shell gives a Unix tool that SIGPIPE ended."""
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / "matches.jsonl").write_text((Path(__file__).parent / "data" / "tiny-run.jsonl")
+                                       .read_text())
+    running = subprocess.Popen([str(Path(sys.executable).parent / "arena"), "leaderboard",
+                                str(out), *view], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert running.stdout is not None
+    running.stdout.close()  # before the command has loaded: its first write finds no reader
+    _, stderr = running.communicate(timeout=60)
+    assert running.returncode == 128 + signal.SIGPIPE, stderr
+    # What it says of the run (this one has no config.json) only: nothing of the pipe.
+    assert [line for line in stderr.decode().splitlines()
+            if not line.startswith("arena: warning: ")] == []
+
+
+def test_a_command_started_with_stdout_closed_ends_without_a_traceback(tmp_path: Path) -> None:
+    """Started with ``>&-`` (a daemon's way), Python has no ``sys.stdout``: the flush at the
+    end, which keeps a closed pipe quiet, must not fail on it."""
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / "matches.jsonl").write_text((Path(__file__).parent / "data" / "tiny-run.jsonl")
+                                       .read_text())
+    script = str(Path(sys.executable).parent / "arena")
+    done = subprocess.run(["sh", "-c", f"exec '{script}' leaderboard '{out}' >&-"],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize("view", [["--format", "csv"], []])
+def test_output_that_cannot_be_written_is_one_line(tmp_path: Path, view: list[str]) -> None:
+    """``arena leaderboard RUN > out.txt`` on a full disk (here ``/dev/full``) was a traceback
+    of the write, from click's echo or from rich; now one line and status 1, as ``cat``."""
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full here")
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / "matches.jsonl").write_text((Path(__file__).parent / "data" / "tiny-run.jsonl")
+                                       .read_text())
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([str(Path(sys.executable).parent / "arena"), "leaderboard",
+                               str(out), *view], stdout=full, stderr=subprocess.PIPE,
+                              text=True, timeout=60, check=False)
+    assert done.returncode == 1, done.stderr
+    errors = [line for line in done.stderr.splitlines()
+              if not line.startswith("arena: warning: ")]
+    assert errors == ["arena: error: cannot write the output: No space left on device"]
 
 
 @pytest.mark.parametrize(
@@ -721,3 +779,121 @@ def test_ctrl_c_while_a_command_loads_is_one_line_and_status_130(
     assert (loading.returncode, loading.stdout, loading.stderr) == (130, "", "\nInterrupted.\n")
     pyproject = (Path(__file__).parent.parent / "pyproject.toml").read_text()
     assert 'arena = "arena.entry:main"' in pyproject  # the console script is that one
+
+
+@pytest.mark.parametrize("module", ["arena.cli", "arena.runner", "ray"])
+def test_sigterm_while_arena_run_loads_says_so(tmp_path: Path, module: str) -> None:
+    """SIGTERM in the first second of ``arena run`` (the command line's import, then the
+    runner's and Ray's) ended it without a word, while one a moment later says
+    "Stopped (SIGTERM)" and that nothing was written. The signal is sent as ``module`` is
+    imported, in a real process running the console script's function."""
+    out = tmp_path / "never"
+    loading = subprocess.run(
+        [sys.executable, "-c", (
+            "import os, signal, sys\n"
+            "class Stopping:\n"
+            "    def find_spec(self, name, path=None, target=None):\n"
+            f"        if name == {module!r}:\n"
+            "            os.kill(os.getpid(), signal.SIGTERM)\n"
+            "sys.meta_path.insert(0, Stopping())\n"
+            f"sys.argv = ['arena', 'run', {str(tmp_path / 'cli.toml')!r}, '--out', {str(out)!r}]\n"
+            "from arena.entry import main\n"
+            "main()\n")],
+        capture_output=True, text=True, timeout=60, check=False)
+    assert loading.returncode == 143, loading.stdout + loading.stderr
+    said = (loading.stdout + loading.stderr).strip()
+    assert said == "Stopped (SIGTERM). No match was played and nothing was written."
+    assert not out.exists()
+
+
+def test_ctrl_c_while_ray_starts_leaves_no_ray_process_and_one_line(
+    config: Path, tmp_path: Path
+) -> None:
+    """Ctrl-C (to the process group, as a terminal sends it) while ``arena run`` starts its
+    local Ray instance: Ray's dashboard and runtime-env agents outlived it, orphaned for
+    good, and about one such run in five ended in a segmentation fault (status -11) after
+    the line saying it was interrupted. Sent here once the agents are up, mid-start."""
+    out = tmp_path / "never"
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:  # Ctrl-C's default in the child, even where this test runs as a background job
+        running = subprocess.Popen(
+            [str(Path(sys.executable).parent / "arena"), "run", str(config), "--out", str(out),
+             "--workers", "1"],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    seen: set[int] = set()
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and running.poll() is None:
+            seen |= descendants(running.pid)
+            if any(b"agent" in command(pid) for pid in seen):
+                break
+            time.sleep(0.05)
+        os.killpg(running.pid, signal.SIGINT)
+        output, _ = running.communicate(timeout=120)
+    finally:
+        if running.poll() is None:
+            running.kill()
+            running.communicate()
+        left = [pid for pid in seen if alive(pid)]
+        ray_processes_end(seen)  # a failing test leaves nothing behind either
+    assert running.returncode == 130, output
+    assert "Interrupted. No match was played and nothing was written" in " ".join(
+        output.split())
+    assert "Ray ready" not in output, "Ray was up before the agents were seen"
+    assert left == [] and not out.exists()
+
+
+def test_a_ray_started_with_its_own_temp_dir_is_offered(
+    config: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``ray start --head --temp-dir X`` writes its address into X, not the default folder
+    where ``arena run`` looked: it was not offered. Here a stand-in raylet names X on its
+    command line, as Ray's does, and something listens at the address X holds."""
+    import socket
+
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.setenv("RAY_TMPDIR", str(tmp_path / "default"))  # holds no address
+    # A run that would start a local instance, even beside the suite's own Ray runtime.
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    monkeypatch.setattr("arena.cluster.ray.is_initialized", lambda: False)
+    with socket.create_server(("127.0.0.1", 0)) as head:
+        address = f"127.0.0.1:{head.getsockname()[1]}"
+        (elsewhere / "ray_current_cluster").write_text(address)
+        raylet = subprocess.Popen(
+            [str(tmp_path / "raylet"), "-c", "import time; time.sleep(60)",
+             f"--temp_dir={elsewhere}"], executable=sys.executable)
+        try:
+            def interrupted(*args: object) -> None:
+                raise KeyboardInterrupt
+
+            monkeypatch.setattr("arena.runner._connect", interrupted)
+            result = arena("run", str(config), "--out", str(tmp_path / "never"))
+        finally:
+            raylet.kill()
+            raylet.wait()
+    assert result.exit_code == 130, result.output
+    assert (f"(a Ray instance started with 'ray start' runs here at {address}: --address "
+            f"{address} uses it and skips this start)") in " ".join(result.output.split())
+
+
+def test_a_width_of_0_columns_prints_the_table_and_40_columns_cut_no_name(
+    tmp_path: Path,
+) -> None:
+    """``COLUMNS=0`` (set by some containers and CI runners) printed nothing, with status 0:
+    the leaderboard was lost; at 40 columns ``arena bots`` cut every game's name to
+    "explorers-o…", the names a config needs."""
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / "matches.jsonl").write_text((Path(__file__).parent / "data" / "tiny-run.jsonl")
+                                       .read_text())
+    shown = CliRunner(env={"COLUMNS": "0"}).invoke(main, ["leaderboard", str(out)])
+    assert shown.exit_code == 0, shown.output
+    assert all(label in shown.stdout for label in ("random", "random-2", "crasher"))
+    listed = CliRunner(env={"COLUMNS": "40"}).invoke(main, ["bots"])
+    assert listed.exit_code == 0, listed.output
+    assert "\N{HORIZONTAL ELLIPSIS}" not in listed.stdout
+    assert "explorers-of" in listed.stdout
+

@@ -107,7 +107,10 @@ def test_an_unknown_option_is_named_with_the_options_the_game_takes(tmp_path: Pa
 
 def test_a_wrong_type_is_named_in_the_words_of_toml(tmp_path: Path) -> None:
     message = error(tmp_path, GOOD.replace("rounds = 3", 'rounds = "3"'))
-    assert "rounds = '3' should be a whole number" in message
+    assert 'rounds = "3" should be a whole number' in message  # as the config writes it
+    # Python's True and '3' were echoed: a word the file does not hold.
+    assert "rounds = true should be a whole number" in error(
+        tmp_path, GOOD.replace("rounds = 3", "rounds = true"))
     not_a_table = GOOD.replace("options = { goal = 4 }", "options = 4")
     assert "options = 4 should be a table" in error(tmp_path, not_a_table)
 

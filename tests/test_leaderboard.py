@@ -298,7 +298,7 @@ def test_each_place_says_how_sure_it_is_to_be_ahead_of_the_next(standings: list[
     assert "not separated from the next place at 95% confidence" in " ".join(text.split())
     csv_rows = list(csv.DictReader(io.StringIO(to_csv(standings))))
     assert [row["separated"] for row in csv_rows] == [
-        "" if row["separated"] is None else str(row["separated"]) for row in rows
+        "" if row["separated"] is None else json.dumps(row["separated"]) for row in rows
     ]
     assert float(csv_rows[0]["above_next"]) == rows[0]["above_next"]
 

@@ -162,6 +162,28 @@ def test_a_save_folder_of_another_game_is_refused_before_the_match(tmp_path: Pat
     assert "it holds matches of lost-explorers" in shown.output
 
 
+def test_a_save_folder_on_a_read_only_file_system_is_refused_before_the_match(
+    tmp_path: Path,
+) -> None:
+    """``--save`` into a folder that cannot be written was taken: the person played the
+    whole match, then met a traceback, and the match was lost."""
+    import shutil
+    import subprocess
+
+    if shutil.which("bwrap") is None:
+        pytest.skip("bubblewrap makes the read-only mount")
+    mount = tmp_path / "mount"
+    mount.mkdir()
+    done = subprocess.run(
+        ["bwrap", "--dev-bind", "/", "/", "--ro-bind", str(mount), str(mount), ARENA, "play",
+         "tiny-race", "--against", "random", "--trusted", "--save", str(mount / "saved")],
+        input="", capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stderr == (f"arena: error: results folder {mount / 'saved'} cannot be written: "
+                           f"{mount} is on a read-only file system; choose another --save\n")
+    assert "seed" not in done.stdout  # refused before the table was set
+
+
 def test_options_a_game_raises_another_error_for_are_one_line(tmp_path: Path) -> None:
     """The contract asks for InvalidOptions; a game raising ValueError was a traceback."""
     shown = CliRunner().invoke(main, ["play", "tiny-race", "--against", "random", "--trusted",

@@ -78,6 +78,23 @@ def test_the_transcript_lists_every_action_and_the_check(game: str,
     assert "[bold]" not in shown.stdout  # the board's markup is read, not shown
 
 
+@pytest.mark.parametrize("game", ["explorers-of-the-lost-valley", "lost-explorers"])
+def test_the_boards_name_no_first_player_before_it_is_drawn(game: str,
+                                                            runs: dict[str, Path]) -> None:
+    """The first board named "first player seat 0" (Explorers) or "seat -1" (Lost
+    Explorers) before the chance step that draws it: the state's placeholder, not a seat."""
+    shown = CliRunner().invoke(main, ["replay", str(runs[game]), "r001-t000001-s001",
+                                      "--print", "--boards"])
+    assert shown.exit_code == 0, shown.output
+    record = load(runs[game], "r001-t000001-s001")[0]
+    drawn = next(step for step in record.steps if step.text.endswith(" goes first"))
+    first = drawn.text.removesuffix(" goes first")  # "seat N"
+    text = shown.stdout
+    before, after = text.split(f"{drawn.number}. chance: {first} goes first", 1)
+    assert "first player not drawn yet" in before and "first player seat" not in before
+    assert f"first player {first}" in after and "first player not drawn yet" not in after
+
+
 def tampered(run: Path, folder: Path, change: dict[str, object]) -> Path:
     record = json.loads((run / "matches.jsonl").read_text())
     record.update(change)

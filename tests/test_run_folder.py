@@ -202,6 +202,47 @@ def test_an_out_folder_without_write_permission_is_one_line_before_ray(
     assert result.exit_code == 2 and "cannot be written" in result.output
 
 
+def test_an_out_folder_on_a_read_only_file_system_is_said_to_be_read_only(
+    config: Path, tmp_path: Path
+) -> None:
+    """A results folder on a read-only mount (here bubblewrap's read-only bind) was "no
+    permission to write", which sends the user to chmod; a new one there and a run there to
+    resume are both refused in one line saying the file system is read-only."""
+    import shutil
+
+    if shutil.which("bwrap") is None:
+        pytest.skip("bubblewrap makes the read-only mount")
+    mount = tmp_path / "mount"
+    (mount / "done").mkdir(parents=True)
+    (mount / "done" / "matches.jsonl").write_text(SAMPLE.read_text())
+    arena_script = str(Path(sys.executable).parent / "arena")
+    for out, extra in ((mount / "new", []), (mount / "done", ["--resume"])):
+        done = subprocess.run(
+            ["bwrap", "--dev-bind", "/", "/", "--ro-bind", str(mount), str(mount),
+             arena_script, "run", str(config), "--out", str(out), *extra],
+            capture_output=True, text=True, timeout=120, check=False)
+        assert done.returncode == 2, done.stdout + done.stderr
+        assert done.stderr == (f"arena: error: results folder {out} cannot be written: "
+                               f"{mount if extra == [] else out} is on a read-only file "
+                               "system; choose another --out\n")
+    assert sorted(path.name for path in mount.iterdir()) == ["done"]
+
+
+def test_a_read_only_folder_is_said_to_be_read_only(tmp_path: Path) -> None:
+    """No write permission for anyone is a read-only folder (for its owner too, root aside),
+    not a permission the user lacks."""
+    from arena.store import unwritable
+
+    folder = tmp_path / "folder"
+    folder.mkdir(mode=0o555)
+    try:
+        assert unwritable(folder) == f"{folder} is read-only"
+        folder.chmod(0o700)
+        assert unwritable(folder) == f"no permission to write in {folder}"
+    finally:
+        folder.chmod(0o700)
+
+
 @pytest.mark.parametrize(
     ("limits", "message"),
     [
@@ -246,6 +287,46 @@ def test_a_full_disk_mid_run_is_one_line_saying_how_to_resume(
     monkeypatch.setattr(RunStore, "append_all", append_all)
     resumed = arena("run", str(config), "--out", str(out), "--resume")
     assert resumed.exit_code == 0, resumed.output
+    assert len((out / "matches.jsonl").read_text().splitlines()) == TOTAL
+
+
+@pytest.mark.usefixtures("ray_cluster")
+def test_the_file_size_limit_mid_run_is_said_and_keeps_whole_lines(
+    config: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``ulimit -f`` reached mid-run was "File too large; make room", sending the user to a
+    disk that had room, and the batch that passed the limit left a torn line. The limit is
+    real here: set on this process once the first batch is written, 10 bytes past it."""
+    import resource
+
+    out = tmp_path / "run"
+    append_all = RunStore.append_all
+    previous = resource.getrlimit(resource.RLIMIT_FSIZE)
+
+    def then_limited(self: RunStore, results: list[object]) -> None:
+        append_all(self, results)  # type: ignore[arg-type]
+        if resource.getrlimit(resource.RLIMIT_FSIZE) == previous:
+            size = self.matches_path.stat().st_size
+            resource.setrlimit(resource.RLIMIT_FSIZE, (size + 10, previous[1]))
+
+    monkeypatch.setattr(RunStore, "append_all", then_limited)
+    try:
+        result = arena("run", str(config), "--out", str(out))
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, previous)
+    assert result.exit_code == 2, result.output
+    [error] = result.stderr.splitlines()
+    assert error.startswith(f"arena: error: the results could not be written: a file of "
+                            f"{out} reached the file size limit (")
+    assert error.endswith("every match recorded before is safe; lift the limit (ulimit -f "
+                          f"unlimited), then continue with: arena run {config} --out {out} "
+                          "--resume")
+    kept = (out / "matches.jsonl").read_text()
+    assert kept.endswith("\n") and all(json.loads(line) for line in kept.splitlines())
+    monkeypatch.setattr(RunStore, "append_all", append_all)
+    resumed = arena("run", str(config), "--out", str(out), "--resume")
+    assert resumed.exit_code == 0, resumed.output
+    assert "truncated" not in resumed.output
     assert len((out / "matches.jsonl").read_text().splitlines()) == TOTAL
 
 

@@ -157,19 +157,22 @@ def test_a_new_version_needs_new_version_then_versions_are_listed_kept_and_remov
     stocked: tuple[Path, Path], wheels: Path
 ) -> None:
     """Without ``--new-version`` anyone could take over every config that names a stored
-    package's bots without @version."""
+    package's bots without @version. The package is named as its author wrote it
+    (``arena-bot-old-timer``), not as its wheel's file spells it (``arena_bot_old_timer``)."""
     store, root = stocked
     newer = write_bot(root, "old-timer", version="0.2.0", requires='"zoolib==1.0"')
     line = refused(str(newer), "--find-links", str(wheels), "--no-index", store=store)
-    assert "arena_bot_old_timer is in the bot store already at version 0.1.0" in line
+    assert "arena-bot-old-timer is in the bot store already at version 0.1.0" in line
     assert "names old-timer without @version" in line and "--new-version" in line
     assert not (store / "arena_bot_old_timer" / "0.2.0").exists()
     done = arena("submit", str(newer), "--find-links", str(wheels), "--no-index",
                  "--new-version", store=store)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "Admitted arena_bot_old_timer 0.2.0" in done.stdout
+    assert "Admitted arena-bot-old-timer 0.2.0" in done.stdout
     listing = arena("bots", store=store)
     assert listing.returncode == 0, listing.stderr
+    entry = json.loads((store / "arena_bot_old_timer" / "0.2.0" / "entry.json").read_text())
+    assert entry["package"] == "arena-bot-old-timer"  # the folder keeps the wheel's spelling
     assert "Stored bots" in listing.stdout and "0.1.0, 0.2.0" in listing.stdout
     assert "new-wave" in listing.stdout and "passed" in listing.stdout
     removed = arena("store", "remove", "old-timer@0.2.0", store=store)
@@ -202,6 +205,14 @@ def test_mistakes_are_one_line_and_exit_2(stocked: tuple[Path, Path], tmp_path: 
     same = write_bot(tmp_path, "old-timer", version="0.1")
     line = refused(str(same), "--no-index", store=store)
     assert "0.1 is in the bot store already" in line and "old-timer@0.1.0'" in line
+
+
+def test_removing_from_an_empty_store_says_it_holds_none(tmp_path: Path) -> None:
+    """'known stored bots: none installed' named the wrong place: the store holds none."""
+    done = arena("store", "remove", "nope", store=tmp_path / "store")
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stderr == ("arena: error: unknown stored bot 'nope' (known stored bots: none "
+                           "stored)\n")
 
 
 def test_a_package_that_registers_no_bot_is_refused(tmp_path: Path) -> None:
@@ -260,7 +271,7 @@ def test_an_sdist_is_built_and_admitted(tmp_path: Path) -> None:
     done = arena("submit", str(sdist), "--no-index", "--sandbox", "fallback",
                  store=tmp_path / "store")
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "Admitted arena_bot_packed 0.1.0: packed" in done.stdout
+    assert "Admitted arena-bot-packed 0.1.0: packed" in done.stdout
 
 
 def test_a_config_names_a_stored_version(
@@ -506,7 +517,7 @@ def test_a_stored_bot_shadowed_by_an_installed_one_is_said_when_it_would_play(
     found = Registry(bots={"new-wave": Entry(None, installed.plugin, installed.module, installed)})
     add_to(found, store)
     assert found.bots["new-wave"].info is installed
-    assert found.shadowed == {"new-wave": "arena_bot_new_wave 0.1.0"}
+    assert found.shadowed == {"new-wave": "arena-bot-new-wave 0.1.0"}  # as its author wrote it
     config: Any = SimpleNamespace(bots=[SimpleNamespace(bot="new-wave"),
                                         SimpleNamespace(bot="old-timer")])
     warning, = _shadowed(config, found)
@@ -1221,7 +1232,7 @@ def test_a_killed_submission_leaves_nothing_that_blocks_its_version(tmp_path: Pa
     older.mkdir(parents=True)
     done = arena("submit", str(source), "--no-index", "--sandbox", "fallback", store=store)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "Admitted arena_bot_killed 0.1.0" in done.stdout
+    assert "Admitted arena-bot-killed 0.1.0" in done.stdout
     assert "an unfinished submission's leftovers (no entry.json)" in done.stdout
     assert "left by a submission that ended unfinished" in done.stdout
     assert not list(store.glob(".staging/*"))

@@ -77,6 +77,10 @@ _SET_LIMITS = (
     "for which, value in zip((r.RLIMIT_CORE, r.RLIMIT_NOFILE, r.RLIMIT_AS, r.RLIMIT_CPU,"
     " r.RLIMIT_FSIZE), map(int, sys.argv[1:6])):\n"
     "    if value > 0 or which == r.RLIMIT_CORE:\n"
+    # Never above the hard limit the arena was given (`ulimit -f 4`): raising it fails, and
+    # every host then exited with code 1, every plugin "failed".
+    "        hard = r.getrlimit(which)[1]\n"
+    "        value = value if hard == r.RLIM_INFINITY else min(value, hard)\n"
     "        r.setrlimit(which, (value, value))\n"
     "for which in (r.RLIMIT_MSGQUEUE, r.RLIMIT_SIGPENDING, r.RLIMIT_MEMLOCK):\n"
     "    r.setrlimit(which, (0, 0))\n"

@@ -56,9 +56,12 @@ def _status(state: Table) -> str:
 def render(state: Table) -> str:
     """The row, the centre and every explorer's tokens, cards and trophies."""
     cards = state.cards
+    # Before the roll-off the state's first player is a placeholder (seat 0), not a seat.
+    first = ("first player not drawn yet" if state.phase == phases.FIRST_PLAYER
+             else f"first player seat {state.first_player}")
     lines = [
         f"[bold]Explorers of the Lost Valley[/bold] - adventure {state.adventure}, "
-        f"turn {state.turns}, first player seat {state.first_player}",
+        f"turn {state.turns}, {first}",
         _status(state),
         f"deck: {len(state.deck)} cards; centre ammunition: {state.center_ammunition}",
         f"discards: {_names(cards, state.discards)}",

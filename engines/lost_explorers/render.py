@@ -80,8 +80,11 @@ def _ending(state: LostExplorersState) -> list[str]:
 def render(state: LostExplorersState, viewer: int | None = None) -> str:
     """The map, the stacks, the discard area, the tracks and every player's table; with a
     ``viewer`` seat, the other seats' clue numbers hidden until the game is over."""
-    lines = [f"[bold]Lost Explorers[/bold] - turn {state.turn}, first player seat "
-             f"{state.first_player}, phase {P.NAMES[state.phase]}"]
+    # Until the draw the state's first player is -1, not a seat.
+    first = (f"first player seat {state.first_player}" if state.first_player >= 0
+             else "first player not drawn yet")
+    lines = [f"[bold]Lost Explorers[/bold] - turn {state.turn}, {first}, "
+             f"phase {P.NAMES[state.phase]}"]
     lines += _locations(state)
     for stack in (0, 1):
         tops = _stack(state.visible[stack])

@@ -247,6 +247,19 @@ class Fussy(Bot):
         return legal_actions[0]
 
 
+class Needy(Bot):
+    """Requires a param: its constructor takes ``depth`` and has no default for it."""
+
+    name = "zoo-needy"
+
+    def __init__(self, *, depth: int, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.depth = depth
+
+    def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        return legal_actions[0]
+
+
 SECRET_NAMES = ("RAY_ADDRESS", "RAY_AUTH_TOKEN", "AWS_SECRET_ACCESS_KEY", "ARENA_TEST_SECRET")
 
 
@@ -1383,7 +1396,6 @@ class Threads(Bot):
         return legal_actions[0]
 
 
-
 class Busy(Bot):
     """An honest bot that thinks hard: ``seconds`` of CPU time on every decision, within its
     time, and a legal answer. Its host is kept from match to match, adding up CPU time."""
@@ -1402,8 +1414,8 @@ class Busy(Bot):
         return legal_actions[0]
 
 ZOO: tuple[type, ...] = (Junk, PythonLoop, NativeLoop, SlowStart, Exit, Segfault, Chatty,
-                         Flood, Hog, Forker, Fussy, Snoop, Forger, Rememberer, Colluder, Teller,
-                         LoudStart, Neighbour, BigHello, Surrogate, Threads, Busy)
+                         Flood, Hog, Forker, Fussy, Needy, Snoop, Forger, Rememberer, Colluder,
+                         Teller, LoudStart, Neighbour, BigHello, Surrogate, Threads, Busy)
 
 
 @arena.hookimpl
