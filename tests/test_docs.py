@@ -36,7 +36,7 @@ def test_the_readme_opens_with_the_two_commands_ci_runs() -> None:
     commands = [line.strip() for line in lines[:10] if line.startswith("    ")]
     assert len(commands) == 2
     assert commands[0].endswith("arena run configs/quick.toml --resume")
-    assert commands[1].endswith("python -m pytest -q -n 2")
+    assert commands[1].endswith("python -m pytest -q")
     assert commands[1] in (ROOT / ".ci" / "run").read_text()
 
 
