@@ -28,10 +28,9 @@ from arena.config import TournamentConfig, load, registry_for
 from arena.entry import (
     INTERRUPTED,
     NOTHING_WRITTEN,
-    WRITE_ERRORS,
     Stopped,
     end_quietly,
-    output_failed,
+    output_error,
     stopped_line,
 )
 from arena.errors import ArenaError
@@ -79,15 +78,11 @@ class ArenaGroup(click.Group):
                 else ("Interrupted", INTERRUPTED)
             click.echo(f"\n{said}.", err=True)
             ctx.exit(status)
-        except BrokenPipeError:
-            # `arena leaderboard RUN | head -3`: the reader has what it wanted (click's own
-            # handling ended with status 1, a failure to `set -o pipefail`).
-            end_quietly()
         except OSError as exc:
-            # `arena leaderboard RUN > out.txt` on a full disk was a traceback of the write.
-            if exc.errno not in WRITE_ERRORS:
-                raise
-            output_failed(exc)
+            # `arena leaderboard RUN | head -3`: the reader has what it wanted (click's own
+            # handling ended with status 1, a failure to `set -o pipefail`); `> out.txt` on a
+            # full disk was a traceback of the write. Anything else is raised again.
+            output_error(exc)
 
 
 @click.group(cls=ArenaGroup, context_settings={"help_option_names": ["-h", "--help"]})

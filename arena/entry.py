@@ -109,12 +109,18 @@ def flush_or_end_quietly() -> None:
         return
     try:
         sys.stdout.flush()
-    except BrokenPipeError:
-        end_quietly()
     except OSError as exc:
-        if exc.errno not in WRITE_ERRORS:
-            raise
-        output_failed(exc)
+        output_error(exc)
+
+
+def output_error(exc: OSError) -> None:
+    """End on an error writing stdout: its reader gone, quietly (:func:`end_quietly`); it
+    cannot be written, with one line (:func:`output_failed`); anything else is raised again."""
+    if isinstance(exc, BrokenPipeError):
+        end_quietly()
+    if exc.errno not in WRITE_ERRORS:
+        raise exc
+    output_failed(exc)
 
 
 def output_failed(exc: OSError) -> None:
