@@ -7,8 +7,8 @@
    as the ``lostvalley-arena`` distribution the bot depends on: no Ray, no tournament
    machinery), then the bot's wheel and its own dependencies: all resolved and downloaded
    first, each wheel inspected (its size unpacked, its number of files, no files for outside
-   its packages) and all bounded together, then installed from those wheels alone. A
-   requirement of a URL is refused.
+   its packages) and all bounded together, then installed from those wheels alone (a bot
+   needing only the runtime has nothing to resolve). A requirement of a URL is refused.
 3. Each of its plugin modules is listed by a sandboxed host running in that environment.
 4. ``arena check`` plays it, sandboxed, in every installed game it supports.
 5. Only if all of that passes is it admitted; a failed check's report is kept under
@@ -586,6 +586,8 @@ def _download(wheels: Path, python: Path, wheel: Path, pip_options: list[str]) -
     wheels.mkdir()
     shutil.copy2(wheel, wheels / wheel.name)
     report = wheels.parent / "report.json"
+    if _needs_only_the_runtime(wheel):
+        return
     pip = [sys.executable, "-m", "pip", "--python", str(python)]
     _pip([*pip, "install", "-q", "--dry-run", "--report", str(report), "--only-binary=:all:",
           *pip_options, str(wheel)], "resolved", wheel)
@@ -610,6 +612,30 @@ def _download(wheels: Path, python: Path, wheel: Path, pip_options: list[str]) -
         return
     _pip([*pip, "download", "-q", "--no-deps", "--only-binary=:all:", "--dest", str(wheels),
           *pip_options, *needed], "downloaded", wheel)
+
+
+def _needs_only_the_runtime(wheel: Path) -> bool:
+    """Whether every requirement of ``wheel`` that applies here is one the environment's
+    runtime meets as it is (``lostvalley-arena`` without extras, ``pluggy``, at versions its
+    specifier admits): then nothing is to be resolved or downloaded, and pip's resolution (a
+    pip run of about a second, most of a small bot's environment) is skipped. The install
+    that follows still checks every requirement, from the bot's wheel alone, so a wrong
+    answer here ends in a refusal, never in another environment."""
+    import pluggy
+
+    held = {"lostvalley-arena": arena.__version__, "pluggy": pluggy.__version__}
+    for line in _metadata(wheel).get_all("Requires-Dist") or []:
+        try:
+            requirement = Requirement(line)
+        except InvalidRequirement:
+            return False
+        if requirement.marker is not None and not requirement.marker.evaluate({"extra": ""}):
+            continue
+        version = held.get(canonicalize_name(requirement.name))
+        if (version is None or requirement.extras or requirement.url is not None
+                or not requirement.specifier.contains(version, prereleases=True)):
+            return False
+    return True
 
 
 def _inspect_all(wheel: Path, wheels: Path) -> None:

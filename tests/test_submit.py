@@ -1204,6 +1204,42 @@ def test_a_bot_with_an_ordinary_dependency_gets_it_from_the_inspected_wheels(
                                       "helperlib", "helperlib-0.1.0.dist-info"]
 
 
+@pytest.mark.parametrize(("requires", "alone"), [
+    ((), True),
+    (("pluggy>=1",), True),
+    (('zoolib; python_version < "3"',), True),  # applies to no Python this runs
+    (("zoolib",), False),
+    (("lostvalley-arena[pettingzoo]",), False),  # an extra's requirements are to be resolved
+    (("lostvalley-arena>=999",), False),
+    (("pluggy<0.1",), False),
+])
+def test_a_bot_needing_only_the_runtime_skips_pips_resolution(
+    tmp_path: Path, requires: tuple[str, ...], alone: bool
+) -> None:
+    """A bot whose every requirement is the runtime as the environment holds it has nothing
+    to resolve or download (crafted wheels all require ``lostvalley-arena``)."""
+    from arena.submit import _needs_only_the_runtime
+
+    bot = craft_wheel(tmp_path, "arena_bot_needs", {}, requires=requires)
+    assert _needs_only_the_runtime(bot) is alone
+
+
+def test_a_bot_needing_a_runtime_the_arena_is_not_is_refused_by_the_install(
+    tmp_path: Path
+) -> None:
+    """Its requirement names the runtime, so the resolution is pip's install's, which finds
+    no ``lostvalley-arena`` of that version: refused in one line, nothing installed."""
+    from arena.errors import ArenaError
+    from arena.submit import make_environment
+
+    bot = craft_wheel(tmp_path / "wheel", "arena_bot_future", {},
+                      requires=("lostvalley-arena>=999",))
+    with pytest.raises(ArenaError, match=r"arena_bot_future-0.1.0-py3-none-any.whl: its "
+                                         r"dependencies could not be (resolved|installed)"):
+        make_environment(tmp_path / "env", bot, ["--no-index"])
+    assert installed(tmp_path / "env") == []
+
+
 def test_a_killed_submission_leaves_nothing_that_blocks_its_version(tmp_path: Path) -> None:
     """It builds in the store's ``.staging/`` and is renamed into place when admitted; the
     next submission clears what a killed one left, and what an older arena left in place.
