@@ -5,16 +5,22 @@ outcomes (``test_explorers_helpers``). The pass played the rulebook's sentences 
 the public API again (the third pass's independent referee of whole matches still agrees
 with the engine) and found one thing a rulebook reader would not accept: the steal's
 ``action_to_string`` promised a die roll first, where the rulebook (and the engine) ask a
-player first, and where, with no one left to ask, no die is thrown at all. It also records a
+player first, and where, with no one left to ask, no die is thrown at all; and a card file
+that is not UTF-8 text escaped as Python's own error, not a one-line refusal. It also records a
 reading the rulebook leaves open (RULINGS.md, "Seventh pass"): an extra action gained (the
 Allies', or one bought) is an action of the turn like the first, to be played, not passed.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
 from test_explorers_helpers import CAMP, ask, draw, play, roll, setup
 
+from arena.game import InvalidOptions
 from engines.explorers import actions as A
+from engines.explorers.game import ExplorersGame
 from engines.explorers.state import ExplorersState
 
 GALVENSIS, KOCHI, MANTELLI = "Iguanodon galvensis", "Pterodactylus kochi", "Iguanodon mantelli"
@@ -94,3 +100,19 @@ def test_a_bought_action_is_played_like_the_turns_own() -> None:
     assert state.legal_actions() == TURN_ACTIONS
     play(state, A.BASE_CAMP)
     assert state.current_player() == 1
+
+
+# --- bad input --------------------------------------------------------------------------------
+
+
+def test_a_card_file_that_is_not_utf8_text_is_refused_in_one_line(tmp_path: Path) -> None:
+    """Bad input gets a clear one-line message: a card file saved in Latin-1 (or any binary
+    file) is refused as the other unreadable files are, with ``InvalidOptions`` naming the
+    file and the first byte at fault. It used to escape as Python's ``UnicodeDecodeError``."""
+    latin1 = tmp_path / "dinosaurs.toml"
+    latin1.write_bytes('[[dinosaurs]]\nname = "Iguanodon bernissartensé"\n'.encode("latin-1"))
+    with pytest.raises(InvalidOptions) as refused:
+        ExplorersGame().new_initial_state(2, {"cards": str(latin1)})
+    message = str(refused.value)
+    assert "\n" not in message
+    assert str(latin1) in message and "is not UTF-8 text (byte 0xe9 at offset" in message

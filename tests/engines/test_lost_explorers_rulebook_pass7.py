@@ -18,13 +18,14 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
 from arena_bot_greedy import GreedyBot
 
 from arena.bot import Bot
-from arena.game import CHANCE, Game, State
+from arena.game import CHANCE, Game, InvalidOptions, State
 from arena.plugins import require_registry
 
 # Action ids, from the README's table.
@@ -323,3 +324,16 @@ def test_whole_games_play_as_the_independent_referee_says(players: int) -> None:
     token piles are empty"."""
     endings = Counter(play_one(players, seed) for seed in range(40))
     assert endings["clues"] > 0 and endings["stacks"] > 0, endings
+
+
+def test_a_component_file_that_is_not_utf8_text_is_refused_in_one_line(tmp_path: Path) -> None:
+    """Bad input gets a clear one-line message: a component file saved in Latin-1 (or any
+    binary file) is refused as the other unreadable files are, with ``InvalidOptions`` naming
+    the file and the first byte at fault. It used to escape as Python's ``UnicodeDecodeError``."""
+    latin1 = tmp_path / "components.toml"
+    latin1.write_bytes('markers = ["Chichén Itzá"]\n'.encode("latin-1"))
+    with pytest.raises(InvalidOptions) as refused:
+        game().new_initial_state(2, {"components": str(latin1)})
+    message = str(refused.value)
+    assert "\n" not in message
+    assert str(latin1) in message and "is not UTF-8 text (byte 0xe9 at offset" in message
