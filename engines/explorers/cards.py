@@ -123,7 +123,7 @@ def _advantage_kinds(source: str, entries: Any) -> list[tuple[str, int]]:
     rows = []
     for number, entry in enumerate(entries):
         _check_fields(source, f"advantage #{number + 1}", entry, ADVANTAGE_FIELDS)
-        if entry["effect"] not in EFFECTS:
+        if not isinstance(entry["effect"], str) or entry["effect"] not in EFFECTS:
             raise _fail(source, f"advantage #{number + 1}: effect must be one of "
                                 f"{list(EFFECTS)}, got {entry['effect']!r}")
         rows.append((entry["name"], EFFECTS[entry["effect"]]))

@@ -6,7 +6,8 @@ the public API again (the third pass's independent referee of whole matches stil
 with the engine) and found one thing a rulebook reader would not accept: the steal's
 ``action_to_string`` promised a die roll first, where the rulebook (and the engine) ask a
 player first, and where, with no one left to ask, no die is thrown at all; and a card file
-that is not UTF-8 text escaped as Python's own error, not a one-line refusal. It also records a
+that is not UTF-8 text, or whose advantage effect is a list, escaped as Python's own error,
+not a one-line refusal. It also records a
 reading the rulebook leaves open (RULINGS.md, "Seventh pass"): an extra action gained (the
 Allies', or one bought) is an action of the turn like the first, to be played, not passed.
 """
@@ -116,3 +117,17 @@ def test_a_card_file_that_is_not_utf8_text_is_refused_in_one_line(tmp_path: Path
     message = str(refused.value)
     assert "\n" not in message
     assert str(latin1) in message and "is not UTF-8 text (byte 0xe9 at offset" in message
+
+
+def test_an_advantage_effect_that_is_not_a_name_is_refused_in_one_line(tmp_path: Path) -> None:
+    """A card file whose advantage ``effect`` is a list (``effect = ["hound"]``) is refused
+    like an unknown effect name, naming the advantage; it used to escape as Python's
+    ``TypeError: unhashable type: 'list'``."""
+    shipped = (Path(__file__).parents[2] / "engines" / "explorers" / "dinosaurs.toml")
+    text = shipped.read_text("utf-8").replace('effect = "hound"', 'effect = ["hound"]')
+    assert 'effect = ["hound"]' in text
+    edited = tmp_path / "dinosaurs.toml"
+    edited.write_text(text, "utf-8")
+    with pytest.raises(InvalidOptions, match=r"advantage #\d: effect must be one of .*"
+                                             r"got \['hound'\]"):
+        ExplorersGame().new_initial_state(2, {"cards": str(edited)})
