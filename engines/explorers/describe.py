@@ -52,7 +52,10 @@ def _steal(state: Table, species: int) -> str:
 
 
 def describe_action(state: Table, action: int) -> str:
-    """A stable, human-readable name of ``action`` in ``state``."""
+    """A stable, human-readable name of ``action`` in ``state``; anything but an id of the
+    game (a malformed move too) is an ``unknown action``."""
+    if not isinstance(action, int) or isinstance(action, bool):
+        return f"unknown action {action!r}"
     family = A.kind(action)
     if family == "unknown":
         return f"unknown action {action}"

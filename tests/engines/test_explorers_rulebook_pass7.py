@@ -131,3 +131,13 @@ def test_an_advantage_effect_that_is_not_a_name_is_refused_in_one_line(tmp_path:
     with pytest.raises(InvalidOptions, match=r"advantage #\d: effect must be one of .*"
                                              r"got \['hound'\]"):
         ExplorersGame().new_initial_state(2, {"cards": str(edited)})
+
+
+@pytest.mark.parametrize("malformed", [None, "3", 3.0, True, [1]])
+def test_a_malformed_action_is_named_unknown_not_raised(malformed: object) -> None:
+    """``action_to_string`` names anything that is not one of the game's ids an unknown
+    action, as it does an id out of range (and as Lost Explorers does): a malformed move
+    such as ``"3"`` or ``None`` used to raise ``TypeError`` from a comparison."""
+    state = setup(2, row=(KOCHI, MANTELLI))
+    assert state.action_to_string(malformed) == f"unknown action {malformed!r}"  # type: ignore[arg-type]
+    assert state.action_to_string(10**6) == "unknown action 1000000"
