@@ -337,3 +337,14 @@ def test_a_component_file_that_is_not_utf8_text_is_refused_in_one_line(tmp_path:
     message = str(refused.value)
     assert "\n" not in message
     assert str(latin1) in message and "is not UTF-8 text (byte 0xe9 at offset" in message
+
+
+@pytest.mark.parametrize("seat", [-1, 2, None, "0"])
+def test_an_observation_for_no_seat_of_the_game_is_refused(seat: object) -> None:
+    """``observation(seat)`` holds what that seat may see, its own clue numbers among it.
+    A seat outside the game is refused in one line: ``-1`` (the value of ``CHANCE``) used to
+    read as the last seat and show that seat's clue numbers."""
+    state = game().new_initial_state(2)
+    with pytest.raises(ValueError, match=r"^lost-explorers: no seat .* in a game of 2$"):
+        state.observation(seat)  # type: ignore[arg-type]
+    assert state.observation(1)["seat"] == 1
