@@ -123,7 +123,7 @@ def _advantage_kinds(source: str, entries: Any) -> list[tuple[str, int]]:
     rows = []
     for number, entry in enumerate(entries):
         _check_fields(source, f"advantage #{number + 1}", entry, ADVANTAGE_FIELDS)
-        if entry["effect"] not in EFFECTS:
+        if not isinstance(entry["effect"], str) or entry["effect"] not in EFFECTS:
             raise _fail(source, f"advantage #{number + 1}: effect must be one of "
                                 f"{list(EFFECTS)}, got {entry['effect']!r}")
         rows.append((entry["name"], EFFECTS[entry["effect"]]))
@@ -173,6 +173,9 @@ def load_cards(path: str) -> CardSet:
         text = Path(path).expanduser().read_text("utf-8")
     except OSError as error:
         raise _fail(path, f"cannot be read ({error.strerror or error})") from None
+    except UnicodeDecodeError as error:  # TOML is UTF-8 text: a binary or Latin-1 file
+        raise _fail(path, f"is not UTF-8 text (byte {error.object[error.start]:#04x} at "
+                          f"offset {error.start})") from None
     try:
         document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:

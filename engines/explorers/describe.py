@@ -41,8 +41,21 @@ def _steal_card(state: Table, card: int) -> str:
     return f"steal {name} ({points} points) from seat {owner}"
 
 
+def _steal(state: Table, species: int) -> str:
+    """The steal names its steps in the rulebook's order: the trail token discarded, then a
+    player asked (the die comes after the asking, RULINGS.md ruling 29); with no one left to
+    ask, the discard is all it does (ruling 30)."""
+    token = f"discard a {SPECIES[species]} trail token"  # "a" as in the trail deal's name
+    if state.phase != phases.TURN or state.victims():
+        return f"steal: {token} and ask a player for a dinosaur"
+    return f"steal: {token} (no player left to ask)"
+
+
 def describe_action(state: Table, action: int) -> str:
-    """A stable, human-readable name of ``action`` in ``state``."""
+    """A stable, human-readable name of ``action`` in ``state``; anything but an id of the
+    game (a malformed move too) is an ``unknown action``."""
+    if not isinstance(action, int) or isinstance(action, bool):
+        return f"unknown action {action!r}"
     family = A.kind(action)
     if family == "unknown":
         return f"unknown action {action}"
@@ -51,7 +64,7 @@ def describe_action(state: Table, action: int) -> str:
     if family == "fixed":
         return A.FIXED_NAMES[action]
     if family == "steal":
-        return f"steal: discard a {SPECIES[action - A.STEAL]} trail token and roll a die"
+        return _steal(state, action - A.STEAL)
     if family == "steal-card":
         return _steal_card(state, action - A.STEAL_CARD)
     if family == "draw":

@@ -98,7 +98,11 @@ def _completed(state: LostExplorersState) -> list[int]:
 
 
 def build(state: LostExplorersState, seat: int) -> dict[str, Any]:
-    """The observation of ``seat``: a JSON-able dict, freshly built (never shared)."""
+    """The observation of ``seat``: a JSON-able dict, freshly built (never shared). A seat
+    outside the match is refused: ``-1`` (``CHANCE``) would index the last seat's clue tiles."""
+    if (not isinstance(seat, int) or isinstance(seat, bool)
+            or not 0 <= seat < state.num_players):
+        raise ValueError(f"lost-explorers: no seat {seat!r} in a game of {state.num_players}")
     components = state.components
     return {
         "game": "lost-explorers",
