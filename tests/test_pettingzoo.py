@@ -178,3 +178,35 @@ def test_a_policy_plays_as_a_bot_through_the_environments_encoding(game: str) ->
 
     drive(state, decide, random.Random(1), max_actions=100_000)
     assert state.is_terminal()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_game_past_max_steps_is_truncated_for_every_agent_with_nothing_paid(game: str) -> None:
+    """``max_steps``: after that many decisions every agent is truncated (not terminated),
+    paid 0, and told how many steps were played; the next reset plays again from zero."""
+    table = env(game, num_players=3, max_steps=7)
+    for _ in range(2):
+        table.reset(seed=3)
+        rng = random.Random(3)
+        decisions, ended = 0, {}
+        for agent in table.agent_iter():
+            observation, reward, termination, truncation, info = table.last()
+            if termination or truncation:
+                ended[agent] = (reward, termination, truncation, info)
+                table.step(None)
+            else:
+                decisions += 1
+                table.step(rng.choice(np.flatnonzero(observation["action_mask"]).tolist()))
+        assert decisions == 7 and not table.state.is_terminal()
+        assert ended == {agent: (0.0, False, True, {"steps": 7})
+                         for agent in table.possible_agents}
+
+
+def test_pettingzoos_api_test_passes_with_truncation() -> None:
+    api_test(env("lost-explorers", num_players=3, max_steps=5), num_cycles=50)
+
+
+@pytest.mark.parametrize("bad", [0, -1, 2.5, True, "9"])
+def test_max_steps_must_be_a_whole_number_of_at_least_one(bad: object) -> None:
+    with pytest.raises(ValueError, match=r"max_steps must be a whole number of at least 1"):
+        env("lost-explorers", max_steps=bad)

@@ -18,6 +18,10 @@ The environment (:class:`ArenaEnv`, or :func:`env` by game name):
   ``{"place": p, "score": s}`` (its place and its ``scores()``) as its ``info``;
 - ``render()`` shows the board: ``render_mode="ansi"`` returns it as plain text, ``"human"``
   prints it in colour;
+- ``max_steps``: where given, a game still going after that many decisions (the agents'
+  steps, chance not counted) is truncated: every agent gets ``truncation`` true, a reward
+  of 0 and ``{"steps": max_steps}`` as its ``info`` (no place: the game was not finished).
+  None (the default): never; every shipped game ends by itself;
 - ``num_players`` defaults to the fewest the game takes. ``reset``'s ``options``
   are ignored; the game's options are given to the constructor.
 
@@ -90,8 +94,15 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
                                           "is_parallelizable": False}
 
     def __init__(self, game: Game | str, num_players: int | None = None,
-                 options: Mapping[str, Any] | None = None, render_mode: str | None = None):
+                 options: Mapping[str, Any] | None = None, render_mode: str | None = None,
+                 max_steps: int | None = None):
         super().__init__()
+        if max_steps is not None and (isinstance(max_steps, bool) or not isinstance(
+                max_steps, int) or max_steps < 1):
+            raise ValueError(f"max_steps must be a whole number of at least 1 or None, "
+                             f"not {max_steps!r}")
+        self.max_steps = max_steps
+        self.steps = 0
         self.game = game_named(game) if isinstance(game, str) else game
         self.num_players = num_players or self.game.min_players
         self.options = dict(options or {})
@@ -121,6 +132,7 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
         if seed is not None:
             self._rng = random.Random(seed)
         self.state = self._new_state()
+        self.steps = 0
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -142,6 +154,7 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
             raise ValueError(f"{agent} played {action!r}, not a legal action")
         self._cumulative_rewards[agent] = 0.0
         self.state.apply_action(int(action))
+        self.steps += 1
         self._advance()
         self._accumulate_rewards()
         if self.render_mode == "human":
@@ -158,6 +171,12 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
                 self.rewards[agent] = rewards[seat]
                 self.terminations[agent] = True
                 self.infos[agent] = {"place": ranking[seat], "score": self.state.scores()[seat]}
+            self.agent_selection = self.agents[0]
+        elif self.max_steps is not None and self.steps >= self.max_steps:
+            for agent in self.possible_agents:
+                self.rewards[agent] = 0.0
+                self.truncations[agent] = True
+                self.infos[agent] = {"steps": self.steps}
             self.agent_selection = self.agents[0]
         else:
             self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -188,8 +207,9 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
 
 def env(game: str, num_players: int | None = None, **kwargs: Any) -> ArenaEnv:
     """The AEC environment of the installed game ``game`` with ``num_players`` seats (by
-    default the fewest the game takes); the keywords ``options`` (the game's options) and
-    ``render_mode`` (``"ansi"`` or ``"human"``) go to :class:`ArenaEnv`."""
+    default the fewest the game takes); the keywords ``options`` (the game's options),
+    ``render_mode`` (``"ansi"`` or ``"human"``) and ``max_steps`` (truncate a game after
+    that many decisions) go to :class:`ArenaEnv`."""
     return ArenaEnv(game, num_players, **kwargs)
 
 
