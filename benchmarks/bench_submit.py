@@ -27,8 +27,9 @@ from arena import submit
 
 def bot_wheel(scratch: Path) -> Path:
     """The wheel of a bot as ``arena new-bot`` writes it (it requires ``lostvalley-arena``)."""
-    subprocess.run([str(Path(sys.executable).with_name("arena")), "new-bot", "benched"], cwd=scratch,
-                   check=True, capture_output=True)
+    arena = Path(sys.executable).with_name("arena")
+    subprocess.run([str(arena), "new-bot", "benched"], cwd=scratch, check=True,
+                   capture_output=True)
     subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps",
                     "--no-build-isolation", "-w", str(scratch / "wheel"), str(scratch / "benched")],
                    check=True, capture_output=True)
