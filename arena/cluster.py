@@ -321,6 +321,11 @@ START_CUT: list[bool] = []
 """Not empty once this process's start of a local instance was cut short by a stop: its
 half-made Ray driver is then left alone at exit (see :func:`end_after_cut_start`)."""
 
+AT_CUT_EXIT: list[Callable[[], object]] = []
+"""What this process's exit handlers would have done that must be done all the same when
+:func:`end_after_cut_start` ends it without them (removing a temporary folder), each called
+once, in order, before it ends."""
+
 
 def end_after_cut_start(status: int) -> None:
     """End the process now with ``status`` if a stop cut the start of its local Ray instance
@@ -331,6 +336,9 @@ def end_after_cut_start(status: int) -> None:
     shell's prompt finds none of it."""
     if not START_CUT:
         return
+    for task in AT_CUT_EXIT:
+        with contextlib.suppress(Exception):
+            task()
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(OSError, ValueError):
             stream.flush()

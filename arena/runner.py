@@ -31,7 +31,7 @@ from types import TracebackType
 from typing import Any, Protocol
 
 from arena.botstore import shipping_folder
-from arena.cluster import Connection, Dispatcher, Failed, connect, describe
+from arena.cluster import AT_CUT_EXIT, Connection, Dispatcher, Failed, connect, describe
 from arena.config import TournamentConfig
 from arena.entry import STOP_SIGNALS, Stopped, _received, _stop
 from arena.entry import stop_signal as stop_signal  # arena.runner's, as before
@@ -437,9 +437,11 @@ def bot_packages(config: TournamentConfig) -> list[Path]:
 
 @functools.cache
 def _shipping_staging() -> Path:
-    """A folder of this process for the stored bots' wheels a run ships; removed at exit."""
+    """A folder of this process for the stored bots' wheels a run ships; removed at exit,
+    also when a stop during Ray's start ends the process without its exit handlers."""
     staging = Path(tempfile.mkdtemp(prefix="arena-ship-"))
     atexit.register(shutil.rmtree, staging, True)
+    AT_CUT_EXIT.append(functools.partial(shutil.rmtree, staging, True))
     return staging
 
 

@@ -845,6 +845,29 @@ def test_ctrl_c_while_ray_starts_leaves_no_ray_process_and_one_line(
     assert left == [] and not out.exists()
 
 
+def test_a_run_ended_during_ray_start_removes_its_stored_bots_shipping_folder(
+    tmp_path: Path
+) -> None:
+    """A stop during Ray's start ends the process without its exit handlers (they could end
+    in a segmentation fault); the folder of the stored bots' wheels that the run ships, which
+    one of them removed, stayed in the temporary folder for good."""
+    done = subprocess.run(
+        [sys.executable, "-c",
+         "from arena import cluster, runner\n"
+         "folder = runner._shipping_staging()\n"
+         "(folder / 'bot.whl').write_bytes(b'wheel')\n"
+         "print(folder, flush=True)\n"
+         "cluster.START_CUT.append(True)\n"
+         "cluster.end_after_cut_start(130)\n"
+         "print('not ended')\n"],
+        capture_output=True, text=True, timeout=60, check=False,
+        env={**os.environ, "TMPDIR": str(tmp_path)})
+    assert done.returncode == 130, done.stdout + done.stderr
+    folder = Path(done.stdout.split()[0])
+    assert folder.parent == tmp_path and folder.name.startswith("arena-ship-")
+    assert "not ended" not in done.stdout and not folder.exists()
+
+
 def test_a_ray_started_with_its_own_temp_dir_is_offered(
     config: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
