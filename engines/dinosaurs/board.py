@@ -359,6 +359,9 @@ def load_board(path: str) -> Board:
         text = Path(path).expanduser().read_text("utf-8")
     except OSError as error:
         raise _fail(path, f"cannot be read ({error.strerror or error})") from None
+    except UnicodeDecodeError as error:  # TOML is UTF-8 text: a binary or Latin-1 file
+        raise _fail(path, f"is not UTF-8 text (byte {error.object[error.start]:#04x} at "
+                          f"offset {error.start})") from None
     try:
         document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:

@@ -185,3 +185,12 @@ def test_a_board_file_is_loaded_through_the_game_option(tmp_path: Path) -> None:
         GAME.new_initial_state(2, {"board": str(mine)})
     with pytest.raises(BoardError, match="cannot be read"):
         load_board(str(tmp_path / "absent.toml"))
+
+
+def test_a_board_file_that_is_not_utf8_is_refused_in_one_line(tmp_path: Path) -> None:
+    """It escaped as ``UnicodeDecodeError``, no ``InvalidOptions``."""
+    board = tmp_path / "latin1.toml"
+    board.write_bytes("# plateau du volcan\n[spaces]\nname = 'caf\u00e9'\n".encode("latin-1"))
+    with pytest.raises(BoardError, match=r"latin1.toml: is not UTF-8 text \(byte 0xe9 at "
+                                         r"offset \d+\)"):
+        load_board(str(board))
