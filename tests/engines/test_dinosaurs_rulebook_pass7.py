@@ -9,8 +9,10 @@ names them in its rows, and RULINGS.md ("Seventh pass") gives the readings.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
-from test_dinosaurs_blackbox import CARD, LEAVE, NAME, Obs, die, explorer, phase, put, view
+from test_dinosaurs_blackbox import CARD, LEAVE, NAME, Obs, die, dino, explorer, phase, put, view
 from test_dinosaurs_rulebook_pass3 import at_draw
 from test_dinosaurs_rulebook_pass4 import spot
 
@@ -27,10 +29,10 @@ def names(state: State, actions: list[int]) -> list[str]:
     return [state.action_to_string(action) for action in actions]
 
 
-def moving(game: Game, edit: object) -> State:
+def moving(game: Game, edit: Callable[[Obs], None]) -> State:
     """Seat 0 to pick its move in the position ``edit`` sets: its card (Escape from the Swamp,
     nobody in the swamp) did nothing."""
-    state = at_draw(game, edit)  # type: ignore[arg-type]
+    state = at_draw(game, edit)
     state.apply_action(CARD["escape-swamp"])
     assert phase(state) == "move-pick"
     return state
@@ -74,3 +76,65 @@ def test_on_an_entry_a_step_that_can_use_the_roll_is_still_offered(game: Game) -
     state.apply_action(die(3))
     assert names(state, state.legal_actions()) == [
         "step to e13 (footprint)", "step to g13 (land)", "leave the valley"]
+
+
+# --- the swamp and the dinosaurs meeting explorers ----------------------------------------------
+
+def test_the_monster_eats_every_seats_explorers_on_a_blue_exit_arrow(game: Game) -> None:
+    """'The swamp monster moves 1 space in a clockwise motion (on the grey arrows). If the
+    Monster lands on a space with an explorer, they are eaten and removed from play.' A blue
+    exit arrow is on its round: 'Players can risk the explorer by placing them closer than 3
+    spaces from the monster (so they can occupy a blue exit arrow space).' Two seats' explorers
+    on the exit i4, the monster one grey arrow before it: both are eaten, whatever their seat."""
+    def edit(o: Obs) -> None:
+        ring, exit_arrow = o["board"]["swamp_ring"], spot(o, "i4")
+        o["swamp_monster"] = ring[ring.index(exit_arrow) - 1]
+        put(o, 0, 1, exit_arrow)
+        put(o, 1, 0, exit_arrow)
+    state = at_draw(game, edit)
+    state.apply_action(CARD["swamp-monster"])
+    obs = view(state)
+    assert obs["swamp_monster"] == spot(obs, "i4")
+    assert obs["players"][0]["explorers"][1] == -2 and obs["players"][1]["explorers"][0] == -2
+    assert obs["players"][0]["alive"] == 3 and obs["players"][1]["alive"] == 3
+
+
+def test_a_dinosaur_captures_an_explorer_on_a_temple_arrow_but_never_enters_the_temple(
+        game: Game) -> None:
+    """'Dinosaurs can move freely on all land or water spaces but they can't cross lava, enter
+    the Swamp or the Temple' and 'A Dinosaur captures all explorers on a space that it enters':
+    a temple arrow is land, the temple is not. Grazing Dinosaurs: a dinosaur on e5 beside the
+    arrows e6 and f5 may step onto them, not into the temple f6; stepping onto the opponent on
+    e6 captures it, and captor and captive go to the one lair no other dinosaur holds, the
+    explorer in the temple staying where it is."""
+    def edit(o: Obs) -> None:
+        o["dinosaurs"][1] = spot(o, "e5")
+        put(o, 1, 0, spot(o, "e6"))
+        put(o, 1, 1, o["board"]["temple"])
+    state = at_draw(game, edit)
+    state.apply_action(CARD["grazing"])
+    state.apply_action(dino(1))
+    offered = names(state, state.legal_actions())
+    assert "dinosaur steps to e6 (temple-arrow)" in offered
+    assert "dinosaur steps to f5 (temple-arrow)" in offered
+    assert not any("(temple)" in name for name in offered)
+    state.apply_action(spot(view(state), "e6"))
+    assert phase(state) == "lair-pick"
+    assert names(state, state.legal_actions()) == ["take the captives to lair d5 (lair)"]
+    state.apply_action(spot(view(state), "d5"))
+    obs = view(state)
+    assert obs["players"][1]["explorers"][:2] == [spot(obs, "d5"), obs["board"]["temple"]]
+    assert obs["dinosaurs"][1] == spot(obs, "d5")
+
+
+def test_an_explorer_outside_the_valley_does_not_fall_into_the_swamp(game: Game) -> None:
+    """'One Member Falls into the Swamp!' with 'This card does NOT permit you to take an
+    explorer out of a dinosaur's lair.' Kept reading (RULINGS.md 18, seventh pass): only an
+    explorer in the valley can fall into the swamp in it; one still outside the valley is not
+    offered, and a seat with nobody in the valley but captives has nobody to drop in."""
+    def edit(o: Obs) -> None:
+        put(o, 0, 0, o["dinosaurs"][0])  # a captive in a guarded lair; the rest outside
+    state = at_draw(game, edit)
+    state.apply_action(CARD["falls-into-swamp"])
+    assert phase(state) == "move-pick"
+    assert view(state)["discards"]["falls-into-swamp"] == 1
