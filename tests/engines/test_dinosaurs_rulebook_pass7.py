@@ -80,23 +80,26 @@ def test_on_an_entry_a_step_that_can_use_the_roll_is_still_offered(game: Game) -
 
 # --- the swamp and the dinosaurs meeting explorers ----------------------------------------------
 
-def test_the_monster_eats_every_seats_explorers_on_a_blue_exit_arrow(game: Game) -> None:
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_monster_eats_every_seats_explorers_on_a_blue_exit_arrow(game: Game,
+                                                                      players: int) -> None:
     """'The swamp monster moves 1 space in a clockwise motion (on the grey arrows). If the
     Monster lands on a space with an explorer, they are eaten and removed from play.' A blue
     exit arrow is on its round: 'Players can risk the explorer by placing them closer than 3
-    spaces from the monster (so they can occupy a blue exit arrow space).' Two seats' explorers
-    on the exit i4, the monster one grey arrow before it: both are eaten, whatever their seat."""
+    spaces from the monster (so they can occupy a blue exit arrow space).' One explorer of
+    every seat on the exit i4, the monster one grey arrow before it: all are eaten, whatever
+    their seat, with 2, 3 or 4 players."""
     def edit(o: Obs) -> None:
         ring, exit_arrow = o["board"]["swamp_ring"], spot(o, "i4")
         o["swamp_monster"] = ring[ring.index(exit_arrow) - 1]
-        put(o, 0, 1, exit_arrow)
-        put(o, 1, 0, exit_arrow)
-    state = at_draw(game, edit)
+        for seat in range(players):
+            put(o, seat, 1, exit_arrow)
+    state = at_draw(game, edit, players)
     state.apply_action(CARD["swamp-monster"])
     obs = view(state)
     assert obs["swamp_monster"] == spot(obs, "i4")
-    assert obs["players"][0]["explorers"][1] == -2 and obs["players"][1]["explorers"][0] == -2
-    assert obs["players"][0]["alive"] == 3 and obs["players"][1]["alive"] == 3
+    assert [p["explorers"][1] for p in obs["players"]] == [-2] * players
+    assert [p["alive"] for p in obs["players"]] == [3] * players
 
 
 def test_a_dinosaur_captures_an_explorer_on_a_temple_arrow_but_never_enters_the_temple(
