@@ -141,3 +141,18 @@ def test_an_explorer_outside_the_valley_does_not_fall_into_the_swamp(game: Game)
     state.apply_action(CARD["falls-into-swamp"])
     assert phase(state) == "move-pick"
     assert view(state)["discards"]["falls-into-swamp"] == 1
+
+
+# --- what a seat reads ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("malformed", ["x", True, 2.0, None])
+def test_something_that_is_no_action_id_is_named_unknown_not_a_move(game: Game,
+                                                                     malformed: object) -> None:
+    """action_to_string names every action id and nothing else: a value apply_action refuses
+    (a string, a bool, a float) is 'unknown', never read as a space ('True' is no step to a2)
+    and never an error."""
+    state = game.new_initial_state(2)
+    state.apply_action(225)
+    assert state.action_to_string(malformed) == f"unknown action {malformed!r}"  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="not legal"):
+        state.apply_action(malformed)  # type: ignore[arg-type]
