@@ -52,7 +52,10 @@ def _dinosaur_label(table: Table, dinosaur: int) -> str:
 
 
 def describe_action(table: Table, action: int) -> str:
-    """A stable, human-readable name of ``action`` in ``table``'s phase."""
+    """A stable, human-readable name of ``action`` in ``table``'s phase; anything that is no
+    action id (not an int, or a bool, which ``apply_action`` refuses too) is named unknown."""
+    if not isinstance(action, int) or isinstance(action, bool):
+        return f"unknown action {action!r}"
     family = A.kind(action)
     if family == "space":
         return f"{_SPACE_VERBS.get(table.phase, 'space')} {space_label(table, action)}"

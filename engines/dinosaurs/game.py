@@ -32,9 +32,9 @@ A turn
        arrow spaces), which gives a coin to an explorer without one;
        stepping out at an entry ends the move and banks a carried coin.
        Otherwise the move uses the whole roll: only steps after which it
-       still can are offered (all of them if none can; a boxed-in explorer
-       stops); landing on an abandoned coin by that exact count picks it
-       up.
+       still can are offered (all of them if none can, but on an entry,
+       where leaving is then the one choice; a boxed-in explorer stops);
+       landing on an abandoned coin by that exact count picks it up.
     3. Before or after the move (not after one into the temple or a river):
        fire bullets (each pushes a dinosaur one space; not once the seat's
        last explorer is dead) and take a secret

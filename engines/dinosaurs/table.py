@@ -51,14 +51,16 @@ _SLOTS = ("board", "num_players", "coins_to_win", "phase", "player", "turns", "e
 
 
 def _completing(steps: list[int], visited: int, steps_left: int,
-                can_finish: Callable[[int, int, int], bool]) -> list[int]:
+                can_finish: Callable[[int, int, int], bool], finished_otherwise: bool = False,
+                ) -> list[int]:
     """The ``steps`` after which ``can_finish(space, visited, left)`` holds for the rest of the
-    move (searched at most :data:`LOOKAHEAD` steps deep), or all of them if none does."""
+    move (searched at most :data:`LOOKAHEAD` steps deep), or all of them if none does and
+    the move has no other proper ending (``finished_otherwise``: leaving the valley)."""
     left = min(steps_left - 1, LOOKAHEAD)
-    if left <= 0 or len(steps) < 2:  # nothing to search, or nothing to choose between
-        return steps
+    if left <= 0 or (len(steps) < 2 and not finished_otherwise):
+        return steps  # nothing to search, or nothing to choose between
     full = [space for space in steps if can_finish(space, visited | 1 << space, left)]
-    return full or steps
+    return full if full or finished_otherwise else steps
 
 
 class Table:
@@ -208,9 +210,10 @@ class Table:
     def explorer_choices(self, number: int, visited: int, steps_left: int) -> list[int]:
         """The steps explorer ``number`` may take next, with ``steps_left`` points of its roll:
         those after which the roll can still be used up or the move properly ended early (in
-        the temple, a river, or on an entry to leave by); every step if none can (ruling 8)."""
+        the temple, a river, or on an entry to leave by); every step if none can, unless the
+        explorer stands on an entry, where leaving ends the move properly (ruling 8)."""
         return _completing(self.explorer_steps(number, visited), visited, steps_left,
-                           self._explorer_can_finish)
+                           self._explorer_can_finish, finished_otherwise=self.can_exit(number))
 
     def _explorer_can_finish(self, here: int, visited: int, left: int) -> bool:
         """Whether an explorer just arrived on ``here`` with ``left`` points to go can end its

@@ -1512,11 +1512,14 @@ def _dinosaur_can_end(o: Obs, here: int, barred: set[int], left: int) -> bool:
 
 
 def _whole_count(o: Obs, steps: list[int], left: int, barred: set[int],
-                 can_end: Callable[[Obs, int, set[int], int], bool]) -> list[int]:
-    """The steps after which the whole count can still be moved (all of them if none)."""
+                 can_end: Callable[[Obs, int, set[int], int], bool],
+                 leaving: bool = False) -> list[int]:
+    """The steps after which the whole count can still be moved (all of them if none, unless
+    the piece may leave the valley from where it stands: RULINGS.md 8, seventh pass)."""
     if left <= 1:
         return steps
-    return [s for s in steps if can_end(o, s, barred | {s}, left - 1)] or steps
+    full = [s for s in steps if can_end(o, s, barred | {s}, left - 1)]
+    return full if full or leaving else steps
 
 
 def _expected_spaces(o: Obs) -> list[int] | None:
@@ -1526,7 +1529,8 @@ def _expected_spaces(o: Obs) -> list[int] | None:
     if kind == "move-step":
         here, left = explorers[now["explorer"]], now["steps_left"]
         barred = set(now["visited"])
-        return _whole_count(o, _explorer_steps(o, here, barred), left, barred, _explorer_can_end)
+        return _whole_count(o, _explorer_steps(o, here, barred), left, barred, _explorer_can_end,
+                            leaving=here in spaces["entries"])
     if kind == "dinosaur-step":
         here, left = dinosaurs[now["dinosaur"]], now["steps_left"]
         barred = set(now["visited"])
