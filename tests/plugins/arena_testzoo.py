@@ -1423,3 +1423,42 @@ def arena_register_bots(register: Callable[[type], None]) -> None:
     for bot in ZOO:
         register(bot)
 
+
+
+class Padded(Bot):
+    """Plays legally, but its host says its answers of the ``answers`` kinds (``ready``,
+    ``action``, ``done``) in lines of nearly all a line could hold (4 MiB): the answer and,
+    under a key of its own, about 1.4 million empty objects, which the referee's JSON decoder
+    made as many dicts of (about 110 MB more of the referee's peak memory, and 0.15 s of its
+    CPU at every decision, outside the bot's limits), while its seat played on ``ok``. Its
+    host's ``encode`` is replaced for it from the plugin's import (a bot's code runs in its
+    host, and may rewrite it). With ``answers = "raise"`` it raises instead, with the longest
+    error its host sends (4,000 characters, each 12 bytes escaped)."""
+
+    name = "zoo-padded"
+    answers: ClassVar[list[str]] = []
+
+    def __init__(self, *, answers: str = "action", **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        Padded.answers[:] = answers.split(",")
+
+    def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        if "raise" in self.answers:
+            raise RuntimeError("\U0001F995" * 5000)  # a sauropod, two UTF-16 halves escaped
+        return legal_actions[0]
+
+
+if f"--bot={Padded.name}" in sys.argv:
+    _padded_host = sys.modules["__main__"]
+    _plain_encode = _padded_host.encode
+    _PADDING = [{}] * ((4 * 1024 * 1024 - 200) // 3)
+
+    def _padded_encode(message: dict[str, Any]) -> bytes:
+        if message.get("type") in Padded.answers:
+            message = {**message, "padding": _PADDING}
+        return _plain_encode(message)  # type: ignore[no-any-return]
+
+    _padded_host.encode = _padded_encode
+
+
+ZOO = (*ZOO, Padded)
