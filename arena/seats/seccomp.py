@@ -25,8 +25,9 @@ own. So the filter answers, inside the sandbox:
   ``EPERM``. With them the red team's pair passed 224 bits a turn without an error (a page
   of the bot's own data file held or dropped is a bit, read back with ``mincore``). A read's
   time still tells a held page from one that is not (2,112 bits in one match without an
-  error), but reading it puts it there for good: each page of a file nobody had read serves
-  once;
+  error), and reading it puts it there, charged to the reader's control group, which drops
+  it again when the bot fills the group's memory (the red team's bot did, with children
+  that each touched 300 MiB): no filter on system calls closes that;
 - ``sysinfo``: ``ENOSYS``: it tells the number of threads and the free memory of the whole
   machine, which a bot sets by holding threads or memory while it is stopped (the same
   figures in ``/proc`` are hidden by :mod:`arena.seats.sandbox`);
