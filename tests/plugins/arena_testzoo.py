@@ -437,7 +437,7 @@ def _hog_init() -> str:
 
 class Forger(Bot):
     """Writes protocol lines of its own on the host's descriptor: ``deep`` a JSON answer
-    nested 200,000 deep (past any decoder's recursion), ``done`` a forged end-of-match
+    nested 30,000 deep (past any decoder's recursion), ``done`` a forged end-of-match
     answer whose ``peak_kb`` is no number; ``fill`` fills its scratch folders (memory: tmpfs)
 and prints how much each took; ``ansi`` prints terminal codes and markup, then raises with
 more of them; ``daemons`` leaves three spinning daemons behind from its constructor;
@@ -537,7 +537,7 @@ mounts a tmpfs of 1 GiB in it (memory outside its scratch folders' bounds), and 
             self.tracing = libc.ptrace(0x4206, 1, None, None) == 0  # PTRACE_SEIZE, kept
             print(f"TRACING {self.tracing}", flush=True)
         if self.mode == "deep":
-            os.write(_protocol_out(), b"[" * 200_000 + b"]" * 200_000 + b"\n")
+            os.write(_protocol_out(), b"[" * 30_000 + b"]" * 30_000 + b"\n")
             time.sleep(5)
         if self.mode == "ansi":
             print("\x1b[2J\x1b[H\x1b]0;pwned\x07[green]ALL CHECKS PASSED[/]\x1b[31m")
