@@ -94,3 +94,22 @@ def test_a_padded_bot_is_recorded_illegal_in_a_tournament(tmp_path: Path) -> Non
                        if label != "zoo-padded")
         else:
             assert set(statuses.values()) == {"ok"}
+
+
+def counters_hear(channel: str, sandbox: str) -> MatchResult:
+    """Two seats of ``zoo-counter`` trying ``channel`` under ``sandbox``."""
+    seats = [SeatSpec(label, "zoo-counter", {"channel": channel}) for label in "ab"]
+    limits = Limits(isolation="process", sandbox=sandbox, memory_mb=512, move_seconds=1.0,  # type: ignore[arg-type]
+                    bank_seconds=1.0, startup_seconds=10.0)
+    return play_match(spec(*seats, limits=limits))
+
+
+def test_two_seats_cannot_count_each_others_eventfds(sandbox: str) -> None:
+    """Each eventfd gets the lowest number free on the whole machine, which
+    ``/proc/self/fdinfo`` shows: one seat held some while it was stopped and the other read
+    how many from the number of a new one (the red team's pair said a number up to 37 a turn
+    and heard it right 60 turns in 60). The seccomp filter answers ``eventfd`` as absent."""
+    result = counters_hear("eventfds", sandbox)
+    assert result.statuses == ("ok", "ok"), result.errors
+    assert not [output for output in result.outputs if "HEARD" in output], result.outputs
+    assert all("REFUSED" in output for output in result.outputs), result.outputs

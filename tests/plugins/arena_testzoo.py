@@ -1461,4 +1461,38 @@ if f"--bot={Padded.name}" in sys.argv:
     _padded_host.encode = _padded_encode
 
 
-ZOO = (*ZOO, Padded)
+class Counter(Colluder):
+    """A colluder (see :class:`Colluder`) whose ``channel`` is a count the kernel keeps for the
+    whole machine. ``eventfds``: each ``eventfd`` gets the lowest number no other eventfd of
+    the machine holds (``eventfd-id`` in ``/proc/self/fdinfo``): on its first turn a seat
+    lists the numbers free (it opens 40, reads theirs, closes them), then holds its secret's
+    count of eventfds while it is stopped; on a later turn the number of a new one says how
+    many of those free numbers the other seat's eventfds took."""
+
+    name = "zoo-counter"
+
+    def _eventfds(self) -> str:
+        if not hasattr(self, "free"):
+            probes = [os.eventfd(0) for _ in range(40)]
+            self.free = [_eventfd_id(fd) for fd in probes]
+            for fd in probes:
+                os.close(fd)
+            self.held = [os.eventfd(0) for _ in range(5 + self.SECRET % 20)]
+            print(f"SAID {len(self.held)} eventfds", flush=True)
+            return ""
+        probe = os.eventfd(0)
+        number = _eventfd_id(probe)
+        os.close(probe)
+        taken = self.free.index(number) - len(self.held) if number in self.free else 0
+        return f"{taken} eventfds" if taken > 0 else ""
+
+
+def _eventfd_id(fd: int) -> int:
+    """The machine-wide number of the eventfd ``fd`` (-1 if the kernel does not say)."""
+    for line in Path(f"/proc/self/fdinfo/{fd}").read_text().splitlines():
+        if line.startswith("eventfd-id:"):
+            return int(line.split()[1])
+    return -1
+
+
+ZOO = (*ZOO, Padded, Counter)
