@@ -15,6 +15,7 @@ from helpers import spec
 
 from arena.match import play_match
 from arena.records import Limits, MatchResult, SeatSpec
+from arena.seats import cgroups
 from arena.seats.process import POOL
 from arena.seats.protocol import MAX_ANSWER
 
@@ -113,3 +114,32 @@ def test_two_seats_cannot_count_each_others_eventfds(sandbox: str) -> None:
     assert result.statuses == ("ok", "ok"), result.errors
     assert not [output for output in result.outputs if "HEARD" in output], result.outputs
     assert all("REFUSED" in output for output in result.outputs), result.outputs
+
+
+@pytest.mark.parametrize("mode", ["required", "fallback", "fallback without a group"])
+def test_a_host_that_hands_itself_to_a_child_crashes(
+    mode: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A host that forked as its plugin was imported and exited, leaving the child to answer
+    for it, was never stopped in the fallback without a control group: a thread of it spun
+    through the whole match (2.08 s of 2.08), and its seat ended ``timeout`` only because
+    each answer waited the 2 s the referee gives a host to stop. Bubblewrap ends the sandbox
+    with its first process, and a control group's sweep took the child; now the referee
+    finds the host it started gone, at its first answer, in every mode: a crash."""
+    POOL.close()
+    if mode == "fallback without a group":
+        monkeypatch.setattr(cgroups, "create", lambda *args, **kwargs: None)
+    result = duel(SeatSpec("orphan", "zoo-orphan"), mode.split()[0])
+    POOL.close()
+    assert result.statuses == ("crash", "ok") and result.ranking == (1, 0), result.errors
+    assert "exited with code 0" in str(result.errors[0])
+    assert "SPUN" not in result.outputs[0]  # it never got to play a turn
+    assert not [entry for entry in Path("/proc").iterdir() if entry.name.isdigit()
+                and _cmdline(entry).count(b"--bot=zoo-orphan")]
+
+
+def _cmdline(entry: Path) -> bytes:
+    try:
+        return (entry / "cmdline").read_bytes()
+    except OSError:
+        return b""

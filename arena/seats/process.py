@@ -398,7 +398,15 @@ class HostProcess:
         The processes the bot started are swept (:meth:`end_strays`) only once the host is
         stopped: a thread of the host that forks in a loop would otherwise start a new one
         between the sweep's last look and the stop, which ran on, spinning, until the bot's
-        next turn (the red team's fork loop kept one in 11 of 15 matches)."""
+        next turn (the red team's fork loop kept one in 11 of 15 matches).
+
+        A host whose first process has exited (:attr:`process`, bubblewrap inside its
+        sandbox) is crashed here: whatever answered for it is a process it left."""
+        if self.alive and self.process.poll() is not None:
+            # The process the arena started has exited, yet it was answered: by a process it
+            # left holding its descriptors, which no stop reaches in the fallback without a
+            # control group (it ran on between its turns). That is the host's crash.
+            raise self._crashed()
         if self.alive and not self._paused:
             self._paused = True
             for pid in self._own_pids():

@@ -1495,4 +1495,39 @@ def _eventfd_id(fd: int) -> int:
     return -1
 
 
-ZOO = (*ZOO, Padded, Counter)
+class Orphan(Bot):
+    """Its host hands itself to a child as the plugin is imported, before its hello: the
+    child carries on as the host (it holds the protocol's descriptors) and the process the
+    arena started exits. No stop reached the child: in the fallback without a control group
+    it ran on between its turns (a thread of it spun the whole match, 2.08 s of 2.08), each of
+    its answers then held up for the 2 s the referee waits for a host to stop, the zombie
+    left of the first one. Then plays legally, and says how long its thread has run."""
+
+    name = "zoo-orphan"
+    spun: ClassVar[list[float]] = []
+
+    def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        if not self.spun:
+            self.spun.append(0.0)
+
+            def spin() -> None:
+                last = time.monotonic()
+                while True:
+                    now = time.monotonic()
+                    if now - last < 0.01:
+                        self.spun[0] += now - last
+                    last = now
+
+            threading.Thread(target=spin, daemon=True).start()
+        print(f"SPUN {self.spun[0]:.2f} s", flush=True)
+        return legal_actions[0]
+
+
+if f"--bot={Orphan.name}" in sys.argv:
+    _parent = os.getpid()
+    if os.fork():
+        os._exit(0)
+    while os.getppid() == _parent:  # until the host it was has gone
+        time.sleep(0.001)
+
+ZOO = (*ZOO, Padded, Counter, Orphan)
