@@ -42,7 +42,7 @@ from arena.seats import (
     cgroups,
     seccomp,
 )
-from arena.seats.protocol import MAX_LINE, STATIC_PROTOCOL, decode, encode
+from arena.seats.protocol import MAX_ANSWER, MAX_LINE, STATIC_PROTOCOL, decode, encode
 from arena.seats.sandbox import CLEAN_ENV, SCRATCH_MB, Confinement, host_command
 
 OUTPUT_BYTES = 64 * 1024
@@ -398,7 +398,15 @@ class HostProcess:
         The processes the bot started are swept (:meth:`end_strays`) only once the host is
         stopped: a thread of the host that forks in a loop would otherwise start a new one
         between the sweep's last look and the stop, which ran on, spinning, until the bot's
-        next turn (the red team's fork loop kept one in 11 of 15 matches)."""
+        next turn (the red team's fork loop kept one in 11 of 15 matches).
+
+        A host whose first process has exited (:attr:`process`, bubblewrap inside its
+        sandbox) is crashed here: whatever answered for it is a process it left."""
+        if self.alive and self.process.poll() is not None:
+            # The process the arena started has exited, yet it was answered: by a process it
+            # left holding its descriptors, which no stop reaches in the fallback without a
+            # control group (it ran on between its turns). That is the host's crash.
+            raise self._crashed()
         if self.alive and not self._paused:
             self._paused = True
             for pid in self._own_pids():
@@ -487,7 +495,7 @@ class HostProcess:
         self._nothing_unasked(what)
         self.resume()
         self.send(message, deadline, what)
-        answer = self.receive(deadline, what)
+        answer = self.receive(deadline, what, MAX_ANSWER)
         kind = answer.get("type")
         if kind == expected:
             return answer
@@ -530,10 +538,15 @@ class HostProcess:
                 raise BotTimedOut(f"did not read what it was sent within the time allowed "
                                   f"for {what}")
 
-    def receive(self, deadline: float, what: str) -> dict[str, Any]:
-        """The next message, due by ``deadline`` (a ``perf_counter`` reading)."""
+    def receive(self, deadline: float, what: str, longest: int = MAX_LINE) -> dict[str, Any]:
+        """The next message, due by ``deadline`` (a ``perf_counter`` reading), of ``longest``
+        bytes at most (:data:`MAX_ANSWER` for an answer to a request): a longer one is not
+        decoded but refused."""
         while True:
-            end = self.buffer.find(b"\n")
+            end = self.buffer.find(b"\n", 0, longest + 1)
+            if end < 0 and len(self.buffer) > longest:
+                self.kill()
+                raise BotIllegal(f"sent a line longer than {longest} bytes during {what}")
             if end >= 0:
                 line, self.buffer = self.buffer[:end], self.buffer[end + 1:]
                 try:
@@ -543,9 +556,6 @@ class HostProcess:
                     raise BotIllegal(
                         f"sent a line that is not a JSON object: {line[:60]!r}"
                     ) from None
-            if len(self.buffer) > MAX_LINE:
-                self.kill()
-                raise BotIllegal(f"sent a line longer than {MAX_LINE} bytes")
             left = deadline - time.perf_counter()
             if left <= 0 or not self.poller.poll(math.ceil(left * 1000)):
                 if time.perf_counter() < deadline:

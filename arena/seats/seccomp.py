@@ -25,8 +25,9 @@ own. So the filter answers, inside the sandbox:
   ``EPERM``. With them the red team's pair passed 224 bits a turn without an error (a page
   of the bot's own data file held or dropped is a bit, read back with ``mincore``). A read's
   time still tells a held page from one that is not (2,112 bits in one match without an
-  error), but reading it puts it there for good: each page of a file nobody had read serves
-  once;
+  error), and reading it puts it there, charged to the reader's control group, which drops
+  it again when the bot fills the group's memory (the red team's bot did, with children
+  that each touched 300 MiB): no filter on system calls closes that;
 - ``sysinfo``: ``ENOSYS``: it tells the number of threads and the free memory of the whole
   machine, which a bot sets by holding threads or memory while it is stopped (the same
   figures in ``/proc`` are hidden by :mod:`arena.seats.sandbox`);
@@ -55,6 +56,13 @@ own. So the filter answers, inside the sandbox:
   counted how many of its own still fit (the red team's pair passed a number up to 65 a
   turn, without an error), and a host that held them all, kept in the pool between its
   matches, left none to any other process of the machine;
+- ``eventfd2`` (and ``eventfd``): ``ENOSYS``, as on a kernel without them. Each eventfd gets
+  the lowest number that no other eventfd of the whole machine holds, and
+  ``/proc/self/fdinfo`` shows it (``eventfd-id``): one seat held some while it was stopped
+  and the other read how many from the number of a new one (the red team's pair said a
+  number up to 37 a turn and heard it right 60 turns in 60). Python's own waits, threads,
+  ``asyncio``, ``subprocess`` and ``multiprocessing`` use none (``os.eventfd`` raises
+  ``OSError``); a library that needs one fails in the sandbox;
 - ``socket`` of the Internet's families (``AF_INET``, ``AF_INET6``) and ``AF_VSOCK`` (a virtual
   machine's line to its host, which no network namespace separates): ``EAFNOSUPPORT``, as on
   a kernel without them (a sandbox has no network; ``AF_UNIX``, pipes and socket pairs are
@@ -120,7 +128,8 @@ class Calls:
     """EPERM: inotify, fanotify, keyrings, io_uring, process_madvise, sendmsg, sendmmsg,
     perf_event_open."""
     absent: tuple[int, ...]
-    """ENOSYS: mincore, sysinfo, preadv2, pwritev2, cachestat, io_setup."""
+    """ENOSYS: mincore, sysinfo, preadv2, pwritev2, cachestat, io_setup, eventfd2 (and
+    eventfd, where there is one)."""
     fadvise: int
     madvise: int
     socket: int
@@ -129,10 +138,10 @@ class Calls:
 _CALLS = {
     "x86_64": Calls(0xC000003E, 72, 73, (253, 294, 300, 248, 249, 250, 425, 426, 427, 440,
                                          46, 307, 298),
-                    (27, 99, 327, 328, 451, 206), 221, 28, 41),
+                    (27, 99, 327, 328, 451, 206, 290, 284), 221, 28, 41),
     "aarch64": Calls(0xC00000B7, 25, 32, (26, 262, 217, 218, 219, 425, 426, 427, 440,
                                           211, 269, 241),
-                     (232, 179, 286, 287, 451, 0), 223, 233, 198),
+                     (232, 179, 286, 287, 451, 0, 19), 223, 233, 198),
 }
 
 

@@ -437,7 +437,7 @@ def _hog_init() -> str:
 
 class Forger(Bot):
     """Writes protocol lines of its own on the host's descriptor: ``deep`` a JSON answer
-    nested 200,000 deep (past any decoder's recursion), ``done`` a forged end-of-match
+    nested 30,000 deep (past any decoder's recursion), ``done`` a forged end-of-match
     answer whose ``peak_kb`` is no number; ``fill`` fills its scratch folders (memory: tmpfs)
 and prints how much each took; ``ansi`` prints terminal codes and markup, then raises with
 more of them; ``daemons`` leaves three spinning daemons behind from its constructor;
@@ -537,7 +537,7 @@ mounts a tmpfs of 1 GiB in it (memory outside its scratch folders' bounds), and 
             self.tracing = libc.ptrace(0x4206, 1, None, None) == 0  # PTRACE_SEIZE, kept
             print(f"TRACING {self.tracing}", flush=True)
         if self.mode == "deep":
-            os.write(_protocol_out(), b"[" * 200_000 + b"]" * 200_000 + b"\n")
+            os.write(_protocol_out(), b"[" * 30_000 + b"]" * 30_000 + b"\n")
             time.sleep(5)
         if self.mode == "ansi":
             print("\x1b[2J\x1b[H\x1b]0;pwned\x07[green]ALL CHECKS PASSED[/]\x1b[31m")
@@ -1423,3 +1423,111 @@ def arena_register_bots(register: Callable[[type], None]) -> None:
     for bot in ZOO:
         register(bot)
 
+
+
+class Padded(Bot):
+    """Plays legally, but its host says its answers of the ``answers`` kinds (``ready``,
+    ``action``, ``done``) in lines of nearly all a line could hold (4 MiB): the answer and,
+    under a key of its own, about 1.4 million empty objects, which the referee's JSON decoder
+    made as many dicts of (about 110 MB more of the referee's peak memory, and 0.15 s of its
+    CPU at every decision, outside the bot's limits), while its seat played on ``ok``. Its
+    host's ``encode`` is replaced for it from the plugin's import (a bot's code runs in its
+    host, and may rewrite it). With ``answers = "raise"`` it raises instead, with the longest
+    error its host sends (4,000 characters, each 12 bytes escaped)."""
+
+    name = "zoo-padded"
+    answers: ClassVar[list[str]] = []
+
+    def __init__(self, *, answers: str = "action", **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        Padded.answers[:] = answers.split(",")
+
+    def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        if "raise" in self.answers:
+            raise RuntimeError("\U0001F995" * 5000)  # a sauropod, two UTF-16 halves escaped
+        return legal_actions[0]
+
+
+if f"--bot={Padded.name}" in sys.argv:
+    _padded_host = sys.modules["__main__"]
+    _plain_encode = _padded_host.encode
+    _PADDING = [{}] * ((4 * 1024 * 1024 - 200) // 3)
+
+    def _padded_encode(message: dict[str, Any]) -> bytes:
+        if message.get("type") in Padded.answers:
+            message = {**message, "padding": _PADDING}
+        return _plain_encode(message)  # type: ignore[no-any-return]
+
+    _padded_host.encode = _padded_encode
+
+
+class Counter(Colluder):
+    """A colluder (see :class:`Colluder`) whose ``channel`` is a count the kernel keeps for the
+    whole machine. ``eventfds``: each ``eventfd`` gets the lowest number no other eventfd of
+    the machine holds (``eventfd-id`` in ``/proc/self/fdinfo``): on its first turn a seat
+    lists the numbers free (it opens 40, reads theirs, closes them), then holds its secret's
+    count of eventfds while it is stopped; on a later turn the number of a new one says how
+    many of those free numbers the other seat's eventfds took."""
+
+    name = "zoo-counter"
+
+    def _eventfds(self) -> str:
+        if not hasattr(self, "free"):
+            probes = [os.eventfd(0) for _ in range(40)]
+            self.free = [_eventfd_id(fd) for fd in probes]
+            for fd in probes:
+                os.close(fd)
+            self.held = [os.eventfd(0) for _ in range(5 + self.SECRET % 20)]
+            print(f"SAID {len(self.held)} eventfds", flush=True)
+            return ""
+        probe = os.eventfd(0)
+        number = _eventfd_id(probe)
+        os.close(probe)
+        taken = self.free.index(number) - len(self.held) if number in self.free else 0
+        return f"{taken} eventfds" if taken > 0 else ""
+
+
+def _eventfd_id(fd: int) -> int:
+    """The machine-wide number of the eventfd ``fd`` (-1 if the kernel does not say)."""
+    for line in Path(f"/proc/self/fdinfo/{fd}").read_text().splitlines():
+        if line.startswith("eventfd-id:"):
+            return int(line.split()[1])
+    return -1
+
+
+class Orphan(Bot):
+    """Its host hands itself to a child as the plugin is imported, before its hello: the
+    child carries on as the host (it holds the protocol's descriptors) and the process the
+    arena started exits. No stop reached the child: in the fallback without a control group
+    it ran on between its turns (a thread of it spun the whole match, 2.08 s of 2.08), each of
+    its answers then held up for the 2 s the referee waits for a host to stop, the zombie
+    left of the first one. Then plays legally, and says how long its thread has run."""
+
+    name = "zoo-orphan"
+    spun: ClassVar[list[float]] = []
+
+    def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        if not self.spun:
+            self.spun.append(0.0)
+
+            def spin() -> None:
+                last = time.monotonic()
+                while True:
+                    now = time.monotonic()
+                    if now - last < 0.01:
+                        self.spun[0] += now - last
+                    last = now
+
+            threading.Thread(target=spin, daemon=True).start()
+        print(f"SPUN {self.spun[0]:.2f} s", flush=True)
+        return legal_actions[0]
+
+
+if f"--bot={Orphan.name}" in sys.argv:
+    _parent = os.getpid()
+    if os.fork():
+        os._exit(0)
+    while os.getppid() == _parent:  # until the host it was has gone
+        time.sleep(0.001)
+
+ZOO = (*ZOO, Padded, Counter, Orphan)
