@@ -95,3 +95,41 @@ def test_every_card_kind_and_effect_of_explorers_is_named_on_its_readme() -> Non
     cards = game.new_initial_state(2).observation(0)["cards"]
     assert set(cards["kind"]) | set(cards["species"]) - {""} <= named_on("explorers") | {
         "pterodactylus", "iguanodon", "plesiosaurus", "megalosaurus"}
+
+
+def strings_and_keys(value: Any) -> Iterator[str]:
+    """Every key and every string value in ``value``, at any depth."""
+    if isinstance(value, Mapping):
+        for key, inner in value.items():
+            yield key
+            yield from strings_and_keys(inner)
+    elif isinstance(value, list):
+        for inner in value:
+            yield from strings_and_keys(inner)
+    elif isinstance(value, str):
+        yield value
+
+
+NOT_IN_PLAY = {"null", "i", "bound"}
+"""Words of the Observation sections that no observation holds: JSON's ``null``, the ``i`` of
+Explorers' "``i``-th species", and Dinosaurs' ``end_reason`` ``bound``, the 600-turn bound
+that random playouts never reach."""
+
+
+@pytest.mark.parametrize("game_name", sorted(ENGINES))
+def test_every_field_the_engine_readme_documents_is_in_the_observation(game_name: str) -> None:
+    """The other way round: a bot author reads a field on the page and finds it in ``act``'s
+    observation. Every name the Observation section writes in backticks (a field, or a value
+    such as a phase) is a key or a string value of the observations of random playouts, so a
+    field renamed or dropped without its documentation fails here (``KeyError`` in the bot)."""
+    engine, variants = ENGINES[game_name]
+    text = (ROOT / "engines" / engine / "README.md").read_text()
+    section = text.split("## Observation (what `act` receives)\n")[1].split("\n## ")[0]
+    documented = {span.strip() for span in re.findall(r"`([^`]+)`", section)
+                  if re.fullmatch(r"[a-z][a-z0-9_]*", span.strip())}
+    assert len(documented) > 20
+    found: set[str] = set()
+    for options in variants:
+        for observation in observations(game_name, options):
+            found.update(strings_and_keys(observation))
+    assert documented - found - NOT_IN_PLAY == set(), "documented, in no observation"

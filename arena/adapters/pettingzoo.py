@@ -1,5 +1,6 @@
-"""Any registered game as a PettingZoo AEC environment, and any PettingZoo-style policy as
-a bot. Needs the ``pettingzoo`` extra: ``pip install lostvalley-arena[pettingzoo]``.
+"""Any registered game that has an ``observation_tensor`` as a PettingZoo AEC environment
+(one without it is a ``ValueError`` saying so), and any PettingZoo-style policy as a bot.
+Needs the ``pettingzoo`` extra: ``pip install lostvalley-arena[pettingzoo]``.
 
 The environment (:class:`ArenaEnv`, or :func:`env` by game name):
 
@@ -78,6 +79,17 @@ def game_named(name: str) -> Game:
     return game
 
 
+def tensor_of(game: Game, state: State, seat: int) -> list[float]:
+    """``state.observation_tensor(seat)``; for a game without one (it is optional), a
+    ``ValueError`` that says so in one line, not ``NotImplementedError`` from inside."""
+    if type(state).observation_tensor is State.observation_tensor:
+        raise ValueError(
+            f"game {game.name!r} has no observation_tensor, which a PettingZoo environment "
+            f"observes: its State must implement observation_tensor(seat) (see the README's "
+            f"Writing a game)")
+    return state.observation_tensor(seat)
+
+
 def encode(state: State, seat: int, num_actions: int) -> dict[str, Any]:
     """The observation the environment gives ``seat``: tensor and action mask."""
     mask = np.zeros(num_actions, dtype=np.int8)
@@ -109,7 +121,7 @@ class ArenaEnv(AECEnv):  # type: ignore[misc]
         self.render_mode = render_mode
         self.metadata = {**self.metadata, "name": self.game.name}  # type: ignore[misc]
         self.possible_agents = [f"player_{seat}" for seat in range(self.num_players)]
-        size = len(self._new_state().observation_tensor(0))
+        size = len(tensor_of(self.game, self._new_state(), 0))
         actions = self.game.num_distinct_actions
         observation = spaces.Dict({
             "observation": spaces.Box(-np.inf, np.inf, (size,), np.float32),
