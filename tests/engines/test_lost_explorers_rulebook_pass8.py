@@ -10,8 +10,10 @@ clue numbers whose sum has no QR code on the answer sheet (four tiles adding up 
 46); such a file is now refused (RULINGS.md, ruling 3). It also pins down two readings a
 scenario writer meets: the answer sheet's codes 1 to 9 are never a sum of the shipped tiles
 (ruling 3), and a set-up seat's clues are taken as given, not made up from the glasses its
-Leaders have passed (ruling 26). Every location of the World Map is checked against the route
-the observation shows.
+Leaders have passed (ruling 26). The set-up could not fix another seat's clue numbers (drawn
+from ``rng``), so a scenario could not say what sum that seat wins with; a set-up may now name
+them (``players[i].clue_numbers``, README). Every location of the World Map is checked against
+the route the observation shows.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import pytest
 from test_lost_explorers_blackbox import (
     CHURCH,
     END_PHASE_1,
+    END_TURN,
     GAME,
     MARKER_POOL,
     PETRA,
@@ -222,3 +225,71 @@ def test_every_location_takes_exactly_the_vehicles_its_route_shows(location: int
     left = dict(full, **{discarded: full[discarded] - 1})
     held = {name: count for name, count in me(state)["vehicles"].items() if count}
     assert held == {name: count for name, count in left.items() if count}
+
+
+# --- another seat's clue numbers in a set-up (ruling 26) ----------------------------------------
+
+
+def seat_one_about_to_win(numbers: list[int]) -> Any:
+    """Seat 0 on move with nothing to do; seat 1 holds three clues numbered ``numbers`` (named
+    by the set-up), its orange Leader on 3 and members on both locations of Great Wall +
+    Petra, a mission that takes it over the glass on 5."""
+
+    def edit(observation: dict[str, Any]) -> None:
+        set_player(observation, 1, vehicles={}, missions=[WALL_PETRA], on=[WALL, PETRA],
+                   in_front=1, leaders=[1, 3], clues=numbers)
+        observation["players"][1]["clue_numbers"] = numbers
+        observation["clue_tiles_left"] = 10
+
+    return mid_game(edit)
+
+
+def test_a_set_up_may_name_another_seats_clue_numbers_and_that_seat_wins_with_their_sum() -> None:
+    """"Add the 4 numbers written on your Clue tokens and scan the corresponding QR code": the
+    winner's sum is its four tiles'. Seat 1's three tiles cannot be seen from seat 0's
+    observation, the one edited while seat 0 is on move; the set-up names them
+    (``players[1].clue_numbers``, README): seat 0 passes its turn, seat 1 completes its
+    mission, and the tile it draws is one of the 10 no one holds, its sum the four numbers."""
+    state = seat_one_about_to_win([4, 5, 6])
+    play(state, END_PHASE_1, END_TURN)
+    assert obs(state, 1)["my_clues"] == [4, 5, 6] and obs(state, 0)["my_clues"] == []
+    play(state, END_PHASE_1, complete(WALL_PETRA), retrieve(WALL))
+    numbers = obs(state)["box"]["clue_numbers"]
+    left = sorted(numbers[action - 266] for action, _ in state.chance_outcomes())
+    assert left == [1, 2, 3, 7, 8, 9, 10, 11, 12, 13]
+    force(state, clue_tile(tile_numbered(13)))
+    assert obs(state, 0)["end"] == {"by": "clues", "winner": 1, "clue_sum": 4 + 5 + 6 + 13,
+                                    "secret_entrance": obs(state)["locations"][27 % 12]["name"]}
+
+
+def test_clue_numbers_a_set_up_cannot_hold_are_refused_by_name() -> None:
+    """"13 Clue tiles": a seat's named numbers are one a clue it holds, tiles of the box that
+    no one else holds; the observer's, if named, are its ``my_clues``."""
+    state = new_game(2)
+
+    def refused(edit: Any, match: str) -> None:
+        def both(observation: dict[str, Any]) -> None:
+            set_player(observation, 1, clues=[4, 5])
+            observation["clue_tiles_left"] = 11
+            edit(observation)
+
+        with pytest.raises(ValueError, match=match):
+            mid_game(both)
+
+    def two_for_three(observation: dict[str, Any]) -> None:
+        observation["players"][1]["clue_numbers"] = [4]
+
+    def thirteen_twice(observation: dict[str, Any]) -> None:
+        set_player(observation, 0, clues=[13])
+        observation["players"][1]["clue_numbers"] = [13, 5]
+        observation["clue_tiles_left"] = 10
+
+    def not_mine(observation: dict[str, Any]) -> None:
+        set_player(observation, 0, clues=[1])
+        observation["players"][0]["clue_numbers"] = [2]
+        observation["clue_tiles_left"] = 10
+
+    refused(two_for_three, r"seat 1: clue_numbers \[4\]: one number per clue held")
+    refused(thirteen_twice, r"more tiles than the box")
+    refused(not_mine, r"seat 0: clue_numbers \[2\] and my_clues \[1\] differ")
+    assert state.current_player() == 0
