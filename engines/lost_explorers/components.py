@@ -32,6 +32,9 @@ CLUE_TILES = 13
 TRACKS = 2
 MIN_TRACK, MAX_TRACK = 4, 40
 CLUES_TO_WIN = 4
+ANSWERS = 46
+"""The rulebook's answer sheet: "46 numbered QR codes (numbered 1 through 46), one per possible
+sum of Clue-tile numbers" (RULINGS.md, ruling 3)."""
 
 TOP_KEYS = ("vehicles", "markers", "clues", "tokens", "starting_tokens", "tracks", "locations")
 TOKEN_FIELDS = ("vehicle", "mission", "track")
@@ -162,6 +165,11 @@ def _clues(source: str, value: Any) -> tuple[int, ...]:
             or any(type(n) is not int or n < 1 for n in value)):
         raise _fail(source, f"clues must list the {CLUE_TILES} positive integers printed on "
                             f"the clue tiles, got {value!r}")
+    highest = sorted(value)[-CLUES_TO_WIN:]
+    if sum(highest) > ANSWERS:
+        raise _fail(source, f"clues: the {CLUES_TO_WIN} highest numbers {highest!r} add up to "
+                            f"{sum(highest)}, and the answer sheet has QR codes 1 to {ANSWERS} "
+                            '"one per possible sum of Clue-tile numbers" (RULINGS.md, ruling 3)')
     return tuple(value)
 
 

@@ -294,6 +294,24 @@ def _clues(observation: Mapping[str, Any], components: Components,
     if Counter(mine) - Counter(components.clue_numbers):
         raise _fail(f"my_clues {mine!r} are not clue tiles of the box "
                     f"{list(components.clue_numbers)!r}")
+    named = Counter(mine)
+    for other, player in enumerate(players):
+        numbers = player.get("clue_numbers")
+        if numbers is None:
+            continue
+        if (not isinstance(numbers, list) or not all(_whole(n) for n in numbers)
+                or len(numbers) != player["clues"]):
+            raise _fail(f"seat {other}: clue_numbers {numbers!r}: one number per clue held "
+                        f"(clues {player['clues']!r})")
+        if other == seat:
+            if Counter(numbers) != Counter(mine):
+                raise _fail(f"seat {seat}: clue_numbers {numbers!r} and my_clues {mine!r} "
+                            "differ")
+            continue
+        named += Counter(numbers)
+    if named - Counter(components.clue_numbers):
+        raise _fail(f"the clue numbers named (my_clues and players' clue_numbers) are more "
+                    f"tiles than the box's {list(components.clue_numbers)!r} hold")
     taken = sum(player["clues"] for player in players)
     if taken + observation["clue_tiles_left"] != CLUE_TILES:
         raise _fail(f"{taken} clue tiles held and clue_tiles_left "

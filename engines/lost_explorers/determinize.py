@@ -161,21 +161,30 @@ def _hidden(state: LostExplorersState, observation: Mapping[str, Any]) -> None:
 
 def _clues(state: LostExplorersState, observation: Mapping[str, Any],
            rng: random.Random) -> None:
-    """The observing seat's tiles by their numbers; the others' drawn from the rest."""
+    """The observing seat's tiles by their numbers, and another seat's where a set-up names
+    them (``players[i].clue_numbers``); the others' drawn from the rest."""
     numbers = state.components.clue_numbers
     seat = observation["seat"]
     free = list(range(CLUE_TILES))
-    mine = []
-    for number in observation["my_clues"]:
-        tile = next(tile for tile in free if numbers[tile] == number)
-        free.remove(tile)
-        mine.append(tile)
+
+    def tiles(named: list[int]) -> list[int]:
+        taken: list[int] = []
+        for number in named:
+            taken.append(next(tile for tile in free if numbers[tile] == number))
+            free.remove(taken[-1])
+        return taken
+
+    players = observation["players"]
+    held: list[list[int] | None] = [
+        tiles(observation["my_clues"]) if other == seat
+        else tiles(player["clue_numbers"]) if player.get("clue_numbers") is not None
+        else None for other, player in enumerate(players)]
     rng.shuffle(free)
     state.clues = []
-    for other, player in enumerate(observation["players"]):
-        if other == seat:
-            state.clues.append(mine)
-        else:
-            state.clues.append(sorted(free[:player["clues"]]))
+    for other, player in enumerate(players):
+        given = held[other]
+        if given is None:
+            given = free[:player["clues"]]
             del free[:player["clues"]]
+        state.clues.append(given if other == seat else sorted(given))
     state.clue_pool = sorted(free)
