@@ -1,4 +1,6 @@
-"""Shared fixtures: the misbehaving test plugins and one Ray cluster per session."""
+"""Shared fixtures: the misbehaving test plugins and one Ray cluster per session; and how
+the suite is shared between pytest-xdist's workers (``-n 2 --dist loadgroup`` in
+``pyproject.toml``: a test file runs whole on one worker)."""
 
 from __future__ import annotations
 
@@ -33,3 +35,33 @@ def ray_cluster() -> Iterator[None]:
     ray.shutdown()
 
 
+
+
+TOGETHER = {"test_zoo": "zoo", "test_zoo_tournament": "zoo"}
+"""Test files that must not run beside each other on two workers: the zoo's tests look for
+its bots' processes on the whole machine (a daemon that left the test's process tree
+included), and the zoo tournament plays the same bots. The red team's files join them by
+their name (``test_redteam*``)."""
+
+FIRST = ("zoo", "test_submit", "test_ray_cluster", "test_cli", "test_new_bot")
+"""The longest groups, handed out first so that no worker is left with one at the end."""
+
+
+def group_of(item: pytest.Item) -> str:
+    module = item.path.stem
+    if module.startswith("test_redteam"):
+        return "zoo"
+    return TOGETHER.get(module, module)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Each test file is one xdist group (as ``--dist loadfile`` would make it), but for the
+    files of :data:`TOGETHER`; under xdist, the longest groups come first. Runs before
+    xdist's own hook, which names each test by its group."""
+    for item in items:
+        if item.get_closest_marker("xdist_group") is None:
+            item.add_marker(pytest.mark.xdist_group(group_of(item)))
+    if config.getoption("dist", "no") != "no":
+        rank = {group: place for place, group in enumerate(FIRST)}
+        items.sort(key=lambda item: rank.get(group_of(item), len(FIRST)))  # stable
