@@ -77,6 +77,42 @@ def test_a_draw_with_only_a_coin_under_g_left_is_refused(game: Game) -> None:
     assert state.current_player() == CHANCE and not state.is_terminal()
 
 
+
+# 23 valley pieces joined to G (d9), the last one, d12, at the flow's end: all 30 are out.
+FLOW = ("c9", "d8", "d10", "e9", "e10", "b8", "b9", "c8", "d7", "e8", "d11", "e11", "f8", "f9",
+        "f10", "a8", "a9", "b7", "c7", "d6", "e7", "f7", "d12")
+
+
+def test_a_coin_under_lava_that_may_be_repositioned_is_claimed_once_it_moves(game: Game) -> None:
+    """The other side of the same reading: 'When all 30 pieces of lava have been placed on the
+    board, you may then reposition three pieces of lava', so a coin under a piece other than G
+    is not lost for good. With all 30 out and a coin under d12, an eruption lifts d12 away, and
+    explorer 0 beside it lands on the coin by exact count ('An explorer may claim abandoned
+    treasure by landing on it by exact count')."""
+    def edit(o: Obs) -> None:
+        board = o["board"]
+        o["lava"] = [*board["volcano_slope"], board["lava_start"], *(spot(o, n) for n in FLOW)]
+        o["lava_placed"] = 30
+        o["coins"] = [[spot(o, "d12"), 1]]
+        o["temple_coins"] -= 1
+        put(o, 0, 0, spot(o, "e12"))
+    state = at_draw(game, edit)
+    o = view(state)
+    assert len(o["lava"]) == 30
+    state.apply_action(CARD["volcano"])
+    assert phase(state) == "lava-lift" and spot(o, "d12") in state.legal_actions()
+    assert o["board"]["lava_start"] not in state.legal_actions()   # G never moves
+    state.apply_action(spot(o, "d12"))
+    drop = next(space for space in state.legal_actions() if space != spot(o, "d12"))
+    state.apply_action(drop)
+    state.apply_action(DONE)                                        # no more repositioning
+    assert phase(state) == "move-pick" and view(state)["coins"] == [[spot(o, "d12"), 1]]
+    state.apply_action(pick(0, 0))
+    state.apply_action(die(1))
+    state.apply_action(spot(o, "d12"))
+    after = view(state)
+    assert after["players"][0]["carrying"][0] is True and after["coins"] == []
+
 # --- the secret path into the temple (ruling 24) --------------------------------------------------
 
 def test_arriving_in_the_temple_by_the_secret_path_ends_nothing(game: Game) -> None:
