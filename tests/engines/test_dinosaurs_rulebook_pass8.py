@@ -24,8 +24,9 @@ def game() -> Game:
 
 
 def only_g_coin_left(o: Obs) -> None:
-    """Every coin but one brought out (a game of 7, seats at 6 and 5), the last one lying on G
-    (d9) with the slope A-F out of the cone: the next eruption puts G on it."""
+    """Every coin but one brought out (a game of 7, seats 0 and 1 at 6 and 5, any others at 0),
+    the last one lying on G (d9) with the slope A-F out of the cone: the next eruption puts G
+    on it."""
     board = o["board"]
     o["coins_to_win"] = 7
     o["players"][0]["coins_out"], o["players"][1]["coins_out"] = 6, 5
@@ -37,13 +38,14 @@ def only_g_coin_left(o: Obs) -> None:
 
 # --- "impossible to claim any more treasure coins" ------------------------------------------------
 
-def test_a_coin_buried_under_g_ends_the_match_as_no_coin_left(game: Game) -> None:
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_coin_buried_under_g_ends_the_match_as_no_coin_left(game: Game, players: int) -> None:
     """'If the game ends because all explorers have died or it's impossible to claim any more
     treasure coins, ... the winner is the player with the most coins'. G is the first piece to
     touch the valley and is never repositioned (ruling 15): a coin lying under it can never be
     landed on ('No explorer ... may land on, or pass over a space occupied by lava'), so with it
     the last one, claiming any more is impossible and the match ends when the turn does."""
-    state = at_draw(game, only_g_coin_left)
+    state = at_draw(game, only_g_coin_left, players=players)
     state.apply_action(CARD["volcano"])                     # G falls on the last coin
     o = view(state)
     assert o["board"]["lava_start"] in o["lava"] and o["coins"] == [[o["board"]["lava_start"], 1]]
@@ -54,7 +56,8 @@ def test_a_coin_buried_under_g_ends_the_match_as_no_coin_left(game: Game) -> Non
     end = view(state)
     assert state.is_terminal()
     assert (end["end_reason"], end["winner"]) == ("no-coins", 0)
-    assert list(state.scores()) == [6, 5] and list(state.ranking()) == [0, 1]
+    assert list(state.scores()) == [6, 5] + [0] * (players - 2)
+    assert list(state.ranking()) == [0, 1] + [2] * (players - 2)  # the rest tie: 0 coins, 4 alive
 
 
 def test_a_draw_with_only_a_coin_under_g_left_is_refused(game: Game) -> None:
