@@ -5,8 +5,9 @@ Players and goal
     first seat to bring the required number of treasure coins out of the
     valley wins: 1 in the short game (the default), 3 in the long game
     (option ``coins = 3``). If every explorer dies, no coin can still be
-    brought out, or the hard bound of ``MAX_TURNS`` = 600 turns (all seats
-    together) is reached, the most coins brought out wins, then the most
+    brought out (one under the lava on G never can), or the hard bound of
+    ``MAX_TURNS`` = 600 turns (all seats together) is reached, the most
+    coins brought out wins, then the most
     explorers alive. ``scores()`` are the coins brought out; ``ranking()``
     orders every seat by coins, then explorers alive (equal places if still
     tied).

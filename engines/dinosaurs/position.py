@@ -55,7 +55,7 @@ def check(observation: Mapping[str, Any], board: Board) -> None:
                         "dinosaur may land on lava, and lava is never placed on one")
     _explorers(observation, board, dinosaurs, lava)
     _counts(observation, board)
-    _going_on(observation)
+    _going_on(observation, board, lava)
 
 
 def _turn_order(observation: Mapping[str, Any], n: int) -> None:
@@ -189,7 +189,7 @@ def _counts(observation: Mapping[str, Any], board: Board) -> None:
                         "are taken only once a gun is drawn (guns: 1, from the deck)")
 
 
-def _going_on(observation: Mapping[str, Any]) -> None:
+def _going_on(observation: Mapping[str, Any], board: Board, lava: set[int]) -> None:
     """A match not over has no winner yet, and a turn starts (``draw``) only for a seat with
     an explorer alive, with a coin still to bring out, before the hard bound."""
     players, target = observation["players"], observation["coins_to_win"]
@@ -209,8 +209,11 @@ def _going_on(observation: Mapping[str, Any]) -> None:
         raise _fail(f"seat {seat} draws a card with no explorer alive: a seat whose four "
                     "explorers are dead takes no more turns")
     carried = sum(sum(1 for held in p["carrying"] if held) for p in players)
-    if observation["temple_coins"] + sum(count for _, count in observation["coins"]) \
-            + carried == 0:
-        raise _fail("no coin is left to bring out: the match ended with the turn before")
+    # a coin under the lava on G (never lifted) can never be claimed again (ruling 26)
+    buried = board.lava_start if board.lava_start in lava else -1
+    lying = sum(count for space, count in observation["coins"] if space != buried)
+    if observation["temple_coins"] + lying + carried == 0:
+        raise _fail("no coin is left to bring out (none on the roof, lying outside the lava "
+                    "on G or carried): the match ended with the turn before")
     if observation["turn"] >= MAX_TURNS:
         raise _fail(f"turn {observation['turn']}: the match ends after {MAX_TURNS} turns")

@@ -179,8 +179,12 @@ class Table:
         return standings.index(best) if standings.count(best) == 1 else -1
 
     def coins_in_play(self) -> int:
-        """Coins that can still be brought out: on the roof, abandoned, or carried."""
-        return self.temple_coins + sum(self.coins) + sum(self.carrying)
+        """Coins that can still be brought out: on the roof, abandoned, or carried. A coin
+        under the lava on G is not: G is never lifted (ruling 15), so no explorer can ever
+        land on it ("it's impossible to claim any more treasure coins", ruling 26)."""
+        start = self.board.lava_start
+        buried = self.coins[start] if self.lava[start] else 0
+        return self.temple_coins + sum(self.coins) - buried + sum(self.carrying)
 
     # ------------------------------------------------------------ where pieces may go
 
