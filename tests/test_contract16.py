@@ -1,0 +1,117 @@
+"""Round 16 of bots written from the documented contract alone: what a bot author had to
+guess from the engine READMEs, checked against real play over seeded games.
+
+Each test names the README sentence it holds the engine to (or that was added because the
+README was silent), and, for a game question, the rulebook's sentence that decides it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from arena.game import CHANCE, State, sample_chance
+from arena.plugins import require_registry
+
+ROOT = Path(__file__).parent.parent
+EXPLORERS = "explorers-of-the-lost-valley"
+THROWS = range(77, 88)
+"""Explorers' hunt throws: id 75 + the two dice's total (README's action table)."""
+
+
+def readme(engine: str) -> str:
+    """The engine README as one line of words (its paragraphs wrap anywhere)."""
+    return " ".join((ROOT / "engines" / engine / "README.md").read_text().split())
+
+
+def nodes(game: str, options: dict[str, Any], games: int = 6) -> Iterator[tuple[State, int]]:
+    """(state, the action then applied) at every node of seeded random games, 2 to 4 seats."""
+    found = require_registry().game(game)
+    for seed in range(games):
+        state, rng = found.new_initial_state(2 + seed % 3, options), random.Random(seed)
+        while not state.is_terminal():
+            if state.current_player() == CHANCE:
+                action = sample_chance(state.chance_outcomes(), rng)
+            else:
+                action = rng.choice(state.legal_actions())
+            yield state, action
+            state.apply_action(action)
+
+
+def test_explorers_hunt_captures_at_the_difficulty_and_costs_the_cards_damage() -> None:
+    """engines/explorers/README.md said what `difficulty`, `damage_success` and
+    `damage_failure` are called, not what they do. Rulebook: "You have to obtain the
+    difficulty of the dinosaur or more in order to succeed. If you are successful ...
+    Inflict yourself as much damage as necessary (your damage is taken out of the exploration
+    tokens)"; "If, after all, you still fail, inflict yourself as much damage as necessary";
+    "there is no penalty for the overkill"; Allies: "+1 in all your future hunt throws"."""
+    hunts = {True: 0, False: 0}
+    watching: dict[str, Any] | None = None
+    for state, action in nodes(EXPLORERS, {"advanced": True}, games=9):
+        observation = state.observation(0)
+        if watching is not None:
+            seat = watching["seat"]
+            if observation["hunt"] is None:  # the hunt is over: captured or failed
+                player = observation["players"][seat]
+                if observation["adventure"] == watching["adventure"]:  # not the adventure's end
+                    captured = watching["card"]["id"] in player["dinosaurs"]
+                    reached = watching["throw"] + watching["bonus"] >= watching["card"]["difficulty"]
+                    assert captured == reached, watching
+                    damage = watching["card"]["damage_success" if captured else "damage_failure"]
+                    assert player["exploration_tokens"] == max(0, watching["tokens"] - damage)
+                    hunts[captured] += 1
+                watching = None
+            elif action in THROWS:
+                watching["throw"] = action - 75
+        if watching is None and state.current_player() >= 0:
+            seat = state.current_player()
+            mine = state.observation(seat)
+            card = mine["row"][action] if action in (0, 1) and mine["phase"] == "turn" else None
+            if card is not None and card["type"] == "dinosaur":
+                player = mine["players"][seat]
+                watching = {"seat": seat, "card": card, "tokens": player["exploration_tokens"],
+                            "bonus": player["throw_bonus"], "adventure": mine["adventure"],
+                            "throw": None}
+    assert hunts[True] > 10 and hunts[False] > 10
+    text = readme("explorers")
+    assert "dice's total plus the throw bonus reaches `difficulty`" in text
+    assert "`damage_success` exploration tokens" in text
+
+
+def test_explorers_extra_action_and_ammunition_are_offered_as_the_readme_says() -> None:
+    """engines/explorers/README.md's action table said what 6 and 7 do, not when they are
+    offered. Rulebook: "A player can earn an additional action after discarding two of his
+    own exploration tokens. In order to do this, you need, at least, 3 exploration tokens.
+    The same player can only win one extra action per turn"; "You can take up to two
+    ammunition tokens per dinosaur ... you won't be able to take an ammunition token if
+    there's not one left in the center of the table"."""
+    seen = {6: 0, 7: 0}
+    for state, action in nodes(EXPLORERS, {"advanced": False}):
+        seat = state.current_player()
+        if seat < 0:
+            continue
+        observation, legal = state.observation(seat), state.legal_actions()
+        player = observation["players"][seat]
+        if observation["phase"] in ("turn", "turn-end"):
+            offered = player["exploration_tokens"] >= 3 and not observation["extra_action_bought"]
+            assert (6 in legal) == offered
+        if observation["phase"] == "hunt-reroll":
+            hunt = observation["hunt"]
+            offered = observation["center_ammunition"] > 0 and hunt["ammunition_used"] < 2
+            assert (7 in legal) == offered
+        if action in seen:
+            seen[action] += 1
+            tokens, ammunition = player["exploration_tokens"], player["ammunition"]
+            probe = state.clone()
+            probe.apply_action(action)
+            after = probe.observation(seat)["players"][seat]
+            if action == 6:
+                assert after["exploration_tokens"] == tokens - 2
+            else:
+                assert after["ammunition"] == ammunition + 1
+    assert seen[6] > 0 and seen[7] > 0
+    text = readme("explorers")
+    assert "offered with 3 exploration tokens or more, once a turn" in text
+    assert "offered while the centre has one and fewer than two were taken for this dinosaur" in text
