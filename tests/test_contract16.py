@@ -115,3 +115,31 @@ def test_explorers_extra_action_and_ammunition_are_offered_as_the_readme_says() 
     text = readme("explorers")
     assert "offered with 3 exploration tokens or more, once a turn" in text
     assert "offered while the centre has one and fewer than two were taken for this dinosaur" in text
+
+
+def test_dinosaurs_a_lifted_lava_piece_is_counted_out_of_the_cone_but_covers_nothing() -> None:
+    """engines/dinosaurs/README.md: `lava_placed` is the pieces out of the cone and `lava`
+    the spaces they cover, which a bot reads as `len(lava) == lava_placed`. Once all 30 are
+    out, a Volcano Erupts lets the drawer "reposition three pieces of lava" (rulebook): while
+    a lifted piece waits to be dropped (`lava-drop`) it is out of the cone and on no space,
+    so `lava` holds one piece fewer and `now.lifted` says where it was. The README said
+    neither; a rebuilt `lava-drop` position is the same position."""
+    found = require_registry().game("lost-valley-of-the-dinosaurs")
+    drops = 0
+    for state, _ in nodes("lost-valley-of-the-dinosaurs", {"coins": 3}, games=8):
+        observation = state.observation(0)
+        lava, lifted = observation["lava"], observation["now"]["lifted"]
+        if observation["phase"] == "lava-drop":
+            assert observation["lava_placed"] == 30 and len(lava) == 29
+            assert lifted >= 0 and lifted not in lava
+            if drops % 20 == 0:
+                seat = state.current_player()
+                rebuilt = found.state_from_observation(state.observation(seat), random.Random(0))
+                assert rebuilt.observation(seat) == state.observation(seat)
+                assert rebuilt.legal_actions() == state.legal_actions()
+            drops += 1
+        else:
+            assert len(lava) == observation["lava_placed"] and lifted == -1
+    assert drops > 0
+    text = readme("dinosaurs")
+    assert "in `lava-drop` the lifted piece is counted in `lava_placed` and on no space" in text
