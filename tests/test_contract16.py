@@ -143,3 +143,27 @@ def test_dinosaurs_a_lifted_lava_piece_is_counted_out_of_the_cone_but_covers_not
     assert drops > 0
     text = readme("dinosaurs")
     assert "in `lava-drop` the lifted piece is counted in `lava_placed` and on no space" in text
+
+
+def test_lost_explorers_stacks_show_every_tokens_vehicle_once_set_out() -> None:
+    """engines/lost_explorers/README.md: `stacks` give each token's vehicle, "all `count` of
+    them". Rulebook: "Shuffle the 64 Vehicle/Mission tokens and divide them equally (32
+    tokens) between the 2 Transport areas. Set the tokens, Vehicle side up, so that the type
+    of each token is visible": the set-up's chance nodes (`validate-location`, then
+    `reveal-vehicle`, stack 0's 1st to 32nd, then stack 1's) already count 32 a stack while
+    `visible` holds only the vehicles drawn so far, which the README did not say; from the
+    first decision on, `visible` has all `count` of them."""
+    revealing = 0
+    for state, _ in nodes("lost-explorers", {}, games=3):
+        observation = state.observation(0)
+        stacks = observation["stacks"]
+        if observation["phase"] in ("validate-location", "reveal-vehicle"):
+            shown = [len(stack["visible"]) for stack in stacks]
+            assert [stack["count"] for stack in stacks] == [32, 32]
+            assert shown[1] == 0 or shown[0] == 32  # stack 0 first
+            revealing += 1
+        else:
+            assert all(stack["count"] == len(stack["visible"]) for stack in stacks)
+    assert revealing > 0
+    text = readme("lost_explorers")
+    assert "at the set-up's `validate-location` and `reveal-vehicle` chance nodes" in text
