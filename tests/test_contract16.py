@@ -167,3 +167,35 @@ def test_lost_explorers_stacks_show_every_tokens_vehicle_once_set_out() -> None:
     assert revealing > 0
     text = readme("lost_explorers")
     assert "at the set-up's `validate-location` and `reveal-vehicle` chance nodes" in text
+
+
+def test_lost_explorers_a_mission_names_its_vehicle_as_the_token_showed_it() -> None:
+    """engines/lost_explorers/README.md lists a mission as `{id, vehicle, locations, track}`
+    beside action ids that number vehicles (`V` 0 train .. 3 airship), so `vehicle` could be
+    either: it is the name, as `visible` shows it. Rulebook: "Place that token in front of
+    you, Vehicle side or Mission side up, without checking the Mission side beforehand": the
+    mission revealed is on the back of the token whose vehicle the taker saw in `stacks`."""
+    vehicles = ("train", "car", "boat", "airship")
+    taken = 0
+    for state, action in nodes("lost-explorers", {}, games=4):
+        seat = state.current_player()
+        if seat < 0:
+            continue
+        before = state.observation(seat)
+        for mission in [*before["players"][seat]["missions"], *before["box"]["missions"]]:
+            assert mission["vehicle"] in vehicles
+        area, rest = divmod(action - 12, 8)
+        if before["phase"] != "phase-1" or not 0 <= area <= 1 or rest % 2 == 0:
+            continue
+        probe, rng = state.clone(), random.Random(action)
+        probe.apply_action(action)  # Equipment, side 1: a mission, revealed by chance
+        while probe.current_player() == CHANCE:
+            probe.apply_action(sample_chance(probe.chance_outcomes(), rng))
+        held = {m["id"] for m in before["players"][seat]["missions"]}
+        new = [m for m in probe.observation(seat)["players"][seat]["missions"]
+               if m["id"] not in held]
+        assert [m["vehicle"] for m in new] == [before["stacks"][area]["visible"][rest // 2]]
+        taken += 1
+    assert taken > 0
+    text = readme("lost_explorers")
+    assert "`vehicle` the vehicle's name (`train`, `car`, `boat`, `airship`), not its id `V`" in text
