@@ -57,7 +57,8 @@ def test_explorers_hunt_captures_at_the_difficulty_and_costs_the_cards_damage() 
                 player = observation["players"][seat]
                 if observation["adventure"] == watching["adventure"]:  # not the adventure's end
                     captured = watching["card"]["id"] in player["dinosaurs"]
-                    reached = watching["throw"] + watching["bonus"] >= watching["card"]["difficulty"]
+                    total = watching["throw"] + watching["bonus"]
+                    reached = total >= watching["card"]["difficulty"]
                     assert captured == reached, watching
                     damage = watching["card"]["damage_success" if captured else "damage_failure"]
                     assert player["exploration_tokens"] == max(0, watching["tokens"] - damage)
@@ -114,7 +115,8 @@ def test_explorers_extra_action_and_ammunition_are_offered_as_the_readme_says() 
     assert seen[6] > 0 and seen[7] > 0
     text = readme("explorers")
     assert "offered with 3 exploration tokens or more, once a turn" in text
-    assert "offered while the centre has one and fewer than two were taken for this dinosaur" in text
+    assert ("offered while the centre has one and fewer than two were taken for this dinosaur"
+            in text)
 
 
 def test_dinosaurs_a_lifted_lava_piece_is_counted_out_of_the_cone_but_covers_nothing() -> None:
@@ -198,4 +200,40 @@ def test_lost_explorers_a_mission_names_its_vehicle_as_the_token_showed_it() -> 
         taken += 1
     assert taken > 0
     text = readme("lost_explorers")
-    assert "`vehicle` the vehicle's name (`train`, `car`, `boat`, `airship`), not its id `V`" in text
+    assert ("`vehicle` the vehicle's name (`train`, `car`, `boat`, `airship`), not its id `V`"
+            in text)
+
+
+def test_a_policy_bot_gets_the_very_array_the_environment_gives() -> None:
+    """README, Reinforcement learning: `policy(observation)` "receives exactly what the
+    environment gives (the bot rebuilds it from its observation with the game's
+    `state_from_observation`)". The shipped test checks the mask only; here the observation
+    array too, at every decision of a seeded game of each game at 3 seats (Lost Explorers'
+    rebuilt state draws the other seats' clue numbers, which the array must not show)."""
+    import numpy as np
+
+    from arena.adapters.pettingzoo import PolicyBot
+
+    class Recorder(PolicyBot):
+        name = "recorder"
+
+        def policy(self, observation: Any) -> int:
+            self.seen = observation
+            return int(np.flatnonzero(observation["action_mask"])[0])
+
+    for game in (EXPLORERS, "lost-explorers", "lost-valley-of-the-dinosaurs"):
+        state, rng = require_registry().game(game).new_initial_state(3), random.Random(3)
+        bots = [Recorder(game=game, seat=seat, num_players=3, seed=seat) for seat in range(3)]
+        decisions = 0
+        while not state.is_terminal() and decisions < 300:
+            seat = state.current_player()
+            if seat == CHANCE:
+                state.apply_action(sample_chance(state.chance_outcomes(), rng))
+                continue
+            bots[seat].act(state.observation(seat), tuple(state.legal_actions()))
+            expected = np.asarray(state.observation_tensor(seat), dtype=np.float32)
+            assert np.array_equal(bots[seat].seen["observation"], expected)
+            assert np.flatnonzero(bots[seat].seen["action_mask"]).tolist() == state.legal_actions()
+            state.apply_action(rng.choice(state.legal_actions()))
+            decisions += 1
+        assert decisions > 20
