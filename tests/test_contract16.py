@@ -237,3 +237,39 @@ def test_a_policy_bot_gets_the_very_array_the_environment_gives() -> None:
             state.apply_action(rng.choice(state.legal_actions()))
             decisions += 1
         assert decisions > 20
+
+
+def test_lost_explorers_a_leader_passing_a_glass_takes_its_clue() -> None:
+    """engines/lost_explorers/README.md said a Leader "reaching" a glass takes a clue tile,
+    which reads as landing on its slot. Rulebook: "If one of your Expedition Leaders gets to
+    a slot with a magnifying glass, take a Clue tile"; RULINGS.md ruling 19 counts passing
+    over it too. At every phase-1 decision of seeded games (every mission completed when
+    offered, so Leaders run far), each seat's clues are the glasses its Leaders have reached
+    or passed, and some Leader jumped over a glass on the way."""
+    found = require_registry().game("lost-explorers")
+    jumps = 0
+    for seed in range(6):
+        state, rng = found.new_initial_state(2 + seed % 3), random.Random(seed)
+        last: dict[int, list[int]] = {}
+        while not state.is_terminal():
+            seat = state.current_player()
+            if seat == CHANCE:
+                state.apply_action(sample_chance(state.chance_outcomes(), rng))
+                continue
+            observation, legal = state.observation(seat), state.legal_actions()
+            if observation["phase"] == "phase-1":
+                tracks = observation["tracks"]
+                for player in observation["players"]:
+                    leaders = player["leaders"]
+                    passed = [slot for track, at in zip(tracks, leaders, strict=True)
+                              for slot in track["glasses"] if slot <= at]
+                    assert player["clues"] == len(passed)
+                    before = last.get(player["seat"], [1, 1])
+                    jumps += sum(from_ < slot < to for track, from_, to
+                                 in zip(tracks, before, leaders, strict=True)
+                                 for slot in track["glasses"])
+                    last[player["seat"]] = leaders
+            completing = [action for action in legal if 77 <= action <= 156]
+            state.apply_action(completing[0] if completing else rng.choice(legal))
+    assert jumps > 0
+    assert "where a Leader reaching or passing one takes a clue tile" in readme("lost_explorers")
