@@ -273,3 +273,33 @@ def test_lost_explorers_a_leader_passing_a_glass_takes_its_clue() -> None:
             state.apply_action(completing[0] if completing else rng.choice(legal))
     assert jumps > 0
     assert "where a Leader reaching or passing one takes a clue tile" in readme("lost_explorers")
+
+
+def test_dinosaurs_resume_says_where_a_bullet_a_secret_path_or_a_capture_goes_on() -> None:
+    """engines/dinosaurs/README.md gave `now.resume` for a capture's lair only; a bullet's
+    push (`shoot-push`) and a secret path out of the temple (`secret-drop`) set it too, the
+    move still to make (`move`) or made (`after-move`): rulebook, "Bullets can be used before
+    or after you move an explorer"; "You may use this card as an additional action". The
+    seat is asked next where `resume` said (or the turn ends: nothing left to do there)."""
+    next_phase = {"move": {"move-pick", "draw", "over"},
+                  "after-move": {"after-move", "draw", "over"}}
+    seen: dict[str, set[str]] = {}
+    for state, action in nodes("lost-valley-of-the-dinosaurs", {"coins": 3}, games=6):
+        observation = state.observation(0)
+        phase, resume = observation["phase"], observation["now"]["resume"]
+        if phase not in ("lair-pick", "shoot-push", "secret-drop"):
+            assert resume is None, phase
+            continue
+        seen.setdefault(phase, set()).add(resume)
+        if phase == "lair-pick":
+            assert resume in ("card", "move", "after-move")
+            continue
+        assert resume in next_phase
+        probe = state.clone()
+        probe.apply_action(action)
+        after = probe.observation(0)
+        if after["phase"] != "lair-pick":  # the pushed dinosaur captured someone: a lair first
+            assert after["phase"] in next_phase[resume], (resume, after["phase"])
+    assert seen.get("shoot-push", set()) >= {"move", "after-move"} and "secret-drop" in seen
+    assert "a bullet's push (`shoot-push`) or a secret path's cave (`secret-drop`)" in readme(
+        "dinosaurs")
