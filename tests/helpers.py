@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -121,3 +122,11 @@ def bot_hosts_under(root: int) -> set[int]:
         if b"arena.seats.host" in command:
             hosts.add(pid)
     return hosts
+
+
+def started_here(command: bytes) -> bool:
+    """Whether a process's command line runs this environment's interpreter, as every bot
+    host the tests start does (and a daemon it forked keeps): the checks that look for a
+    bot's processes on the whole machine leave out another checkout's tests running the same
+    zoo beside these."""
+    return sys.executable.encode() in command

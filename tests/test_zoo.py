@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from helpers import alive, bot_hosts_under, spec
+from helpers import alive, bot_hosts_under, spec, started_here
 
 from arena.match import MAX_ERROR_CHARS, play_match
 from arena.records import Limits, MatchResult, SeatSpec
@@ -497,8 +497,9 @@ def test_processes_a_bot_leaves_running_are_killed_once_it_answers(
         found = []
         for entry in Path("/proc").iterdir():
             with contextlib.suppress(OSError):
-                if entry.name.isdigit() and b"--bot=zoo-forger" in (
-                        entry / "cmdline").read_bytes():
+                command = (entry / "cmdline").read_bytes()
+                if entry.name.isdigit() and b"--bot=zoo-forger" in command and started_here(
+                        command):
                     found.append(int(entry.name))
         return found
 
@@ -809,8 +810,9 @@ def running(bot: str) -> list[int]:
     found = []
     for entry in Path("/proc").iterdir():
         with contextlib.suppress(OSError):
-            if entry.name.isdigit() and f"--bot={bot}".encode() in (
-                    entry / "cmdline").read_bytes() and alive(int(entry.name)):
+            command = (entry / "cmdline").read_bytes()
+            if entry.name.isdigit() and f"--bot={bot}".encode() in command and started_here(
+                    command) and alive(int(entry.name)):
                 found.append(int(entry.name))
     return found
 
