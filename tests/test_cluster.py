@@ -73,8 +73,8 @@ def test_a_worker_killed_mid_tournament_loses_no_match_and_repeats_none(tmp_path
     assert all(r.statuses == ("ok", "ok") for r in results)
 
 
-QUICK_TRUSTED = Limits(isolation="inprocess", move_seconds=0.2, bank_seconds=0.1,
-                      startup_seconds=1.0)
+QUICK_TRUSTED = Limits(isolation="inprocess", move_seconds=0.5, bank_seconds=0.5,
+                      startup_seconds=3.0)
 """In-process, with a guard (:class:`arena.seats.inprocess._Guard`) that ends a worker about
 4 s after a bot went silent: 2 s (a bot's ``close()``) and 2 s of grace."""
 
