@@ -1,5 +1,5 @@
 """Shared fixtures: the misbehaving test plugins and one Ray cluster per session; and how
-the suite is shared between pytest-xdist's workers (``-n 2 --dist loadgroup`` in
+the suite is shared between pytest-xdist's workers (``-n 2 --dist loadfile`` in
 ``pyproject.toml``: a test file runs whole on one worker)."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -43,25 +44,36 @@ its bots' processes on the whole machine (a daemon that left the test's process 
 included), and the zoo tournament plays the same bots. The red team's files join them by
 their name (``test_redteam*``)."""
 
-FIRST = ("zoo", "test_submit", "test_ray_cluster", "test_cli", "test_new_bot")
+FIRST = ("zoo", "test_submit", "test_cli", "test_ray_cluster", "test_check", "test_cluster",
+         "test_new_bot")
 """The longest groups, handed out first so that no worker is left with one at the end."""
 
 
-def group_of(item: pytest.Item) -> str:
-    module = item.path.stem
+def group_of(path: str) -> str:
+    """The group of a test file: its name, but for the files of :data:`TOGETHER`."""
+    module = Path(path).stem
     if module.startswith("test_redteam"):
         return "zoo"
     return TOGETHER.get(module, module)
 
 
-@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Each test file is one xdist group (as ``--dist loadfile`` would make it), but for the
-    files of :data:`TOGETHER`; under xdist, the longest groups come first. Runs before
-    xdist's own hook, which names each test by its group."""
-    for item in items:
-        if item.get_closest_marker("xdist_group") is None:
-            item.add_marker(pytest.mark.xdist_group(group_of(item)))
+    """Under xdist, the longest groups come first (each file's tests in their order)."""
     if config.getoption("dist", "no") != "no":
         rank = {group: place for place, group in enumerate(FIRST)}
-        items.sort(key=lambda item: rank.get(group_of(item), len(FIRST)))  # stable
+        items.sort(key=lambda item: rank.get(group_of(str(item.path)), len(FIRST)))
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """``--dist loadfile``, with the files of a group sent to one worker together (xdist's
+    own ``loadgroup`` names a test's group in a field pytest 9 no longer reads)."""
+    if config.getoption("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadScopeScheduling  # type: ignore[import-untyped]
+
+    class ByGroup(LoadScopeScheduling):  # type: ignore[misc]
+        def _split_scope(self, nodeid: str) -> str:
+            return group_of(nodeid.split("::", 1)[0])
+
+    return ByGroup(config, log)
