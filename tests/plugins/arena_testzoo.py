@@ -1531,3 +1531,59 @@ if f"--bot={Orphan.name}" in sys.argv:
         time.sleep(0.001)
 
 ZOO = (*ZOO, Padded, Counter, Orphan)
+
+
+class Dribble(Bot):
+    """Plays legally, but its host says each answer of the ``answers`` kinds (``ready``,
+    ``action``) a byte at a time: the answer, padded with ``padding`` bytes of JSON's own
+    whitespace to just under an answer's 64 KiB, written one byte per ``write`` and the next
+    only once the referee has read the last (the pipe's count, ``FIONREAD``, is 0). Every
+    byte is then a read of its own for the referee, which joined it to what it had read of
+    the line and looked for the line's end through all of it again: a copy and a search of
+    up to 64 KiB per byte, on the worker's core, outside the bot's limits. It prints its
+    host's CPU time at each decision and every thousand bytes it dribbles."""
+
+    name = "zoo-dribble"
+    answers: ClassVar[list[str]] = []
+
+    def __init__(self, *, answers: str = "action", padding: int = 60_000,
+                 **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        Dribble.answers[:] = answers.split(",")
+        Dribble.padding = padding
+
+    def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        print(f"CPU {time.process_time():.3f}", flush=True)
+        return legal_actions[0]
+
+
+if f"--bot={Dribble.name}" in sys.argv:
+    import fcntl
+    import termios
+
+    _dribble_host = sys.modules["__main__"]
+    _dribble_encode = _dribble_host.encode
+    _dribble_fd = int(next(arg for arg in sys.argv if arg.startswith("--fds="))
+                      .split("=")[1].split(",")[1])
+
+    def _unread() -> int:
+        count = bytearray(4)
+        fcntl.ioctl(_dribble_fd, termios.FIONREAD, count)
+        return int.from_bytes(count, sys.byteorder)
+
+    def _dribbled(message: dict[str, Any]) -> bytes:
+        line = _dribble_encode(message)
+        if message.get("type") not in Dribble.answers:
+            return line  # type: ignore[no-any-return]
+        line = line[:-2] + b" " * getattr(Dribble, "padding", 60_000) + line[-2:]
+        for byte in range(len(line) - 1):
+            os.write(_dribble_fd, line[byte:byte + 1])
+            while _unread():
+                time.sleep(0)
+            if byte % 1000 == 999:
+                print(f"DRIBBLED {byte + 1} CPU {time.process_time():.3f}", flush=True)
+        return line[-1:]  # the host writes the line's end itself
+
+    _dribble_host.encode = _dribbled
+
+ZOO = (*ZOO, Dribble)
