@@ -281,7 +281,7 @@ def protections(mode: str) -> list[str]:
         common.append(f"a control group: the bot's processes' {bounded} together")
     refused = ["no file locks, inotify, keyrings, io_uring, Linux AIO, perf events, "
                "Internet sockets or descriptor passing, no page-cache queries, sysinfo or "
-               "eventfds, no socket buffers past the kernel's default (a seccomp filter)"]
+               "eventfds (a seccomp filter)"]
     if seccomp.program() is None:
         refused = [f"no seccomp filter on this machine ({platform.machine()}): file "
                    f"locks, inotify and the page cache can pass signals between seats"]

@@ -70,14 +70,7 @@ own. So the filter answers, inside the sandbox:
   kernel's memory, which a control group of cgroup v1 does not count: the red team's bot held
   95 MiB in a host whose group counted 9, in every host of it the pool kept idle, and past
   ``tcp_mem`` every TCP connection of the machine fails. The count of it, which
-  ``/proc/net/sockstat`` gives in every network namespace, was a channel too;
-- ``setsockopt``'s ``SO_SNDBUF``, ``SO_RCVBUF`` and their ``FORCE`` forms succeed doing nothing
-  (a socket keeps the kernel's default buffers, about 208 KiB). Data sent on a socket pair
-  of ``AF_UNIX`` and never read is the kernel's memory too, which no control group counts:
-  each send buffer raised to the machine's ``wmem_max`` (4 MiB here), the red team's host
-  held 455 MiB in 29 pairs while its group counted 12, in a seat of ``memory_mb = 512``,
-  and kept it in the pool between its matches. With the default buffers its 64 open files
-  hold about 12 MiB.
+  ``/proc/net/sockstat`` gives in every network namespace, was a channel too.
 
 Any other architecture's calls (a 32-bit or x32 call from a 64-bit host) kill the process.
 The filter is a classic BPF program, built here (no libseccomp), for x86-64 and AArch64;
@@ -119,13 +112,6 @@ F_OFD_SETLKW, F_SETLEASE, F_GETLEASE, F_NOTIFY."""
 PIPE_SIZE_COMMAND = 1031
 """``fcntl``'s F_SETPIPE_SZ, refused (``EPERM``): a pipe's pages count for its user."""
 
-SOCKET_LEVEL = 1
-"""``setsockopt``'s level of the options a socket of any family has (``SOL_SOCKET``)."""
-
-PRETENDED_OPTIONS = (7, 8, 32, 33)
-"""``setsockopt`` options (of :data:`SOCKET_LEVEL`) that succeed doing nothing: SO_SNDBUF,
-SO_RCVBUF, SO_SNDBUFFORCE, SO_RCVBUFFORCE (a socket keeps the kernel's default buffers)."""
-
 PRETENDED_ADVICE = (20, 21)
 """``madvise`` advice that succeeds doing nothing: MADV_COLD, MADV_PAGEOUT (either drops a
 file's pages from the page cache that every sandbox shares)."""
@@ -147,16 +133,15 @@ class Calls:
     fadvise: int
     madvise: int
     socket: int
-    setsockopt: int
 
 
 _CALLS = {
     "x86_64": Calls(0xC000003E, 72, 73, (253, 294, 300, 248, 249, 250, 425, 426, 427, 440,
                                          46, 307, 298),
-                    (27, 99, 327, 328, 451, 206, 290, 284), 221, 28, 41, 54),
+                    (27, 99, 327, 328, 451, 206, 290, 284), 221, 28, 41),
     "aarch64": Calls(0xC00000B7, 25, 32, (26, 262, 217, 218, 219, 425, 426, 427, 440,
                                           211, 269, 241),
-                     (232, 179, 286, 287, 451, 0, 19), 223, 233, 198, 208),
+                     (232, 179, 286, 287, 451, 0, 19), 223, 233, 198),
 }
 
 
@@ -182,12 +167,6 @@ def program(machine: str | None = None) -> bytes | None:
     code += [(_JEQ, "no-family", 0, family) for family in NETWORK_FAMILIES[:-1]]
     code.append((_JEQ, "no-family", "allow", NETWORK_FAMILIES[-1]))
     code.append((_JEQ, "pretend", 0, calls.fadvise))
-    # setsockopt: its level and option (second and third arguments) decide.
-    code += [(_JEQ, 0, 3 + len(PRETENDED_OPTIONS), calls.setsockopt),
-             (_LD_W_ABS, 0, 0, _ARG1), (_JEQ, 0, "allow", SOCKET_LEVEL),
-             (_LD_W_ABS, 0, 0, _ARG2)]
-    code += [(_JEQ, "pretend", 0, option) for option in PRETENDED_OPTIONS[:-1]]
-    code.append((_JEQ, "pretend", "allow", PRETENDED_OPTIONS[-1]))
     # madvise: its advice (third argument) decides; past it, the call number is still loaded.
     code += [(_JEQ, 0, 1 + len(PRETENDED_ADVICE), calls.madvise), (_LD_W_ABS, 0, 0, _ARG2)]
     code += [(_JEQ, "pretend", 0, advice) for advice in PRETENDED_ADVICE[:-1]]

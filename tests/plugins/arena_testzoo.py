@@ -154,25 +154,19 @@ class Hog(Bot):
     and 100,000 empty files; with ``sockets_mb``, it holds that much data sent over TCP
     connections of its own (loopback) and never read, and says how much (``SOCKETS``): the
     kernel's memory, which a control group of cgroup v1 does not count; and whether it may
-    make a socket of ``AF_VSOCK`` (``VSOCK``); with ``unix_mb``, the same over ``AF_UNIX``
-    socket pairs, each send buffer raised as far as it may be (``UNIX``)."""
+    make a socket of ``AF_VSOCK`` (``VSOCK``)."""
 
     name = "zoo-hog"
 
     def __init__(self, *, hold_mb: int = 0, scratch_mb: int = 0, sockets_mb: int = 0,
-                 unix_mb: int = 0, **kwargs: Any) -> None:
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.hold_mb = hold_mb
         self.scratch_mb = scratch_mb
         self.sockets_mb = sockets_mb
-        self.unix_mb = unix_mb
         self.sockets: list[socket.socket] = []
 
     def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
-        if self.unix_mb:
-            if not self.sockets:
-                print(f"UNIX {self.hold_unix()}", flush=True)
-            return legal_actions[0]
         if self.sockets_mb:
             if not self.sockets:
                 print(f"SOCKETS {self.hold_sockets()}", flush=True)
@@ -209,26 +203,6 @@ class Hog(Bot):
             if not sent:
                 return f"REFUSED {exc.strerror}"
         return f"HELD {sent >> 20} MiB"
-
-    def hold_unix(self) -> str:
-        """Data sent over ``AF_UNIX`` socket pairs and never read, each send buffer raised as
-        far as the kernel lets it, up to ``unix_mb`` MiB or the open-file limit."""
-        sent, chunk = 0, bytes(1 << 16)
-        try:
-            while sent < self.unix_mb << 20:
-                pair = socket.socketpair()
-                self.sockets += pair
-                for end in pair:
-                    end.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 1 << 30)
-                    end.setblocking(False)
-                for end in pair:
-                    with contextlib.suppress(BlockingIOError):
-                        while sent < self.unix_mb << 20:
-                            sent += end.send(chunk)
-        except OSError as exc:
-            if not sent:
-                return f"REFUSED {exc.strerror}"
-        return f"HELD {sent >> 20} MiB in {len(self.sockets) // 2} pairs"
 
 
 HELD = b""
