@@ -11,6 +11,7 @@ from helpers import spec
 
 from arena.match import play_match
 from arena.records import Limits, MatchResult, SeatSpec
+from arena.seats import cgroups
 from arena.seats.process import POOL
 
 SANDBOXES = ["required", "fallback"]
@@ -51,3 +52,23 @@ def test_an_answer_written_a_byte_at_a_time_costs_its_own_clock_not_the_referee(
     assert "no answer within the time allowed for a decision" in str(result.errors[0])
     assert result.ranking == (1, 0) and result.actions > 0
     assert spent - baseline < 0.3, (spent, baseline, result.outputs[0][-60:])
+
+
+@pytest.mark.skipif(cgroups.available() is None, reason="no control group on this machine")
+def test_data_queued_on_unix_connections_never_accepted_counts_against_the_group(
+    sandbox: str,
+) -> None:
+    """A listener of the bot's own that never accepts keeps what each connection to it sent,
+    after the client has closed: one open file holds up to 4,096 connections' send buffers
+    (about 850 MiB), past the 64 open files. It is the kernel's memory, as TCP's is (which a
+    control group of cgroup v1 does not count: a sandbox has no TCP), but this kernel charges
+    it to the host's group: the red team's host held 550 MiB so in a seat of ``memory_mb =
+    512`` (its group's peak 426 MiB at 400), and was killed by the group's limit at 800, where
+    the other seat played on."""
+    limits = Limits(isolation="process", sandbox=sandbox, memory_mb=512,  # type: ignore[arg-type]
+                    move_seconds=5.0, bank_seconds=0.0, startup_seconds=10.0)
+    result = play_match(spec(SeatSpec("hog", "zoo-hog", {"backlog_mb": 1200}), "random",
+                             limits=limits))
+    assert result.statuses == ("crash", "ok"), (result.errors, result.outputs)
+    assert "SIGKILL" in str(result.errors[0]) and result.ranking == (1, 0)
+    assert "BACKLOG HELD" not in result.outputs[0]

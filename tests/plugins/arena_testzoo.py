@@ -154,19 +154,25 @@ class Hog(Bot):
     and 100,000 empty files; with ``sockets_mb``, it holds that much data sent over TCP
     connections of its own (loopback) and never read, and says how much (``SOCKETS``): the
     kernel's memory, which a control group of cgroup v1 does not count; and whether it may
-    make a socket of ``AF_VSOCK`` (``VSOCK``)."""
+    make a socket of ``AF_VSOCK`` (``VSOCK``); with ``backlog_mb``, that much sent on
+    ``AF_UNIX`` connections to a listener of its own that never accepts them (``BACKLOG``)."""
 
     name = "zoo-hog"
 
     def __init__(self, *, hold_mb: int = 0, scratch_mb: int = 0, sockets_mb: int = 0,
-                 **kwargs: Any) -> None:
+                 backlog_mb: int = 0, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.hold_mb = hold_mb
         self.scratch_mb = scratch_mb
         self.sockets_mb = sockets_mb
+        self.backlog_mb = backlog_mb
         self.sockets: list[socket.socket] = []
 
     def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        if self.backlog_mb:
+            if not self.sockets:
+                print(f"BACKLOG {self.hold_backlog()}", flush=True)
+            return legal_actions[0]
         if self.sockets_mb:
             if not self.sockets:
                 print(f"SOCKETS {self.hold_sockets()}", flush=True)
@@ -203,6 +209,33 @@ class Hog(Bot):
             if not sent:
                 return f"REFUSED {exc.strerror}"
         return f"HELD {sent >> 20} MiB"
+
+    def hold_backlog(self) -> str:
+        """Data sent on ``AF_UNIX`` connections that a listener of its own never accepts, each
+        client closed once its send buffer is full (its data stays queued for the listener),
+        up to ``backlog_mb`` MiB: one open file each listener, however many connections."""
+        sent, chunk, pending = 0, bytes(1 << 16), 0
+        try:
+            while sent < self.backlog_mb << 20 and len(self.sockets) < 8:
+                listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                listener.bind(f"\0zoo-hog-{os.getpid()}-{len(self.sockets)}")
+                listener.listen(4096)
+                self.sockets.append(listener)
+                while sent < self.backlog_mb << 20:
+                    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as client:
+                        client.setblocking(False)
+                        try:
+                            client.connect(listener.getsockname())
+                        except BlockingIOError:  # its backlog is full
+                            break
+                        with contextlib.suppress(BlockingIOError):
+                            while sent < self.backlog_mb << 20:
+                                sent += client.send(chunk)
+                    pending += 1
+        except OSError as exc:
+            if not sent:
+                return f"REFUSED {exc.strerror}"
+        return f"HELD {sent >> 20} MiB in {pending} connections"
 
 
 HELD = b""
