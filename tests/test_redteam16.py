@@ -72,3 +72,21 @@ def test_data_queued_on_unix_connections_never_accepted_counts_against_the_group
     assert result.statuses == ("crash", "ok"), (result.errors, result.outputs)
     assert "SIGKILL" in str(result.errors[0]) and result.ranking == (1, 0)
     assert "BACKLOG HELD" not in result.outputs[0]
+
+
+def test_output_written_a_byte_at_a_time_costs_its_own_clock_not_the_referee(
+    sandbox: str,
+) -> None:
+    """The same host writing its output a byte at a time, each once the referee's drain had
+    read the last, cost the referee a wake-up and a read a byte for the first 64 KiB of each
+    match (what is kept), more CPU than the host's own. The drain now pauses after a read
+    of less than a pipe's atomic write: the dribbler runs out of its own time, and the
+    referee spends little."""
+    timed_duel(SeatSpec("d", "zoo-dribble", {"padding": 0}), sandbox, 3.0)  # plugins listed
+    honest, baseline = timed_duel(SeatSpec("d", "zoo-dribble", {"padding": 0}), sandbox, 3.0)
+    assert honest.statuses == ("ok", "ok"), honest.errors
+    result, spent = timed_duel(SeatSpec("d", "zoo-dribble", {"answers": "output"}), sandbox,
+                               3.0)
+    assert result.statuses == ("timeout", "ok"), result.errors
+    assert result.ranking == (1, 0) and result.outputs[0].count(".") > 100
+    assert spent - baseline < 0.3, (spent, baseline, len(result.outputs[0]))

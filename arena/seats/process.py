@@ -171,6 +171,20 @@ about 200 MB/s, and a bot that writes faster waits on its pipe, in its own time 
 drained an endless stream as fast as the bot wrote it: half a core for each core the bot
 wrote on)."""
 
+PIECE_PAUSE = 0.002
+"""Seconds the referee waits after reading a piece of a line shorter than a pipe's atomic
+write (``PIPE_BUF``, 4 KiB) before it reads again. A host writes each message whole; the red
+team's wrote its answer a byte at a time, each only once the referee had read the last
+(JSON's whitespace pads a line as long as it likes), and every byte cost the referee a
+wake-up, a read and a search through the line so far: in 3 s of the bot's clock the referee
+spent 1.1 to 1.2 s of its CPU, more than the host's 0.9 to 1.0 s, on the worker's core and
+outside the bot's limits. Past the pause a host gets at most 500 such reads a second, in its
+own time (the referee then spent about 0.1 s). The drain of a host's output pauses so too,
+after any read of less than ``PIPE_BUF``: the same host wrote its output a byte at a time,
+each once the drain had read the last, and the referee spent 0.5 s of its CPU in 3 s of the
+bot's clock (about 60 KiB, up to the 64 KiB a match keeps; past them the drain throws output
+away after :data:`DISCARD_PAUSE`); 0.05 s with the pause."""
+
 
 @functools.cache
 def _null() -> int:
@@ -186,6 +200,8 @@ class Output:
         self.kept = bytearray()
         self.dropped = 0
         self.widened = False
+        self.piece = False
+        """Whether the last read brought less than ``PIPE_BUF`` (see :data:`PIECE_PAUSE`)."""
         self.lock = threading.Lock()
         self.pending = select.poll()
         self.pending.register(fd, select.POLLIN)
@@ -205,6 +221,8 @@ class Output:
                 break
             if thrown:  # past what is kept: a flood waits (the bot's time, not the worker's)
                 time.sleep(DISCARD_PAUSE)
+            elif self.piece:  # a small read: what follows comes after a pause, in one read
+                time.sleep(PIECE_PAUSE)
         with contextlib.suppress(OSError):
             os.close(self.fd)
 
@@ -219,6 +237,7 @@ class Output:
         chunk = self._read()
         if not chunk:
             return None
+        self.piece = len(chunk) < select.PIPE_BUF
         room = OUTPUT_BYTES - len(self.kept)
         self.kept += chunk[:room]
         self.dropped += max(0, len(chunk) - room)
@@ -832,16 +851,6 @@ class ProcessSeat:
         self.output += host.output.take(wait=0.5)
         return self.output
 
-
-PIECE_PAUSE = 0.002
-"""Seconds the referee waits after reading a piece of a line shorter than a pipe's atomic
-write (``PIPE_BUF``, 4 KiB) before it reads again. A host writes each message whole; the red
-team's wrote its answer a byte at a time, each only once the referee had read the last
-(JSON's whitespace pads a line as long as it likes), and every byte cost the referee a
-wake-up, a read and a search through the line so far: in 3 s of the bot's clock the referee
-spent 1.1 to 1.2 s of its CPU, more than the host's 0.9 to 1.0 s, on the worker's core and
-outside the bot's limits. Past the pause a host gets at most 500 such reads a second, in its
-own time (the referee then spent about 0.1 s)."""
 
 STOP_WAIT = 0.05
 """Seconds :func:`_await_stop` waits at most for a host's threads to stop."""

@@ -1573,8 +1573,10 @@ class Dribble(Bot):
     only once the referee has read the last (the pipe's count, ``FIONREAD``, is 0). Every
     byte is then a read of its own for the referee, which joined it to what it had read of
     the line and looked for the line's end through all of it again: a copy and a search of
-    up to 64 KiB per byte, on the worker's core, outside the bot's limits. It prints its
-    host's CPU time at each decision and every thousand bytes it dribbles."""
+    up to 64 KiB per byte, on the worker's core, outside the bot's limits. With ``output``
+    among ``answers`` it writes ``padding`` bytes of output (``.``) at each decision so, each
+    once the referee's drain has read the last. It prints its host's CPU time at each
+    decision and every thousand bytes of an answer it dribbles."""
 
     name = "zoo-dribble"
     answers: ClassVar[list[str]] = []
@@ -1587,6 +1589,11 @@ class Dribble(Bot):
 
     def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
         print(f"CPU {time.process_time():.3f}", flush=True)
+        if "output" in self.answers:  # its output, a byte at a time, each once it is read
+            for _ in range(self.padding):
+                os.write(1, b".")
+                while _unread(1):
+                    time.sleep(0)
         return legal_actions[0]
 
 
@@ -1599,9 +1606,9 @@ if f"--bot={Dribble.name}" in sys.argv:
     _dribble_fd = int(next(arg for arg in sys.argv if arg.startswith("--fds="))
                       .split("=")[1].split(",")[1])
 
-    def _unread() -> int:
+    def _unread(fd: int = _dribble_fd) -> int:
         count = bytearray(4)
-        fcntl.ioctl(_dribble_fd, termios.FIONREAD, count)
+        fcntl.ioctl(fd, termios.FIONREAD, count)
         return int.from_bytes(count, sys.byteorder)
 
     def _dribbled(message: dict[str, Any]) -> bytes:
