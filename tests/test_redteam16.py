@@ -12,6 +12,7 @@ from helpers import spec
 from arena.match import play_match
 from arena.records import Limits, MatchResult, SeatSpec
 from arena.seats import cgroups
+from arena.seats import sandbox as sandbox_module
 from arena.seats.process import POOL
 
 SANDBOXES = ["required", "fallback"]
@@ -90,3 +91,20 @@ def test_output_written_a_byte_at_a_time_costs_its_own_clock_not_the_referee(
     assert result.statuses == ("timeout", "ok"), result.errors
     assert result.ranking == (1, 0) and result.outputs[0].count(".") > 100
     assert spent - baseline < 0.3, (spent, baseline, len(result.outputs[0]))
+
+
+def test_two_seats_share_no_abstract_unix_socket_names(sandbox: str) -> None:
+    """``AF_UNIX`` sockets are left to a sandbox, and a name of their abstract namespace needs
+    no file: any process may bind one and list those bound (``/proc/net/unix``). The names
+    are kept apart by network namespace, which each host has of its own (bubblewrap's, or a
+    root arena's fallback's): the colluding pair, each binding a name that spells its secret
+    and racing for a well-known one, hear nothing of each other and play on."""
+    if sandbox == "fallback" and not sandbox_module.fallback_user():
+        pytest.skip("a fallback host has a network namespace of its own only as root's")
+    limits = Limits(isolation="process", sandbox=sandbox, move_seconds=5.0,  # type: ignore[arg-type]
+                    bank_seconds=0.0, startup_seconds=10.0)
+    colluders = [SeatSpec(label, "zoo-colluder", {"channel": "abstract"}) for label in "ab"]
+    result = play_match(spec(*colluders, limits=limits))
+    assert result.statuses == ("ok", "ok"), result.errors
+    assert all("SAID" in output for output in result.outputs), result.outputs
+    assert not [output for output in result.outputs if "HEARD" in output], result.outputs

@@ -747,7 +747,8 @@ class Colluder(Bot):
     module) is one: one seat seeks some thousands of times on its turn, the other reads how
     far the count moved since its own last turn. ``ptys``: the pseudo-terminals of every
     sandbox come from one pool of the machine, which one seat counts while the other holds
-    some (see :meth:`_ptys`)."""
+    some (see :meth:`_ptys`). ``abstract``: names of ``AF_UNIX``'s abstract namespace, one
+    for each network namespace (see :meth:`_abstract`)."""
 
     name = "zoo-colluder"
     SECRET = int.from_bytes(os.urandom(4), "big") | 1 << 33
@@ -1129,6 +1130,29 @@ class Colluder(Bot):
         missing = self.ptys_before - free - len(self.held)
         self.ptys_before = free + len(self.held)  # heard once
         return f"{missing} ptys" if missing > 2 else ""
+
+    def _abstract(self) -> str:
+        """A name of ``AF_UNIX``'s abstract namespace (no file: any process may bind one, and
+        list those bound in ``/proc/net/unix``): the first mover binds one that spells its
+        secret, and a well-known one; the other lists the names and tries to bind the
+        well-known one too (taken: the first holds it)."""
+        if not self.held:
+            said = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+            said.bind(f"\0zoo-colluder-{self.SECRET}")
+            self.held.append(said.detach())
+            print(f"SAID {self.SECRET}", flush=True)
+        heard = [name.rsplit("-", 1)[1] for name in re.findall(r"@zoo-colluder-\d+",
+                                                                 Path("/proc/net/unix").read_text())
+                 if name != f"@zoo-colluder-{self.SECRET}"]
+        known = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        try:
+            known.bind("\0zoo-colluder")
+            self.held.append(known.detach())
+        except OSError:  # taken: by its own earlier turn, or by the other seat
+            known.close()
+            if len(self.held) < 2:
+                heard.append("the known name taken")
+        return ", ".join(heard)
 
     def _free_ptys(self) -> int:
         """How many pseudo-terminals the pool has left: children open as many as they may
