@@ -154,19 +154,25 @@ class Hog(Bot):
     and 100,000 empty files; with ``sockets_mb``, it holds that much data sent over TCP
     connections of its own (loopback) and never read, and says how much (``SOCKETS``): the
     kernel's memory, which a control group of cgroup v1 does not count; and whether it may
-    make a socket of ``AF_VSOCK`` (``VSOCK``)."""
+    make a socket of ``AF_VSOCK`` (``VSOCK``); with ``backlog_mb``, that much sent on
+    ``AF_UNIX`` connections to a listener of its own that never accepts them (``BACKLOG``)."""
 
     name = "zoo-hog"
 
     def __init__(self, *, hold_mb: int = 0, scratch_mb: int = 0, sockets_mb: int = 0,
-                 **kwargs: Any) -> None:
+                 backlog_mb: int = 0, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.hold_mb = hold_mb
         self.scratch_mb = scratch_mb
         self.sockets_mb = sockets_mb
+        self.backlog_mb = backlog_mb
         self.sockets: list[socket.socket] = []
 
     def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        if self.backlog_mb:
+            if not self.sockets:
+                print(f"BACKLOG {self.hold_backlog()}", flush=True)
+            return legal_actions[0]
         if self.sockets_mb:
             if not self.sockets:
                 print(f"SOCKETS {self.hold_sockets()}", flush=True)
@@ -203,6 +209,33 @@ class Hog(Bot):
             if not sent:
                 return f"REFUSED {exc.strerror}"
         return f"HELD {sent >> 20} MiB"
+
+    def hold_backlog(self) -> str:
+        """Data sent on ``AF_UNIX`` connections that a listener of its own never accepts, each
+        client closed once its send buffer is full (its data stays queued for the listener),
+        up to ``backlog_mb`` MiB: one open file each listener, however many connections."""
+        sent, chunk, pending = 0, bytes(1 << 16), 0
+        try:
+            while sent < self.backlog_mb << 20 and len(self.sockets) < 8:
+                listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                listener.bind(f"\0zoo-hog-{os.getpid()}-{len(self.sockets)}")
+                listener.listen(4096)
+                self.sockets.append(listener)
+                while sent < self.backlog_mb << 20:
+                    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as client:
+                        client.setblocking(False)
+                        try:
+                            client.connect(listener.getsockname())
+                        except BlockingIOError:  # its backlog is full
+                            break
+                        with contextlib.suppress(BlockingIOError):
+                            while sent < self.backlog_mb << 20:
+                                sent += client.send(chunk)
+                    pending += 1
+        except OSError as exc:
+            if not sent:
+                return f"REFUSED {exc.strerror}"
+        return f"HELD {sent >> 20} MiB in {pending} connections"
 
 
 HELD = b""
@@ -714,7 +747,8 @@ class Colluder(Bot):
     module) is one: one seat seeks some thousands of times on its turn, the other reads how
     far the count moved since its own last turn. ``ptys``: the pseudo-terminals of every
     sandbox come from one pool of the machine, which one seat counts while the other holds
-    some (see :meth:`_ptys`)."""
+    some (see :meth:`_ptys`). ``abstract``: names of ``AF_UNIX``'s abstract namespace, one
+    for each network namespace (see :meth:`_abstract`)."""
 
     name = "zoo-colluder"
     SECRET = int.from_bytes(os.urandom(4), "big") | 1 << 33
@@ -1096,6 +1130,29 @@ class Colluder(Bot):
         missing = self.ptys_before - free - len(self.held)
         self.ptys_before = free + len(self.held)  # heard once
         return f"{missing} ptys" if missing > 2 else ""
+
+    def _abstract(self) -> str:
+        """A name of ``AF_UNIX``'s abstract namespace (no file: any process may bind one, and
+        list those bound in ``/proc/net/unix``): the first mover binds one that spells its
+        secret, and a well-known one; the other lists the names and tries to bind the
+        well-known one too (taken: the first holds it)."""
+        if not self.held:
+            said = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+            said.bind(f"\0zoo-colluder-{self.SECRET}")
+            self.held.append(said.detach())
+            print(f"SAID {self.SECRET}", flush=True)
+        heard = [name.rsplit("-", 1)[1] for name in re.findall(r"@zoo-colluder-\d+",
+                                                                 Path("/proc/net/unix").read_text())
+                 if name != f"@zoo-colluder-{self.SECRET}"]
+        known = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        try:
+            known.bind("\0zoo-colluder")
+            self.held.append(known.detach())
+        except OSError:  # taken: by its own earlier turn, or by the other seat
+            known.close()
+            if len(self.held) < 2:
+                heard.append("the known name taken")
+        return ", ".join(heard)
 
     def _free_ptys(self) -> int:
         """How many pseudo-terminals the pool has left: children open as many as they may
@@ -1531,3 +1588,66 @@ if f"--bot={Orphan.name}" in sys.argv:
         time.sleep(0.001)
 
 ZOO = (*ZOO, Padded, Counter, Orphan)
+
+
+class Dribble(Bot):
+    """Plays legally, but its host says each answer of the ``answers`` kinds (``ready``,
+    ``action``) a byte at a time: the answer, padded with ``padding`` bytes of JSON's own
+    whitespace to just under an answer's 64 KiB, written one byte per ``write`` and the next
+    only once the referee has read the last (the pipe's count, ``FIONREAD``, is 0). Every
+    byte is then a read of its own for the referee, which joined it to what it had read of
+    the line and looked for the line's end through all of it again: a copy and a search of
+    up to 64 KiB per byte, on the worker's core, outside the bot's limits. With ``output``
+    among ``answers`` it writes ``padding`` bytes of output (``.``) at each decision so, each
+    once the referee's drain has read the last. It prints its host's CPU time at each
+    decision and every thousand bytes of an answer it dribbles."""
+
+    name = "zoo-dribble"
+    answers: ClassVar[list[str]] = []
+
+    def __init__(self, *, answers: str = "action", padding: int = 60_000,
+                 **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        Dribble.answers[:] = answers.split(",")
+        Dribble.padding = padding
+
+    def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        print(f"CPU {time.process_time():.3f}", flush=True)
+        if "output" in self.answers:  # its output, a byte at a time, each once it is read
+            for _ in range(self.padding):
+                os.write(1, b".")
+                while _unread(1):
+                    time.sleep(0)
+        return legal_actions[0]
+
+
+if f"--bot={Dribble.name}" in sys.argv:
+    import fcntl
+    import termios
+
+    _dribble_host = sys.modules["__main__"]
+    _dribble_encode = _dribble_host.encode
+    _dribble_fd = int(next(arg for arg in sys.argv if arg.startswith("--fds="))
+                      .split("=")[1].split(",")[1])
+
+    def _unread(fd: int = _dribble_fd) -> int:
+        count = bytearray(4)
+        fcntl.ioctl(fd, termios.FIONREAD, count)
+        return int.from_bytes(count, sys.byteorder)
+
+    def _dribbled(message: dict[str, Any]) -> bytes:
+        line = _dribble_encode(message)
+        if message.get("type") not in Dribble.answers:
+            return line  # type: ignore[no-any-return]
+        line = line[:-2] + b" " * getattr(Dribble, "padding", 60_000) + line[-2:]
+        for byte in range(len(line) - 1):
+            os.write(_dribble_fd, line[byte:byte + 1])
+            while _unread():
+                time.sleep(0)
+            if byte % 1000 == 999:
+                print(f"DRIBBLED {byte + 1} CPU {time.process_time():.3f}", flush=True)
+        return line[-1:]  # the host writes the line's end itself
+
+    _dribble_host.encode = _dribbled
+
+ZOO = (*ZOO, Dribble)
