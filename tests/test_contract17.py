@@ -1,0 +1,168 @@
+"""Round 17 of the documented contract: what README.md's *Tournament configs* and *Results*
+say a config accepts and a match record holds, checked against a config parsed and a match
+played for real."""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arena.config import parse
+from arena.errors import ArenaError
+from arena.match import play_match
+from arena.plugins import require_registry
+from arena.schedule import derive_seed
+from arena.store import encoded
+
+ROOT = Path(__file__).parent.parent
+README = (ROOT / "README.md").read_text()
+GAME = "explorers-of-the-lost-valley"
+
+
+def readme_table(first_header: str, after: str = "") -> list[list[str]]:
+    """The rows of the README table whose header starts ``| first_header |`` (the first such
+    after the text ``after``), cell by cell."""
+    lines = README[README.index(after):].splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(f"| {first_header} |"))
+    rows = []
+    for line in lines[start + 2:]:
+        if not line.startswith("|"):
+            break
+        rows.append([cell.strip() for cell in re.split(r"(?<!\\)\|", line)[1:-1]])
+    return rows
+
+
+def config_key_rows() -> dict[tuple[str, str], tuple[str, str]]:
+    """README's table of config keys: (table, key) -> (default, accepts); a row naming
+    several keys (`move_seconds`, `bank_seconds`, ...) gives one entry for each."""
+    rows: dict[tuple[str, str], tuple[str, str]] = {}
+    for key_cell, default, accepts in readme_table("key | default"):
+        table, keys = key_cell.strip("`").split("] ", 1)
+        for key in re.findall(r"[a-z_]+", keys):
+            rows[(table.strip("[]`"), key)] = (default, accepts)
+    return rows
+
+
+def minimal(**limits: Any) -> dict[str, Any]:
+    return {"tournament": {"game": GAME}, "bots": [{"name": "random"}, {"name": "greedy"}],
+            "limits": {"isolation": "inprocess", **limits}}
+
+
+def test_the_config_key_table_names_every_key_of_the_readme_config_and_no_other() -> None:
+    """The reference config shows every key; the table gives each a default. Before round 17
+    the defaults (`players` the game's fewest, `rounds` 1, `seed` 0, `name` "tournament")
+    were nowhere, and the reference config's values read as if they were them."""
+    (block,) = [part.split("```")[0] for part in README.split("```toml\n")[1:]
+                if part.startswith("[tournament]")]
+    written = tomllib.loads(block)
+    keys = {("tournament", key) for key in written["tournament"]}
+    keys |= {("limits", key) for key in written["limits"]}
+    keys |= {("bots", key) for entry in written["bots"] for key in entry}
+    assert set(config_key_rows()) == keys
+
+
+def test_a_config_of_game_and_bots_alone_takes_the_defaults_the_readme_gives() -> None:
+    registry = require_registry()
+    config = parse(minimal(), registry)
+    rows = config_key_rows()
+    game = registry.game(GAME)
+    assert rows[("tournament", "players")][0] == "the game's fewest players"
+    assert config.players == game.min_players
+    for key, value in (("name", config.name), ("rounds", config.rounds), ("seed", config.seed),
+                       ("seating", config.seating)):
+        assert rows[("tournament", key)][0] == f"`{value}`" if isinstance(value, int) \
+            else f'`"{value}"`', key
+    assert config.options == {} and rows[("tournament", "options")][0].startswith("`{}`")
+    assert [bot.label for bot in config.bots] == ["random", "greedy"]
+    assert all(bot.params == {} for bot in config.bots)
+    defaults = rows[("limits", "move_seconds")][0].strip("`").split("`, `")
+    assert [config.limits.move_seconds, config.limits.bank_seconds,
+            config.limits.startup_seconds] == [float(value) for value in defaults]
+    assert rows[("limits", "memory_mb")][0] == f"`{config.limits.memory_mb}`"
+    assert rows[("limits", "cpus")][0] == f"`{config.limits.cpus}`"
+    # isolation and sandbox: parsed without an [limits] table at all, with a registry given
+    # (no discovery); the defaults are the values a Limits is made with
+    default_limits = parse({**minimal(), "limits": {}}, registry).limits
+    assert rows[("limits", "isolation")][0] == f'`"{default_limits.isolation}"`'
+    assert rows[("limits", "sandbox")][0] == f'`"{default_limits.sandbox}"`'
+
+
+@pytest.mark.parametrize(("table", "key", "accepted", "refused"), [
+    ("limits", "cpus", [0.01, 1024], [0.009, 1025, 0]),
+    ("limits", "memory_mb", [64, 4_194_304], [63, 4_194_305]),
+    ("limits", "move_seconds", [0.001, 1_000_000], [0, 1_000_001]),
+    ("tournament", "rounds", [1], [0, -1]),
+    ("tournament", "name", ["cup-2026"], ["", "a/b", ".hidden"]),
+])
+def test_each_config_key_takes_what_the_readme_table_says_and_refuses_the_rest(
+    table: str, key: str, accepted: list[Any], refused: list[Any]
+) -> None:
+    registry = require_registry()
+    assert (table, key) in config_key_rows()
+    for value in accepted:
+        raw = minimal()
+        raw[table][key] = value
+        parse(raw, registry)
+    for value in refused:
+        raw = minimal()
+        raw[table][key] = value
+        with pytest.raises(ArenaError, match=re.escape(f"[{table}] {key} = ")):
+            parse(raw, registry)
+
+
+@pytest.mark.parametrize(("table", "key", "value", "shown"), [
+    ("tournament", "seating", "rotation", 'seating = "rotation"'),
+    ("tournament", "name", "a/b", 'name = "a/b": use a plain folder name (not empty'),
+    ("limits", "sandbox", "always", 'sandbox = "always"'),
+    ("limits", "cpus", 0, "cpus = 0:"),
+])
+def test_a_refused_value_is_shown_as_the_toml_file_writes_it(
+    table: str, key: str, value: Any, shown: str
+) -> None:
+    """The line names the value as it is in the file, to find it there: `seating =
+    'rotation'` (Python's quotes) and `cpus = 0.0` for a written `cpus = 0` were not."""
+    raw = minimal()
+    raw[table][key] = value
+    with pytest.raises(ArenaError) as refusal:
+        parse(raw, require_registry())
+    assert shown in str(refusal.value)
+
+
+TYPES = {
+    "string": lambda value: isinstance(value, str),
+    "int": lambda value: type(value) is int,
+    "float": lambda value: type(value) is float,
+    "list of strings": lambda value: all(isinstance(item, str) for item in value),
+    "list of ints": lambda value: all(type(item) is int for item in value),
+    "list of floats": lambda value: all(type(item) is float for item in value),
+    "list of numbers": lambda value: all(type(item) in (int, float) for item in value),
+    "list of strings or nulls": lambda value: all(item is None or isinstance(item, str)
+                                                  for item in value),
+}
+
+
+def test_a_played_match_record_has_the_keys_types_and_meanings_the_results_table_gives() -> None:
+    """The README listed `seconds` among the per-seat fields (it is the whole match's) and
+    did not say which seed `seed` is (the table's chance seed, not the config's)."""
+    record_rows = {key.strip("`"): (kind, meaning) for key, kind, meaning in readme_table(
+        "key | type | meaning", after="Each line of `matches.jsonl` is one object")}
+    config = parse({**minimal(), "tournament": {"game": GAME, "players": 2, "seed": 5}},
+                   require_registry())
+    spec = next(iter(config.matches()))
+    record = json.loads(encoded(play_match(spec)).line)  # the line a worker writes
+    assert list(record) == list(record_rows)
+    for key, (kind, _meaning) in record_rows.items():
+        assert kind in TYPES and TYPES[kind](record[key]), (key, kind, record[key])
+        if kind.startswith("list of") and key != "history":
+            assert len(record[key]) == len(spec.seats), key
+    assert record["seed"] == derive_seed(5, "chance", 0, 0) != 5
+    assert record["actions"] == len(record["history"])
+    assert "not per seat" in record_rows["seconds"][1]
+    assert record["seconds"] >= max(record["think_seconds"])
+    assert record["errors"] == [None, None] and record["statuses"] == ["ok", "ok"]
+    assert record["seats"] == [seat.label for seat in spec.seats]
