@@ -4,8 +4,12 @@ played for real."""
 
 from __future__ import annotations
 
+import inspect
 import json
+import os
 import re
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -166,3 +170,46 @@ def test_a_played_match_record_has_the_keys_types_and_meanings_the_results_table
     assert record["seconds"] >= max(record["think_seconds"])
     assert record["errors"] == [None, None] and record["statuses"] == ["ok", "ok"]
     assert record["seats"] == [seat.label for seat in spec.seats]
+
+
+def readme_protocol_keys(message_type: str) -> set[str]:
+    """The keys of the protocol table's message of ``message_type``, as the README spells it."""
+    rows = readme_table("direction | message", after="### The bot host protocol")
+    for _direction, message in rows:
+        for shown in re.findall(r"`(\{[^`]*\})`", message):
+            if f'"type": "{message_type}"' in shown:
+                return set(re.findall(r'"(\w+)":', shown))
+    raise AssertionError(f"no {message_type!r} message in the README's protocol table")
+
+
+def test_the_python_host_says_the_keys_the_protocol_table_gives() -> None:
+    """The hello's `doc` and the done's `peak_kb` (the peak memory `arena check` shows) were
+    in neither the README's table nor `arena/seats/protocol.py`. The host is started as the
+    arena starts it, outside the sandbox: only the protocol is checked here."""
+    inbound, to_host = os.pipe()
+    from_host, outbound = os.pipe()
+    host = subprocess.Popen(
+        [sys.executable, "-I", "-m", "arena.seats.host", f"--fds={inbound},{outbound}",
+         "--plugin", "arena_bot_greedy.plugin", "--bot", "greedy"],
+        pass_fds=(inbound, outbound), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+    os.close(inbound)
+    os.close(outbound)
+    with os.fdopen(from_host) as answers, os.fdopen(to_host, "w") as requests:
+        def ask(message: dict[str, Any]) -> dict[str, Any]:
+            requests.write(json.dumps(message) + "\n")
+            requests.flush()
+            answer: dict[str, Any] = json.loads(answers.readline())
+            return answer
+
+        hello = json.loads(answers.readline())
+        ready = ask({"type": "start", "game": "lost-explorers", "seat": 0, "num_players": 2,
+                     "seed": 3, "params": {}})
+        done = ask({"type": "end", "scores": [1, 0], "ranking": [0, 1], "status": "ok"})
+    assert host.wait(10) == 0
+    assert set(hello) == readme_protocol_keys("hello")
+    assert set(ready) == readme_protocol_keys("ready")
+    assert set(done) == readme_protocol_keys("done")
+    greedy = require_registry().bot("greedy")
+    assert hello["doc"] == (inspect.getdoc(greedy) or "").split("\n\n")[0][:200] != ""
+    assert hello["params"] == ["risk"] and hello["observes"] is True
+    assert isinstance(done["peak_kb"], int) and done["peak_kb"] > 0
