@@ -213,3 +213,32 @@ def test_the_python_host_says_the_keys_the_protocol_table_gives() -> None:
     assert hello["doc"] == (inspect.getdoc(greedy) or "").split("\n\n")[0][:200] != ""
     assert hello["params"] == ["risk"] and hello["observes"] is True
     assert isinstance(done["peak_kb"], int) and done["peak_kb"] > 0
+
+
+def writing_a_game() -> str:
+    return README.split("## Writing a game")[1].split("\n## ")[0]
+
+
+def test_writing_a_game_names_every_method_a_state_must_have() -> None:
+    """`is_terminal` is abstract, and the README's list of a state's methods left it out:
+    a game written from the README alone could not make its first state."""
+    from arena import game
+
+    listed = writing_a_game().split("follows OpenSpiel's shape (")[1].split(")")[0]
+    named = set(re.findall(r"`([a-z_]+)`", listed))
+    assert game.State.__abstractmethods__ <= named
+    assert named <= {name for name in dir(game.State) if not name.startswith("_")}
+    assert {"new_initial_state"} == game.Game.__abstractmethods__
+    assert "new_initial_state(num_players, options)" in writing_a_game()
+
+
+def test_writing_a_game_names_the_module_its_names_come_from() -> None:
+    from arena import game
+
+    section = writing_a_game()
+    sentence = section.split("are imported from `arena.game`")[0].rsplit(". ", 1)[1]
+    names = re.findall(r"`([A-Za-z_]+)`", re.sub(r"\([^)]*\)", "", sentence))
+    assert len(names) == 6
+    for name in names:
+        assert hasattr(game, name), name
+    assert game.competition_ranking([3, 5, 3]) == [1, 0, 1]
