@@ -242,3 +242,30 @@ def test_writing_a_game_names_the_module_its_names_come_from() -> None:
     for name in names:
         assert hasattr(game, name), name
     assert game.competition_ranking([3, 5, 3]) == [1, 0, 1]
+
+
+def test_a_failed_match_is_written_and_warned_of_as_the_results_section_says(
+    tmp_path: Path,
+) -> None:
+    """`failures.jsonl` was named with nothing of what its lines hold, nor what reads them."""
+    from click.testing import CliRunner
+
+    from arena.cli import main
+    from arena.store import RunStore
+
+    config = parse({**minimal(), "tournament": {"game": GAME, "name": "cup"}},
+                   require_registry())
+    first, second = list(config.matches())[:2]
+    with RunStore(tmp_path) as store:
+        store.start(config.to_json())
+        store.append(play_match(first))
+        store.append_failure(second.id, "EngineError: the game raised ValueError")
+    (line,) = (tmp_path / "failures.jsonl").read_text().splitlines()
+    documented = README.split("`failures.jsonl` (one object a line,\n`")[1].split("`")[0]
+    assert set(json.loads(line)) == set(re.findall(r'"(\w+)":', documented))
+    assert json.loads(line) == {"id": second.id,
+                                "reason": "EngineError: the game raised ValueError"}
+    shown = CliRunner().invoke(main, ["leaderboard", str(tmp_path), "--format", "json"])
+    assert shown.exit_code == 0, shown.output
+    assert "1 match(es) failed; see failures.jsonl" in shown.stderr
+    assert [row["matches"] for row in json.loads(shown.stdout)] == [1, 1]
