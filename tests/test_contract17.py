@@ -269,3 +269,15 @@ def test_a_failed_match_is_written_and_warned_of_as_the_results_section_says(
     assert shown.exit_code == 0, shown.output
     assert "1 match(es) failed; see failures.jsonl" in shown.stderr
     assert [row["matches"] for row in json.loads(shown.stdout)] == [1, 1]
+
+
+def test_a_share_of_none_or_all_has_an_interval_bound_of_exactly_0_or_1() -> None:
+    """`--pairs --format json` gives shares and bounds "from 0 to 1": a seat that won none of
+    its 3 matches had `"low": 5.551115123125783e-17` (the Wilson bound computed in floating
+    point), which a reader comparing with 0 takes for a win."""
+    from arena.confidence import wilson
+
+    for trials in range(1, 201):
+        assert wilson(0, trials)[0] == 0.0 < wilson(0, trials)[1] < 1.0
+        assert 0.0 < wilson(trials, trials)[0] < wilson(trials, trials)[1] == 1.0
+        assert wilson(0.5, trials)[0] > 0.0
