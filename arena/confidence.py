@@ -69,7 +69,11 @@ def wilson(successes: float, trials: int) -> tuple[float, float]:
     centre = (share + z2 / (2 * trials)) / (1 + z2 / trials)
     half = Z95 * math.sqrt(share * (1 - share) / trials + z2 / (4 * trials * trials))
     half /= 1 + z2 / trials
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # At a share of 0 or 1 the bound is exactly 0 or 1: computed, it came out 5.6e-17 for
+    # none in 3, which the JSON export wrote as such.
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == trials else min(1.0, centre + half)
+    return low, high
 
 
 @dataclass(frozen=True, slots=True)

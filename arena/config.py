@@ -166,7 +166,8 @@ def parse(raw: Mapping[str, Any], found: Registry | None = None) -> TournamentCo
                          f"{players} with {options}: {type(exc).__name__}: {exc}") from None
     seating = _get(tournament, "[tournament]", "seating", str, default="permutations")
     if seating not in SEATINGS:
-        raise ArenaError(f"[tournament] seating = {seating!r}: use one of {', '.join(SEATINGS)}")
+        raise ArenaError(f"[tournament] seating = {_as_written(seating)}: use one of "
+                         f"{', '.join(SEATINGS)}")
     rounds = _positive(_get(tournament, "[tournament]", "rounds", int, default=1), "rounds")
     bots = _bots(raw, found, game_name, players, limits, rounds)
     return TournamentConfig(
@@ -341,18 +342,20 @@ def _limits(table: Mapping[str, Any]) -> Limits:
     isolation = _get(table, "[limits]", "isolation", str, default="process")
     if isolation not in ISOLATIONS:
         raise ArenaError(
-            f"[limits] isolation = {isolation!r}: use one of: {', '.join(ISOLATIONS)}"
+            f"[limits] isolation = {_as_written(isolation)}: use one of: {', '.join(ISOLATIONS)}"
         )
     sandbox = _get(table, "[limits]", "sandbox", str, default="auto")
     if sandbox not in SANDBOX_MODES:
-        raise ArenaError(f"[limits] sandbox = {sandbox!r}: use one of: {', '.join(SANDBOX_MODES)}")
+        raise ArenaError(f"[limits] sandbox = {_as_written(sandbox)}: use one of: "
+                         f"{', '.join(SANDBOX_MODES)}")
     memory = _get(table, "[limits]", "memory_mb", int, default=1024)
     if not 64 <= memory <= MAX_MEMORY_MB:
         raise ArenaError(f"[limits] memory_mb = {memory}: must be from 64 to {MAX_MEMORY_MB:,} "
                          "(4 TiB)")
-    cpus = float(_get(table, "[limits]", "cpus", (int, float), default=1.0))
-    if not (math.isfinite(cpus) and 0.01 <= cpus <= 1024):
-        raise ArenaError(f"[limits] cpus = {cpus}: must be a number of cores from 0.01 to 1024")
+    written = _get(table, "[limits]", "cpus", (int, float), default=1.0)
+    cpus = float(written)
+    if not (math.isfinite(cpus) and 0.01 <= cpus <= 1024):  # as written: 0, not 0.0
+        raise ArenaError(f"[limits] cpus = {written}: must be a number of cores from 0.01 to 1024")
     return Limits(
         move_seconds=_seconds(table, "move_seconds", 1.0, zero_allowed=False),
         bank_seconds=_seconds(table, "bank_seconds", 10.0, zero_allowed=False),
@@ -387,7 +390,8 @@ each bot's host, and every bot failed its start-up check with the host's traceba
 def _name(tournament: Mapping[str, Any]) -> str:
     name: str = _get(tournament, "[tournament]", "name", str, default="tournament")
     if not name or "/" in name or name.startswith("."):
-        raise ArenaError(f"[tournament] name = {name!r}: use a plain folder name")
+        raise ArenaError(f"[tournament] name = {_as_written(name)}: use a plain folder name (not "
+                         "empty, no '/', not beginning with '.')")
     return name
 
 

@@ -231,7 +231,8 @@ class MatchResult:
                               self.history, self.outputs, self.line))
 
     def to_json(self) -> dict[str, Any]:
-        """A JSON-able dict for ``matches.jsonl``; tuples become lists; outputs left out."""
+        """A JSON-able dict for ``matches.jsonl``; tuples stay tuples (JSON writes them as
+        lists); outputs left out."""
         record = asdict(self)
         del record["outputs"], record["line"]
         return record

@@ -9,7 +9,7 @@ and its stdout and stderr are captured by the arena as the bot's output
 ::
 
     host  -> arena  {"type": "hello", "protocol": 2, "name": NAME, "games": [..] | null,
-                     "observes": true, "params": [NAMES] | null}
+                     "observes": true, "params": [NAMES] | null, "doc": TEXT}
     arena -> host   {"type": "start", "game": G, "seat": S, "num_players": N, "seed": X,
                      "params": {...}}
     host  -> arena  {"type": "ready"}                      (the bot is constructed)
@@ -17,12 +17,15 @@ and its stdout and stderr are captured by the arena as the bot's output
                      "static": [KEYS], "same": [KEYS]}          (both optional)
     host  -> arena  {"type": "action", "action": ID}
     arena -> host   {"type": "end", "scores": [..], "ranking": [..], "status": "ok"}
-    host  -> arena  {"type": "done"}                       (ready for the next "start")
+    host  -> arena  {"type": "done", "peak_kb": KB}        (ready for the next "start")
 
 Any step may be answered with ``{"type": "error", "error": TEXT}`` instead
 (the bot raised: its seat ends ``error``). The arena closes IN when it has
 no more matches for the host, and the host exits. ``params`` in the hello
-lists the keyword params the bot's constructor accepts (``null``: any).
+lists the keyword params the bot's constructor accepts (``null``: any), ``doc``
+the first paragraph of the bot class's docstring (200 characters at most), and
+``peak_kb`` in ``done`` the host's peak memory so far in KiB (``arena check``
+shows it; left out, it counts as 0).
 
 Protocol 2 (a host that says ``"protocol": 2`` in its hello) adds ``static``
 and ``same`` to ``act``: ``static`` names the keys of this observation whose
