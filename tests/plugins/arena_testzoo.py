@@ -1658,12 +1658,13 @@ class Waker(Bot):
     ``SIGSTOP`` lasts until a ``SIGCONT``, and the kernel sends one for the bot: its output
     pipe is set to signal its owner (``F_SETOWN``, the host) when it is read (``O_ASYNC``),
     with ``SIGCONT`` for the signal (``F_SETSIG``), and the referee's drain reads it whenever
-    the bot wrote something. A thread of it writes a byte of output every millisecond, so there
-    is always something left to read once the host is stopped: each read woke it, and the
-    thread ran on between its turns. With ``when = "exit"`` it asks the same of its children
+    the bot wrote something. A thread of it spins, writing a byte of output every
+    millisecond, and the bot leaves a byte at each answer that the drain reads once the host
+    is stopped (it pauses after a piece of output): each read woke it, and the thread ran on
+    between its turns. With ``when = "exit"`` it asks the same of its children
     instead: a child started with ``SIGCONT`` as the signal its end sends its parent
     (``clone``'s exit signal), which the sweep after each answer kills. It says at each
-    decision how long its thread has run while its host was to be stopped (from 30 ms after
+    decision how long its thread has run while its host was to be stopped (from 50 ms after
     its answer to its next request), and what setting the signal came to. With ``when =
     "never"`` it only thinks ``think`` seconds a decision (an opponent that takes its time)."""
 
@@ -1713,32 +1714,38 @@ class Waker(Bot):
         return "read"
 
     def child(self) -> None:
-        """A child that sleeps until the sweep kills it; its end sends the host ``SIGCONT``."""
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.syscall.restype = ctypes.c_long
-        # clone(flags = exit signal SIGCONT, no new stack: a fork in all but its signal)
-        calls = {"x86_64": 56, "aarch64": 220}
+        """A child whose end sends the host ``SIGCONT``: it waits for the host to stop, then
+        exits at once, ahead of the sweep."""
         import platform
 
-        number = calls.get(platform.machine())
+        number = {"x86_64": 56, "aarch64": 220}.get(platform.machine())
         if number is None:
             return
+        libc = ctypes.PyDLL(None, use_errno=True)  # the GIL held across it: a fork, in effect
+        libc.syscall.restype = ctypes.c_long
+        # clone(flags = its exit signal, SIGCONT; no new stack)
         pid = libc.syscall(number, ctypes.c_ulong(18), None, None, None, None)
         if pid == 0:
+            parent = f"/proc/{os.getppid()}/stat"
             while True:
-                libc.pause()
-        print(f"CHILD {pid} {ctypes.get_errno() if pid < 0 else ''}", flush=True)
+                with contextlib.suppress(OSError), open(parent, "rb") as handle:
+                    if handle.read().rsplit(b")", 1)[1].split()[0] == b"T":
+                        os._exit(0)
+        print(f"CHILD {pid}", flush=True)
 
     def run(self) -> None:
-        last = time.monotonic()
+        """Spins, writing a byte of output every millisecond, and counts its time out of turn."""
+        last = wrote = time.monotonic()
         while True:
             now = time.monotonic()
-            if now - self.answered[0] > 0.03 and now - last < 0.01:
+            if now - self.answered[0] > 0.05 and now - last < 0.01:
                 self.ran[0] += now - last
             last = now
-            with contextlib.suppress(OSError):
-                os.write(1, b".")
-            time.sleep(0.001)
+            if now - wrote > 0.001:
+                wrote = now
+                with contextlib.suppress(OSError):
+                    os.write(1, b".")
+            time.sleep(0)  # the main thread answers without waiting for the GIL
 
 
 ZOO = (*ZOO, Waker)
