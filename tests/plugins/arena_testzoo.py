@@ -1662,8 +1662,9 @@ class Waker(Bot):
     millisecond, and the bot leaves a byte at each answer that the drain reads once the host
     is stopped (it pauses after a piece of output): each read woke it, and the thread ran on
     between its turns. With ``when = "exit"`` it asks the same of its children
-    instead: a child started with ``SIGCONT`` as the signal its end sends its parent
-    (``clone``'s exit signal), which the sweep after each answer kills. It says at each
+    instead: at each decision a child started with ``SIGCONT`` as the signal its end sends
+    its parent (``clone``'s exit signal), which waits for the host to stop and then exits,
+    ahead of the sweep (or is killed by it). It says at each
     decision how long its thread has run while its host was to be stopped (from 50 ms after
     its answer to its next request), and what setting the signal came to. With ``when =
     "never"`` it only thinks ``think`` seconds a decision (an opponent that takes its time)."""
