@@ -347,6 +347,8 @@ class HostProcess:
         self._sandbox: tuple[int, int] | None = None
         """Inside bubblewrap: the pid (outside) of the sandbox's init and of the host."""
         self._paused = False
+        self._stopped_cpu: float | None = None
+        """The host's CPU time once it was last seen stopped (see :meth:`_stayed_stopped`)."""
 
     def greet(self, seconds: float) -> dict[str, Any]:
         """Wait for the host's first message, its hello; what the referee reads of it.
@@ -449,6 +451,27 @@ class HostProcess:
                 for pid in self._own_pids():
                     with contextlib.suppress(ProcessLookupError, PermissionError):
                         os.kill(pid, signal.SIGSTOP)
+            # What it has used so far: a host that runs on while stopped has woken itself.
+            _await_stop(self._own_pids()[0])
+            self._stopped_cpu = self.cpu_used()
+
+    def _stayed_stopped(self) -> None:
+        """Refuse a host that ran while it was stopped (``BotIllegal``). A stop by signal
+        lasts until a ``SIGCONT``, and the kernel sends one on a bot's behalf in ways no
+        sweep prevents: the red team's host started children whose end sends their parent
+        ``SIGCONT`` (``clone``'s exit signal), each waiting for the host to stop and then
+        exiting before the sweep came, and a thread of it ran 2.3 s of the others' time in a
+        match (a process group left orphaned with a stopped member is sent ``SIGCONT`` too;
+        a file's readiness could send it before ``F_SETSIG`` was refused). Its CPU time,
+        read once it was seen stopped, must not have grown by its next request."""
+        if self._stopped_cpu is None:
+            return
+        ran = self.cpu_used() - self._stopped_cpu
+        self._stopped_cpu = None
+        if ran > WOKEN_CPU:
+            self.kill()
+            raise BotIllegal(f"ran while stopped between its turns ({ran:.2f} s of CPU): it "
+                             f"woke itself")
 
     def resume(self) -> None:
         if self._paused:
@@ -513,6 +536,7 @@ class HostProcess:
     def request(self, message: dict[str, Any], expected: str, deadline: float, what: str) -> Any:
         """Send ``message``; the answer of type ``expected``, or a fault (the host is then dead)."""
         self._nothing_unasked(what)
+        self._stayed_stopped()
         self.resume()
         self.send(message, deadline, what)
         answer = self.receive(deadline, what, MAX_ANSWER)
@@ -854,6 +878,11 @@ class ProcessSeat:
 
 STOP_WAIT = 0.05
 """Seconds :func:`_await_stop` waits at most for a host's threads to stop."""
+
+WOKEN_CPU = 0.025
+"""Seconds of CPU time a stopped host may seem to gain before its next request (the
+kernel's count moves in ticks of 10 ms) before it is taken for woken (see
+:meth:`HostProcess._stayed_stopped`)."""
 
 LATE_STOP_WAIT = 2.0
 """Seconds a pause waits, after its sweep, for a thread of the host that had not stopped

@@ -44,6 +44,12 @@ own. So the filter answers, inside the sandbox:
   no pipe of a sandbox grows: one seat held 58 pipes grown to 1 MiB (empty: no memory),
   and the other counted how many of its own still grew. At 16 pages a pipe, a host's 64
   open files hold at most 1,024;
+- ``fcntl``'s ``F_SETSIG``: ``EPERM``. It names the signal a file sends its owner when it
+  is ready (``O_ASYNC``, ``F_SETOWN``), and ``SIGCONT`` ends the stop that holds a host
+  between its turns: the red team's set its own output pipe to send it, and the referee's
+  drain, reading a byte it had left there, woke it; a thread of it then ran 0.9 to 2.9 s
+  of a match's others' time. Without it a file sends ``SIGIO``, which stops nothing and
+  wakes nothing;
 - ``perf_event_open``: ``EPERM``, as where ``perf_event_paranoid`` forbids it. The pages of an
   event's buffer count for that one user too, up to ``perf_event_mlock_kb`` a core, and past
   it as the process's own pinned memory (``VmPin`` in ``/proc/self/status``): one seat held
@@ -112,6 +118,12 @@ F_OFD_SETLKW, F_SETLEASE, F_GETLEASE, F_NOTIFY."""
 PIPE_SIZE_COMMAND = 1031
 """``fcntl``'s F_SETPIPE_SZ, refused (``EPERM``): a pipe's pages count for its user."""
 
+SIGNAL_COMMAND = 10
+"""``fcntl``'s F_SETSIG, refused (``EPERM``): it let a stopped host be woken by ``SIGCONT``."""
+
+REFUSED_COMMANDS = (PIPE_SIZE_COMMAND, SIGNAL_COMMAND)
+"""``fcntl`` commands refused with ``EPERM``."""
+
 PRETENDED_ADVICE = (20, 21)
 """``madvise`` advice that succeeds doing nothing: MADV_COLD, MADV_PAGEOUT (either drops a
 file's pages from the page cache that every sandbox shares)."""
@@ -173,7 +185,7 @@ def program(machine: str | None = None) -> bytes | None:
     code.append((_JEQ, "pretend", "allow", PRETENDED_ADVICE[-1]))
     code += [(_JEQ, 0, "allow", calls.fcntl), (_LD_W_ABS, 0, 0, _ARG1)]
     code += [(_JEQ, "no-locks", 0, command) for command in LOCK_COMMANDS]
-    code.append((_JEQ, "refuse", 0, PIPE_SIZE_COMMAND))
+    code += [(_JEQ, "refuse", 0, command) for command in REFUSED_COMMANDS]
     returns = {"allow": _ALLOW, "no-locks": _ERRNO | errno.ENOLCK,
                "refuse": _ERRNO | errno.EPERM, "absent": _ERRNO | errno.ENOSYS,
                "pretend": _ERRNO, "kill": _KILL_PROCESS,

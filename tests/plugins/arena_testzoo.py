@@ -1651,3 +1651,102 @@ if f"--bot={Dribble.name}" in sys.argv:
     _dribble_host.encode = _dribbled
 
 ZOO = (*ZOO, Dribble)
+
+
+class Waker(Bot):
+    """Wakes its own host while the referee holds it stopped between its turns. A stop by
+    ``SIGSTOP`` lasts until a ``SIGCONT``, and the kernel sends one for the bot: its output
+    pipe is set to signal its owner (``F_SETOWN``, the host) when it is read (``O_ASYNC``),
+    with ``SIGCONT`` for the signal (``F_SETSIG``), and the referee's drain reads it whenever
+    the bot wrote something. A thread of it spins, writing a byte of output every
+    millisecond, and the bot leaves a byte at each answer that the drain reads once the host
+    is stopped (it pauses after a piece of output): each read woke it, and the thread ran on
+    between its turns. With ``when = "exit"`` it asks the same of its children
+    instead: at each decision a child started with ``SIGCONT`` as the signal its end sends
+    its parent (``clone``'s exit signal), which waits for the host to stop and then exits,
+    ahead of the sweep (or is killed by it). It says at each
+    decision how long its thread has run while its host was to be stopped (from 50 ms after
+    its answer to its next request), and what setting the signal came to. With ``when =
+    "never"`` it only thinks ``think`` seconds a decision (an opponent that takes its time)."""
+
+    name = "zoo-waker"
+    answered: ClassVar[list[float]] = []
+    ran: ClassVar[list[float]] = [0.0]
+
+    def __init__(self, *, when: str = "read", think: float = 0.0, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.when = when
+        self.think = think
+
+    def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        if self.when == "never":
+            time.sleep(self.think)
+            return legal_actions[0]
+        if not self.answered:
+            self.answered.append(float("inf"))
+            print("ARMED", self.arm(), flush=True)
+            threading.Thread(target=self.run, daemon=True).start()
+        self.answered[0] = float("inf")  # thinking: its own time
+        if self.when == "exit":
+            self.child()
+        print(f"RAN WHILE STOPPED {self.ran[0]:.2f} s", flush=True)
+        if self.when == "read":  # a byte the drain reads after the stop: it pauses after a
+            import fcntl  # piece of output, once it has read it (FIONREAD: what is unread)
+            import termios
+
+            count = bytearray(4)
+            while fcntl.ioctl(1, termios.FIONREAD, count) or any(count):
+                time.sleep(0)
+            os.write(1, b"!")
+        self.answered[0] = time.monotonic()
+        return legal_actions[0]
+
+    def arm(self) -> str:
+        if self.when != "read":
+            return "exit"
+        import fcntl
+
+        try:
+            fcntl.fcntl(1, fcntl.F_SETOWN, os.getpid())
+            fcntl.fcntl(1, 10, 18)  # F_SETSIG: SIGCONT
+            fcntl.fcntl(1, fcntl.F_SETFL, fcntl.fcntl(1, fcntl.F_GETFL) | os.O_ASYNC)
+        except OSError as error:
+            return f"refused {error.errno}"
+        return "read"
+
+    def child(self) -> None:
+        """A child whose end sends the host ``SIGCONT``: it waits for the host to stop, then
+        exits at once, ahead of the sweep."""
+        import platform
+
+        number = {"x86_64": 56, "aarch64": 220}.get(platform.machine())
+        if number is None:
+            return
+        libc = ctypes.PyDLL(None, use_errno=True)  # the GIL held across it: a fork, in effect
+        libc.syscall.restype = ctypes.c_long
+        # clone(flags = its exit signal, SIGCONT; no new stack)
+        pid = libc.syscall(number, ctypes.c_ulong(18), None, None, None, None)
+        if pid == 0:
+            parent = f"/proc/{os.getppid()}/stat"
+            while True:
+                with contextlib.suppress(OSError), open(parent, "rb") as handle:
+                    if handle.read().rsplit(b")", 1)[1].split()[0] == b"T":
+                        os._exit(0)
+        print(f"CHILD {pid}", flush=True)
+
+    def run(self) -> None:
+        """Spins, writing a byte of output every millisecond, and counts its time out of turn."""
+        last = wrote = time.monotonic()
+        while True:
+            now = time.monotonic()
+            if now - self.answered[0] > 0.05 and now - last < 0.01:
+                self.ran[0] += now - last
+            last = now
+            if now - wrote > 0.001:
+                wrote = now
+                with contextlib.suppress(OSError):
+                    os.write(1, b".")
+            time.sleep(0)  # the main thread answers without waiting for the GIL
+
+
+ZOO = (*ZOO, Waker)
