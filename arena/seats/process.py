@@ -452,7 +452,8 @@ class HostProcess:
                     with contextlib.suppress(ProcessLookupError, PermissionError):
                         os.kill(pid, signal.SIGSTOP)
             # What it has used so far: a host that runs on while stopped has woken itself.
-            _await_stop(self._own_pids()[0])
+            if swept or not stopped:
+                _await_stop(self._own_pids()[0])
             self._stopped_cpu = self.cpu_used()
 
     def _stayed_stopped(self) -> None:
