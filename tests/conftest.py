@@ -38,6 +38,17 @@ def ray_cluster() -> Iterator[None]:
 
 
 
+
+@pytest.fixture(params=["required", "fallback"])
+def sandbox(request: pytest.FixtureRequest) -> Iterator[str]:
+    """A bot host's sandbox, each in turn: bubblewrap, and the fallback without it; the pool
+    of kept hosts emptied before and after, so that each test starts its own hosts."""
+    from arena.seats.process import POOL
+
+    POOL.close()
+    yield request.param
+    POOL.close()
+
 TOGETHER = {"test_zoo": "zoo", "test_zoo_tournament": "zoo"}
 """Test files that must not run beside each other on two workers: the zoo's tests look for
 its bots' processes on the whole machine (a daemon that left the test's process tree

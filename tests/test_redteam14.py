@@ -7,7 +7,6 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -18,15 +17,6 @@ from arena.records import Limits, MatchResult, SeatSpec
 from arena.seats import cgroups
 from arena.seats.process import POOL
 from arena.seats.protocol import MAX_ANSWER
-
-SANDBOXES = ["required", "fallback"]
-
-
-@pytest.fixture(params=SANDBOXES)
-def sandbox(request: pytest.FixtureRequest) -> Iterator[str]:
-    POOL.close()
-    yield request.param
-    POOL.close()
 
 
 def duel(bot: SeatSpec, sandbox: str) -> MatchResult:

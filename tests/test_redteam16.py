@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 
 import pytest
 from helpers import spec
@@ -13,16 +12,6 @@ from arena.match import play_match
 from arena.records import Limits, MatchResult, SeatSpec
 from arena.seats import cgroups
 from arena.seats import sandbox as sandbox_module
-from arena.seats.process import POOL
-
-SANDBOXES = ["required", "fallback"]
-
-
-@pytest.fixture(params=SANDBOXES)
-def sandbox(request: pytest.FixtureRequest) -> Iterator[str]:
-    POOL.close()
-    yield request.param
-    POOL.close()
 
 
 def timed_duel(bot: SeatSpec, sandbox: str, move_seconds: float) -> tuple[MatchResult, float]:

@@ -5,23 +5,11 @@ from __future__ import annotations
 
 import errno
 import re
-from collections.abc import Iterator
 
-import pytest
 from helpers import spec
 
 from arena.match import play_match
 from arena.records import Limits, MatchResult, SeatSpec
-from arena.seats.process import POOL
-
-SANDBOXES = ["required", "fallback"]
-
-
-@pytest.fixture(params=SANDBOXES)
-def sandbox(request: pytest.FixtureRequest) -> Iterator[str]:
-    POOL.close()
-    yield request.param
-    POOL.close()
 
 
 def waker_duel(when: str, sandbox: str) -> MatchResult:
