@@ -69,8 +69,9 @@ def group_of(path: str) -> str:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Under xdist, the longest groups come first (each file's tests in their order)."""
-    if config.getoption("dist", "no") != "no":
+    """On xdist's workers, the longest groups come first (each file's tests in their order):
+    the order the workers collect is the order the groups are handed out in."""
+    if hasattr(config, "workerinput"):  # set on a worker, whose own ``--dist`` reads "no"
         rank = {group: place for place, group in enumerate(FIRST)}
         items.sort(key=lambda item: rank.get(group_of(str(item.path)), len(FIRST)))
 
