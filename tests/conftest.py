@@ -36,7 +36,16 @@ def ray_cluster() -> Iterator[None]:
     ray.shutdown()
 
 
-
+@pytest.fixture(autouse=True)
+def _store_variable_restored() -> Iterator[None]:
+    """``arena --store`` sets ``ARENA_STORE`` in its own process for the hosts it starts; a
+    test that invokes it in this process must not hand its store to the tests after it."""
+    before = os.environ.get("ARENA_STORE")
+    yield
+    if before is None:
+        os.environ.pop("ARENA_STORE", None)
+    else:
+        os.environ["ARENA_STORE"] = before
 
 
 @pytest.fixture(params=["required", "fallback"])

@@ -200,7 +200,7 @@ def test_a_module_imported_but_not_required_says_to_declare_its_distribution(
 
 
 def test_arena_bots_says_which_installed_bot_plays_no_installed_game(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """A careless author misspelt the game in ``games``: ``arena bots`` listed the bot as if
     all were well, and only ``arena check`` or a config said that no game takes it."""
     import arena.cli
@@ -214,6 +214,7 @@ def test_arena_bots_says_which_installed_bot_plays_no_installed_game(
         "nogame": Entry(cls=None, plugin=misspelt.plugin, module=misspelt.module,
                         info=misspelt)})
     monkeypatch.setattr(arena.cli, "_discovered", lambda: lonely)
+    monkeypatch.setenv("ARENA_STORE", str(tmp_path / "store"))  # no stored bots listed
     output = CliRunner(env={"COLUMNS": "300"}).invoke(main, ["bots"]).output
     said = output.split("Bots that play no installed game:\n")[1].strip().splitlines()
     assert said == [
