@@ -37,15 +37,16 @@ def ray_cluster() -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
-def _store_variable_restored() -> Iterator[None]:
-    """``arena --store`` sets ``ARENA_STORE`` in its own process for the hosts it starts; a
-    test that invokes it in this process must not hand its store to the tests after it."""
-    before = os.environ.get("ARENA_STORE")
+def _environment_restored() -> Iterator[None]:
+    """Each test leaves the environment as it found it. ``arena --store`` sets
+    ``ARENA_STORE`` in its own process for the hosts it starts, and joining a cluster sets
+    Ray's variables: a test that invokes them in this process must not hand them to the
+    tests after it on the same worker (stop 28's CI: a later test listed another's store)."""
+    before = dict(os.environ)
     yield
-    if before is None:
-        os.environ.pop("ARENA_STORE", None)
-    else:
-        os.environ["ARENA_STORE"] = before
+    if os.environ != before:
+        os.environ.clear()
+        os.environ.update(before)
 
 
 @pytest.fixture(params=["required", "fallback"])
