@@ -866,3 +866,87 @@ def test_ranking_counts_explorers_alive_when_coins_tie() -> None:
 def test_coins_option_outside_one_to_twelve_is_refused(coins: int) -> None:
     with pytest.raises(Exception):  # noqa: B017 - the README names no error type
         game().new_initial_state(2, {"coins": coins})
+
+
+# --- more corners ---------------------------------------------------------------------------
+
+
+def test_pteranodon_can_rescue_a_guarded_captive() -> None:
+    """"It can rescue explorers from the swamp, from guarded or unguarded dinosaur lairs\""""
+    state = position(change=lambda t: put(t, 0, 0, NAME["b1"]))  # the T-rex is home
+    draw(state, "pteranodon")
+    assert explorer(0, 0) in state.legal_actions()
+
+
+def test_falling_into_the_swamp_cannot_take_a_captive() -> None:
+    """"This card does NOT permit you to take an explorer out of a dinosaur's lair.\""""
+    state = position(change=lambda t: (put(t, 0, 0, NAME["b1"]), put(t, 0, 1, NAME["b5"])))
+    draw(state, "falls-into-swamp")
+    assert phase(state) == "fall-pick"
+    assert explorer(0, 0) not in state.legal_actions()
+    assert explorer(0, 1) in state.legal_actions()
+
+
+def test_leaving_the_valley_without_a_coin() -> None:
+    """"They may enter or leave the valley by any of the four arrows.\""""
+    state = position(change=lambda t: put(t, 0, 0, NAME["a5"]))
+    quiet_card(state)
+    state.apply_action(explorer(0, 0))
+    die(state, 3)
+    assert STEP_OUT in state.legal_actions()
+    state.apply_action(STEP_OUT)
+    assert where(state, 0, 0) == OUTSIDE and obs(state)["players"][0]["coins_out"] == 0
+
+
+def test_secret_path_is_one_way() -> None:
+    """"Travel is one way only, discard after using.\""""
+
+    def change(t: dict[str, Any]) -> None:
+        put(t, 0, 0, BOARD["caves"][0])
+        t["players"][0]["secret_paths"] = 2
+        t["deck"]["secret-path"] -= 2
+
+    state = position(change=change)
+    quiet_card(state)
+    state.apply_action(secret_path(0))
+    assert secret_path(0) not in state.legal_actions()
+    assert obs(state)["players"][0]["secret_paths"] == 1
+
+
+def test_a_marooned_explorer_cannot_be_moved() -> None:
+    """"Lava can maroon dinosaurs and explorers\""""
+    ring = list(BOARD["neighbors"][NAME["d10"]])
+
+    def change(t: dict[str, Any]) -> None:
+        lava = [*SLOPE, G]
+        for n in ring:
+            if n not in lava and n in BOARD["lava_spaces"]:
+                lava.append(n)
+        t["lava"] = lava
+        t["lava_placed"] = len(lava)
+        t["players"][0]["explorers"] = [NAME["d10"], DEAD, DEAD, DEAD]
+
+    state = position(change=change)
+    assert all(n in obs(state)["lava"] for n in ring)
+    quiet_card(state)
+    # nothing can move: the turn passes (README: a move-pick with nothing to do ends it)
+    assert obs(state)["player"] == 1
+
+
+def test_escape_from_the_swamp_goes_beyond_the_nearest_exit() -> None:
+    """"The player may place an explorer on any space beyond his nearest exit from the
+    swamp.\""""
+    exits = list(BOARD["swamp_exits"])
+    ring = list(BOARD["swamp_ring"])
+    monster = obs(position())["swamp_monster"]
+    spot = next(s for s in ring if s not in exits and s != monster)
+    state = position(change=lambda t: put(t, 0, 0, spot, carrying=True))
+    draw(state, "escape-swamp")
+    if phase(state) == "escape-pick":
+        state.apply_action(explorer(0, 0))
+    assert phase(state) == "escape-drop"
+    for s in state.legal_actions():
+        assert BOARD["terrain"][s] not in ("swamp", "inner-swamp")
+        assert set(BOARD["neighbors"][s]) & set(exits)
+    state.apply_action(state.legal_actions()[0])
+    assert obs(state)["players"][0]["carrying"][0]

@@ -872,3 +872,50 @@ def test_ranking_below_the_winner_uses_trophies_then_points() -> None:
     state = end_with(3, change)
     assert state.is_terminal()
     assert list(state.ranking()) == [2, 0, 1]
+
+
+def test_an_abandoned_players_dinosaurs_still_break_a_lone_species() -> None:
+    """"he will score like everyone else": his dinosaurs are still his, so another player
+    is not "the only one that has" that species."""
+
+    def change(t: dict[str, Any]) -> None:
+        place(t, cid_t(t, "Iguanodon mantelli"), "dinosaurs", seat=0)
+        place(t, cid_t(t, "Iguanodon galvensis"), "dinosaurs", seat=1)
+        t["players"][1]["abandoned"] = True
+
+    state = position(2, change=change)
+    assert [p["points"] for p in obs(state)["players"]] == [2, 4]
+
+
+def test_base_camp_dinosaurs_no_longer_count_for_the_species() -> None:
+    """"After that, he must discard ... his captured dinosaurs.\""""
+
+    def change(t: dict[str, Any]) -> None:
+        place(t, cid_t(t, "Iguanodon mantelli"), "dinosaurs", seat=0)
+        place(t, cid_t(t, "Iguanodon galvensis"), "dinosaurs", seat=1)
+        t["current_player"] = 1
+        t["first_player"] = 1
+
+    state = position(2, change=change)
+    act(state, BASE)
+    assert obs(state, 0)["players"][0]["points"] == 4
+
+
+def test_hound_revealing_allies_gives_neither_action_nor_bonus() -> None:
+    """Hound: "If it's an advantage, you will NOT benefit from its effect\""""
+    state = position(2, row=("Hound", "Haven of Peace"))
+    state.apply_action(TAKE0)
+    outcome(state, "Allies")
+    settle(state)
+    t = obs(state)
+    assert t["players"][0]["throw_bonus"] == 0
+    assert t["current_player"] == 1
+
+
+def test_allies_bonus_lasts_after_the_base_camp_until_the_adventure_ends() -> None:
+    """"you will gain +1 in all your future hunt throws (until the adventure ends)\""""
+    state = position(2, row=("Allies", "Haven of Peace"))
+    act(state, TAKE0)
+    act(state, BASE)
+    p = obs(state, 0)["players"][0]
+    assert p["advantages"] == [] and p["throw_bonus"] == 1

@@ -652,3 +652,68 @@ def test_other_players_missions_are_public_but_stack_missions_hidden() -> None:
     t = obs(state, 0)
     assert [m["id"] for m in t["players"][1]["missions"]] == [32]
     assert all(set(s) == {"count", "visible"} for s in t["stacks"])
+
+
+# --- more corners ---------------------------------------------------------------------------
+
+
+def test_catch_up_when_the_leader_was_behind() -> None:
+    """"whose position was equal or lower to your other Expedition Leader's\""""
+
+    def extra(t: dict[str, Any]) -> None:
+        t["discard"] = {"train": 0, "car": 0, "boat": 0, "airship": 1}
+        t["players"][0]["leaders"] = [1, 3]
+
+    state = complete_32(extra)
+    state.apply_action(MOAI)
+    t = obs(state)
+    assert t["players"][0]["leaders"] == [3, 3]
+    assert t["players"][0]["vehicles"]["airship"] == 1
+
+
+def test_no_sending_in_phase_two_and_no_completing_in_phase_one() -> None:
+    """"you first send your Expedition Members ... then you complete your missions\""""
+
+    def change(t: dict[str, Any]) -> None:
+        hold(t, 0, 32)
+        stand(t, 0, MACHU, MOAI)
+        t["players"][0]["vehicles"] = {"train": 1, "car": 1, "boat": 0, "airship": 0}
+
+    state = position(2, change)
+    assert complete(32) not in state.legal_actions()
+    assert go(PETRA, CAR) in state.legal_actions()
+    state.apply_action(END_PHASE_1)
+    assert complete(32) in state.legal_actions()
+    assert not [a for a in state.legal_actions() if 12 <= a <= 75]
+
+
+def test_the_fourth_member_can_be_sent_next_turn() -> None:
+    """"you can take the 4th Expedition Member ... and place it in front of you.\""""
+
+    def change(t: dict[str, Any]) -> None:
+        t["players"][0]["leaders"] = [4, 4]
+        t["players"][0]["members_total"] = 4
+        t["players"][0]["members_in_front"] = 4
+
+    state = position(2, change)
+    assert obs(state)["can_send"] == 4
+    assert equip(0, 4) in state.legal_actions()
+    state.apply_action(equip(0, 4))
+    assert obs(state)["players"][0]["members_in_front"] == 0
+
+
+def test_second_player_first_turn_limit_counts_expeditions_too() -> None:
+    """"the second player only 2 Expedition Members\""""
+    state = setup(2)
+    state.apply_action(END_PHASE_1)
+    state.apply_action(END_TURN)
+
+    def change(t: dict[str, Any]) -> None:
+        t["players"][1]["vehicles"] = {"train": 2, "car": 2, "boat": 2, "airship": 2}
+
+    state = rebuild(state, change)
+    assert obs(state)["can_send"] == 2
+    state.apply_action(go(PETRA, CAR))
+    state.apply_action(go(MOAI, BOAT))
+    assert obs(state)["can_send"] == 0
+    assert not [a for a in state.legal_actions() if 12 <= a <= 75]
