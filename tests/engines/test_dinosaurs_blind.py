@@ -950,3 +950,72 @@ def test_escape_from_the_swamp_goes_beyond_the_nearest_exit() -> None:
         assert set(BOARD["neighbors"][s]) & set(exits)
     state.apply_action(state.legal_actions()[0])
     assert obs(state)["players"][0]["carrying"][0]
+
+
+def test_no_coin_left_to_claim_ends_the_match_on_coins_then_explorers() -> None:
+    """"If the game ends because ... it's impossible to claim any more treasure coins ... the
+    winner is the player with the most coins, however if several players have the same
+    number of coins, the player with the most explorers left is the winner.\""""
+
+    def change(t: dict[str, Any]) -> None:
+        t["lava"] = list(SLOPE)
+        t["lava_placed"] = 6
+        t["temple_coins"] = 0
+        t["players"][0]["coins_out"] = 5
+        t["players"][1]["coins_out"] = 5
+        t["players"][1]["explorers"][0] = G
+        t["players"][1]["carrying"][0] = True
+        t["coins"] = [[G, 1]]
+
+    state = position(2, change=change, coins=6)
+    draw(state, "volcano")  # the 7th piece lands on G: the carrier dies, both coins under it
+    t = obs(state)
+    assert G in t["lava"] and t["players"][1]["explorers"][0] == DEAD
+    assert not state.is_terminal()
+    state.apply_action(explorer(0, 0))
+    die(state, 1)
+    state.apply_action(state.legal_actions()[0])
+    if state.current_player() == 0 and phase(state) == "after-move":
+        state.apply_action(DONE)
+    assert state.is_terminal()
+    t = obs(state)
+    assert (t["end_reason"], t["winner"]) == ("no-coins", 0)
+    assert list(state.ranking()) == [0, 1]
+
+
+def test_a_card_moves_three_different_dinosaurs() -> None:
+    """"Three Dinosaurs move 1 space each.\""""
+    state = position()
+    draw(state, "grazing")
+    moved = []
+    while phase(state) in ("dinosaur-pick", "dinosaur-step"):
+        if phase(state) == "dinosaur-pick":
+            pick = state.legal_actions()[0]
+            assert pick - 178 not in moved
+            moved.append(pick - 178)
+            state.apply_action(pick)
+        else:
+            state.apply_action(state.legal_actions()[0])
+    assert len(moved) == 3
+
+
+def test_pteranodon_carrying_off_a_carrier_abandons_the_coin() -> None:
+    """"If an explorer ... is carried off by the Pteranodon, the coin is abandoned and left
+    on the space they were occupying.\""""
+    state = position(change=lambda t: put(t, 0, 0, NAME["b5"], carrying=True))
+    draw(state, "pteranodon")
+    state.apply_action(explorer(0, 0))
+    target = next(s for s in state.legal_actions() if s != DONE)
+    state.apply_action(target)
+    t = obs(state)
+    assert t["players"][0]["explorers"][0] == target and not t["players"][0]["carrying"][0]
+    assert t["coins"] == [[NAME["b5"], 1]]
+
+
+def test_leaving_the_temple_by_its_arrows() -> None:
+    """"They may enter on any spaces marked with an arrow.\""""
+    state = position(change=lambda t: put(t, 0, 0, TEMPLE))
+    quiet_card(state)
+    state.apply_action(explorer(0, 0))
+    die(state, 1)
+    assert sorted(state.legal_actions()) == sorted(BOARD["temple_arrows"])

@@ -919,3 +919,41 @@ def test_allies_bonus_lasts_after_the_base_camp_until_the_adventure_ends() -> No
     act(state, BASE)
     p = obs(state, 0)["players"][0]
     assert p["advantages"] == [] and p["throw_bonus"] == 1
+
+
+def test_failed_hunt_exhaustion_then_base_camp_still_passes_the_turn() -> None:
+    """"If, after all, you still fail, inflict yourself as much damage ... and pass the
+    turn" -- the base camp of an exhausted explorer does not give the turn back."""
+
+    def change(t: dict[str, Any]) -> None:
+        t["players"][0]["exploration_tokens"] = 5
+
+    state = position(2, row=("Megalosaurus hesperis", "Hound"), change=change)
+    state.apply_action(BUY)  # 3 tokens left, two actions
+    state.apply_action(TAKE0)
+    roll(state, 2)
+    state.apply_action(STOP)  # 5 damage: exhausted
+    assert obs(state)["phase"] == "exhausted"
+    act(state, BASE)
+    assert state.current_player() == 1
+
+
+def test_ammunition_box_with_no_ammunition_asks_nothing() -> None:
+    """Nothing used, nothing to put back: the card only costs its point."""
+    state = position(2, row=("Ammunition Box", "Hound"))
+    state.apply_action(TAKE0)
+    settle(state)
+    assert obs(state)["phase"] != "ammunition-box"
+    assert obs(state, 0)["players"][0]["points"] == -1
+
+
+def test_turn_counter_counts_seat_turns_not_actions() -> None:
+    """README: `turn` ... "from 1 at its first decision; ... a seat's extra actions are one
+    turn"."""
+    state = start(3)
+    assert obs(state)["turn"] == 1
+    state.apply_action(BUY)
+    act(state, BASE)
+    assert obs(state)["turn"] == 1 and state.current_player() == 0
+    act(state, BASE)
+    assert obs(state)["turn"] == 2 and state.current_player() == 1

@@ -717,3 +717,45 @@ def test_second_player_first_turn_limit_counts_expeditions_too() -> None:
     state.apply_action(go(MOAI, BOAT))
     assert obs(state)["can_send"] == 0
     assert not [a for a in state.legal_actions() if 12 <= a <= 75]
+
+
+def test_another_seats_clue_numbers_never_reach_my_observation() -> None:
+    """The clue tiles are secret to their owner: two tables that differ only in which tiles
+    seat 1 holds look the same to seat 0 (observation and tensor)."""
+
+    def with_tiles(tiles: list[int]) -> State:
+        def change(t: dict[str, Any]) -> None:
+            t["players"][1]["clues"] = 2
+            t["players"][1]["clue_numbers"] = tiles
+            t["clue_tiles_left"] = 11
+
+        return position(2, change)
+
+    a, b = with_tiles([1, 2]), with_tiles([12, 13])
+    assert obs(a, 1)["my_clues"] != obs(b, 1)["my_clues"]
+    assert obs(a, 0) == obs(b, 0)
+    assert a.observation_tensor(0) == b.observation_tensor(0)
+    assert a.observation_tensor(1) != b.observation_tensor(1)
+
+
+def test_a_leader_stops_at_the_end_of_its_track() -> None:
+    """The track ends (README: `length`); a Leader moved past it stops on the last slot and
+    takes the glass there."""
+
+    def change(t: dict[str, Any]) -> None:
+        hold(t, 0, 41)  # 3 locations, track 1
+        stand(t, 0, MASK, TOTEM, MOAI)
+        t["players"][0]["leaders"] = [1, 14]
+
+    state = position(2, change)
+    length = obs(state)["tracks"][1]["length"]
+    assert length == 15 and length in obs(state)["tracks"][1]["glasses"]
+    state.apply_action(END_PHASE_1)
+    state.apply_action(complete(41))
+    state.apply_action(MASK)
+    draws = 0
+    while state.current_player() == CHANCE:
+        state.apply_action(state.chance_outcomes()[0][0])
+        draws += 1
+    assert obs(state, 0)["players"][0]["leaders"] == [1, 15]
+    assert draws == 1 and obs(state, 0)["players"][0]["clues"] == 1
