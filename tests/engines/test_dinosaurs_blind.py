@@ -304,6 +304,7 @@ def test_the_coin_out_of_the_valley_wins_the_short_game() -> None:
     assert state.is_terminal()
     t = obs(state)
     assert (t["winner"], t["end_reason"]) == (0, "coins")
+    assert t["turn"] == 0  # README: the winning turn is not counted
     assert list(state.scores()) == [1, 0] and list(state.ranking()) == [0, 1]
 
 
@@ -845,6 +846,7 @@ def test_when_every_explorer_is_dead_most_coins_then_most_alive_wins() -> None:
     assert state.is_terminal()
     t = obs(state)
     assert t["end_reason"] == "deaths" and t["winner"] == 1
+    assert t["turn"] == 1  # README: a turn whose card kills the last explorer is counted
     assert list(state.ranking()) == [1, 0, 1]
 
 
@@ -1019,3 +1021,24 @@ def test_leaving_the_temple_by_its_arrows() -> None:
     state.apply_action(explorer(0, 0))
     die(state, 1)
     assert sorted(state.legal_actions()) == sorted(BOARD["temple_arrows"])
+
+
+def test_illegal_ids_are_refused_and_change_nothing() -> None:
+    def change(t: dict[str, Any]) -> None:
+        put(t, 0, 0, NAME["e9"])
+        t["lava"] = [*SLOPE, G]
+        t["lava_placed"] = 7
+
+    state = position(change=change)
+    with pytest.raises(ValueError):
+        state.apply_action(explorer(0, 0))  # a decision at the draw
+    quiet_card(state)
+    state.apply_action(explorer(0, 0))
+    with pytest.raises(ValueError):
+        state.apply_action(NAME["e8"])  # a step before the die
+    die(state, 1)
+    before = obs(state)
+    for bad in (G, NAME["a1"], STEP_OUT, 208, 229, -1):
+        with pytest.raises(ValueError):
+            state.apply_action(bad)
+    assert obs(state) == before

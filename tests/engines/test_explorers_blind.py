@@ -957,3 +957,19 @@ def test_turn_counter_counts_seat_turns_not_actions() -> None:
     assert obs(state)["turn"] == 1 and state.current_player() == 0
     act(state, BASE)
     assert obs(state)["turn"] == 2 and state.current_player() == 1
+
+
+def test_illegal_and_out_of_turn_ids_are_refused() -> None:
+    """An id absent from `legal_actions()` (a locked discard, a chance outcome at a decision,
+    a decision at a chance node) is refused and changes nothing."""
+    state = start(2)
+    act(state, DISC0)
+    before = obs(state)
+    for bad in (DISC0, DISC1, 45, 77, REROLL, TURN_END, 111, -1):
+        with pytest.raises(ValueError):
+            state.apply_action(bad)
+    assert obs(state) == before
+    state.apply_action(TAKE0)
+    if state.current_player() == CHANCE:
+        with pytest.raises(ValueError):
+            state.apply_action(BASE)

@@ -759,3 +759,15 @@ def test_a_leader_stops_at_the_end_of_its_track() -> None:
         draws += 1
     assert obs(state, 0)["players"][0]["leaders"] == [1, 15]
     assert draws == 1 and obs(state, 0)["players"][0]["clues"] == 1
+
+
+def test_illegal_ids_are_refused_and_change_nothing() -> None:
+    def change(t: dict[str, Any]) -> None:
+        t["players"][0]["vehicles"] = {"train": 0, "car": 2, "boat": 0, "airship": 0}
+
+    state = position(2, change)
+    before = obs(state)
+    for bad in (go(SPHINX, CAR), go(MASK, CAR), complete(0), END_TURN, 186, 279, -1):
+        with pytest.raises(ValueError):
+            state.apply_action(bad)
+    assert obs(state) == before
