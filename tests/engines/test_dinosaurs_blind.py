@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from arena.game import CHANCE, State
+from arena.game import CHANCE, Game, State
 from arena.plugins import require_registry
 
 GAME = "lost-valley-of-the-dinosaurs"
@@ -28,7 +28,7 @@ STEP_OUT, DONE = 160, 161
 OUTSIDE, DEAD = -1, -2
 
 
-def game() -> Any:
+def game() -> Game:
     return require_registry().game(GAME)
 
 
@@ -67,7 +67,7 @@ def dice(state: State, total: int) -> None:
     state.apply_action(212 + total)
 
 
-def position(players: int = 2, change: Callable[[dict[str, Any]], None] | None = None, *,
+def position(players: int = 2, change: Callable[[dict[str, Any]], object] | None = None, *,
              first: int = 0, coins: int = 1) -> State:
     """The first draw of seat ``first``, the table edited by ``change``."""
     state = game().new_initial_state(players, {"coins": coins})
@@ -101,8 +101,19 @@ def quiet_card(state: State) -> None:
     draw(state, "dinosaurs-fight")
 
 
+def edits(*changes: Callable[[dict[str, Any]], object]) -> Callable[[dict[str, Any]], None]:
+    """Several edits of the table, one after the other."""
+
+    def change(t: dict[str, Any]) -> None:
+        for one in changes:
+            one(t)
+
+    return change
+
+
 def board() -> dict[str, Any]:
-    return obs(position())["board"]
+    table: dict[str, Any] = obs(position())["board"]
+    return table
 
 
 BOARD = board()
@@ -521,7 +532,7 @@ def test_grazing_capture_takes_the_explorer_to_a_free_lair_and_drops_the_coin() 
         put(t, 1, 0, NAME["c0"], carrying=True)
         put(t, 1, 1, NAME["c0"])
 
-    state = position(change=lambda t: (change(t), t["dinosaurs"].__setitem__(0, NAME["c1"])))
+    state = position(change=edits(change, lambda t: t["dinosaurs"].__setitem__(0, NAME["c1"])))
     draw(state, "grazing")
     assert obs(state)["now"]["dinosaur_moves"] == [1, 1, 1]
     assert phase(state) == "dinosaur-pick"
@@ -577,7 +588,8 @@ def test_a_dinosaur_enters_a_lair_by_exact_count_only() -> None:
 def test_a_captive_cannot_leave_while_the_dinosaur_is_home() -> None:
     """"If an explorer has been captured, they cannot leave the lair if a dinosaur occupies
     the same lair" / "Rolling the dice and moving when the dinosaur is absent.\""""
-    state = position(change=lambda t: (put(t, 0, 0, NAME["b1"]), put(t, 0, 1, NAME["b5"])))
+    state = position(change=edits(lambda t: put(t, 0, 0, NAME["b1"]),
+                                    lambda t: put(t, 0, 1, NAME["b5"])))
     draw(state, "gun")
     assert phase(state) == "move-pick"
     assert explorer(0, 0) not in state.legal_actions()
@@ -647,7 +659,8 @@ def test_dinosaurs_fight_frees_an_opponent_when_none_of_yours_is_captive() -> No
 
 def test_dinosaurs_fight_frees_your_own_first() -> None:
     """"one explorer can escape from any lair by moving one space outside.\""""
-    state = position(change=lambda t: (put(t, 1, 0, NAME["b1"]), put(t, 0, 0, NAME["d5"])))
+    state = position(change=edits(lambda t: put(t, 1, 0, NAME["b1"]),
+                                    lambda t: put(t, 0, 0, NAME["d5"])))
     draw(state, "dinosaurs-fight")
     assert state.legal_actions() == [explorer(0, 0)]
 
@@ -882,7 +895,8 @@ def test_pteranodon_can_rescue_a_guarded_captive() -> None:
 
 def test_falling_into_the_swamp_cannot_take_a_captive() -> None:
     """"This card does NOT permit you to take an explorer out of a dinosaur's lair.\""""
-    state = position(change=lambda t: (put(t, 0, 0, NAME["b1"]), put(t, 0, 1, NAME["b5"])))
+    state = position(change=edits(lambda t: put(t, 0, 0, NAME["b1"]),
+                                    lambda t: put(t, 0, 1, NAME["b5"])))
     draw(state, "falls-into-swamp")
     assert phase(state) == "fall-pick"
     assert explorer(0, 0) not in state.legal_actions()

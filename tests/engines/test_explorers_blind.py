@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from arena.game import CHANCE, TERMINAL, State
+from arena.game import CHANCE, TERMINAL, Game, State
 from arena.plugins import require_registry
 
 GAME = "explorers-of-the-lost-valley"
@@ -29,7 +29,7 @@ HOUND_TAKE, HOUND_LET_GO = 105, 106
 ASK = 107
 
 
-def game() -> Any:
+def game() -> Game:
     return require_registry().game(GAME)
 
 
@@ -86,7 +86,7 @@ def start(players: int, first: int = 0, advanced: bool = False) -> State:
     return state
 
 
-def rebuild(state: State, change: Callable[[dict[str, Any]], None]) -> State:
+def rebuild(state: State, change: Callable[[dict[str, Any]], object]) -> State:
     table = obs(state)
     cards = table["cards"]
     edited = copy.deepcopy({k: v for k, v in table.items() if k != "cards"})
@@ -124,7 +124,7 @@ def place(table: dict[str, Any], card: int, where: str, seat: int | None = None,
 
 def position(players: int = 2, *, first: int = 0, advanced: bool = False,
              row: tuple[str, str] | None = None,
-             change: Callable[[dict[str, Any]], None] | None = None) -> State:
+             change: Callable[[dict[str, Any]], object] | None = None) -> State:
     state = start(players, first, advanced)
 
     def edit(t: dict[str, Any]) -> None:
@@ -491,8 +491,11 @@ def test_abandoned_players_come_back_next_adventure() -> None:
     def change(t: dict[str, Any]) -> None:
         t["players"][1]["abandoned"] = True
 
-    state = position(2, row=("Haven of Peace", "Hound"), change=lambda t: (change(t),
-                                                                           empty_deck(t)))
+    def both(t: dict[str, Any]) -> None:
+        change(t)
+        empty_deck(t)
+
+    state = position(2, row=("Haven of Peace", "Hound"), change=both)
     state.apply_action(TAKE0)
     settle(state)
     t = obs(state)
@@ -532,7 +535,7 @@ def test_points_can_go_negative() -> None:
     assert obs(state)["players"][1]["points"] == -3
 
 
-def end_with(players: int, change: Callable[[dict[str, Any]], None], first: int = 0) -> State:
+def end_with(players: int, change: Callable[[dict[str, Any]], object], first: int = 0) -> State:
     """Seat ``first`` takes Haven of Peace off a row with an empty deck: the adventure ends."""
 
     def edit(t: dict[str, Any]) -> None:
@@ -688,7 +691,7 @@ def test_trail_bonus_before_doubling_and_identical_tokens_do_not_stack() -> None
     assert [p["points"] for p in obs(state)["players"]] == [11, 8]
 
 
-def steal_position(die_change: Callable[[dict[str, Any]], None] | None = None) -> State:
+def steal_position(die_change: Callable[[dict[str, Any]], object] | None = None) -> State:
     def change(t: dict[str, Any]) -> None:
         t["players"][0]["trail_tokens"] = ["iguanodon", "pterodactylus"]
         t["players"][1]["trail_tokens"] = ["pterodactylus", "pterodactylus"]
@@ -770,7 +773,7 @@ def test_stolen_dinosaur_changes_lone_species_doubling() -> None:
 # --- more corners ---------------------------------------------------------------------------
 
 
-def one_card_deck(name: str) -> Callable[[dict[str, Any]], None]:
+def one_card_deck(name: str) -> Callable[[dict[str, Any]], object]:
     def change(t: dict[str, Any]) -> None:
         keep = cid_t(t, name)
         empty_deck(t)

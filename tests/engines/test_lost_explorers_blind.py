@@ -92,7 +92,7 @@ def setup(players: int, *, first_seat: int = 0, markers: tuple[int, ...] | None 
     return state
 
 
-def rebuild(state: State, change: Callable[[dict[str, Any]], None]) -> State:
+def rebuild(state: State, change: Callable[[dict[str, Any]], object]) -> State:
     table = obs(state)
     box = table.pop("box")
     edited = copy.deepcopy(table)
@@ -101,7 +101,7 @@ def rebuild(state: State, change: Callable[[dict[str, Any]], None]) -> State:
     return GAME.state_from_observation(edited, random.Random(0))
 
 
-def position(players: int = 2, change: Callable[[dict[str, Any]], None] | None = None,
+def position(players: int = 2, change: Callable[[dict[str, Any]], object] | None = None,
              *, markers: tuple[int, ...] = (SPHINX, CHICHEN, TAJ, FUJI)) -> State:
     """Seat 0 on move in phase 1, past the first round, with every player's vehicles and
     missions cleared (edit them in)."""
@@ -374,7 +374,7 @@ def test_mission_needs_a_member_on_each_location() -> None:
     assert complete(32) not in state.legal_actions()
 
 
-def complete_32(extra: Callable[[dict[str, Any]], None] | None = None) -> State:
+def complete_32(extra: Callable[[dict[str, Any]], object] | None = None) -> State:
     def change(t: dict[str, Any]) -> None:
         hold(t, 0, 32)  # boat, Machu Picchu + Moai, track 0
         stand(t, 0, MACHU, MOAI)
