@@ -976,3 +976,19 @@ def test_illegal_and_out_of_turn_ids_are_refused() -> None:
     if state.current_player() == CHANCE:
         with pytest.raises(ValueError):
             state.apply_action(BASE)
+
+
+@pytest.mark.parametrize(("field", "edit"), [
+    ("ammunition", lambda t: t["players"][0].__setitem__("ammunition", 1)),
+    ("exploration_tokens", lambda t: t["players"][0].__setitem__("exploration_tokens", 7)),
+    ("trophies", lambda t: t["players"][1].__setitem__("trophies", 2)),
+    ("trail_tokens", lambda t: t["players"][0].__setitem__("trail_tokens", ["iguanodon"])),
+    ("throw_bonus", lambda t: t["players"][0].__setitem__("throw_bonus", 1)),
+    ("deck", lambda t: t["deck"].pop()),
+])
+def test_impossible_positions_are_refused_naming_the_field(
+        field: str, edit: Callable[[dict[str, Any]], object]) -> None:
+    """README: "a position no game can hold is refused with a `ValueError` naming the field
+    at fault"."""
+    with pytest.raises(ValueError, match=field):
+        position(2, change=edit)
