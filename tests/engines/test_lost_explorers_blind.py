@@ -771,3 +771,20 @@ def test_illegal_ids_are_refused_and_change_nothing() -> None:
         with pytest.raises(ValueError):
             state.apply_action(bad)
     assert obs(state) == before
+
+
+@pytest.mark.parametrize(("field", "edit"), [
+    ("leaders", lambda t: t["players"][0].__setitem__("leaders", [1, 99])),
+    ("members", lambda t: t["players"][0].__setitem__("members_in_front", 2)),
+    ("validated", lambda t: t["locations"][MASK].__setitem__("validated", True)),
+    ("clues", lambda t: t["players"][1].__setitem__("clues", 4)),
+    ("stacks", lambda t: t["stacks"][0].__setitem__("count", 33)),
+    ("member", lambda t: (t["locations"][SPHINX].__setitem__("member", 1),
+                          t["players"][1].__setitem__("members_in_front", 2))),
+])
+def test_impossible_positions_are_refused_naming_the_field(
+        field: str, edit: Callable[[dict[str, Any]], object]) -> None:
+    """README: "An edit that no table can show is refused with a `ValueError` naming the
+    field"."""
+    with pytest.raises(ValueError, match=field):
+        position(2, edit)
