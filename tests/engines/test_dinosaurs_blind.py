@@ -1056,3 +1056,61 @@ def test_illegal_ids_are_refused_and_change_nothing() -> None:
         with pytest.raises(ValueError):
             state.apply_action(bad)
     assert obs(state) == before
+
+
+@pytest.mark.parametrize(("words", "edit"), [
+    ("coin", lambda t: t["players"][0]["carrying"].__setitem__(0, True)),
+    ("bullet", lambda t: t["players"][0].__setitem__("bullets", 2)),
+    ("lava", lambda t: (t.__setitem__("lava", [NAME["b5"]]), t.__setitem__("lava_placed", 1))),
+    ("swamp", lambda t: t.__setitem__("swamp_monster", NAME["b5"])),
+    ("dinosaur", lambda t: t["dinosaurs"].__setitem__(1, t["dinosaurs"][0])),
+    ("gun", lambda t: t["players"][0].__setitem__("guns", 1)),
+])
+def test_impossible_positions_are_refused_saying_what_is_wrong(
+        words: str, edit: Callable[[dict[str, Any]], object]) -> None:
+    """README: "a position the rules cannot reach is refused with a `ValueError` that names
+    what is wrong"."""
+    with pytest.raises(ValueError, match=words):
+        position(change=edit)
+
+
+def test_bullets_from_a_nearly_empty_sheet() -> None:
+    """The sheet holds 12 bullets: a seat takes what is left (README: `bullet_supply`)."""
+    dump = BOARD["ammo_dumps"][0]
+    start = next(n for n in BOARD["neighbors"][dump] if BOARD["terrain"][n] == "land")
+
+    def change(t: dict[str, Any]) -> None:
+        put(t, 0, 0, start)
+        t["players"][0]["guns"] = 1
+        t["deck"]["gun"] -= 1
+        t["players"][1]["guns"] = 1
+        t["deck"]["gun"] -= 1
+        t["players"][1]["bullets"] = 11
+        t["bullet_supply"] = 1
+
+    state = position(change=change)
+    quiet_card(state)
+    state.apply_action(explorer(0, 0))
+    die(state, 1)
+    state.apply_action(dump)
+    t = obs(state)
+    assert (t["players"][0]["bullets"], t["bullet_supply"]) == (1, 0)
+
+
+def test_an_empty_temple_roof_gives_no_coin() -> None:
+    """"Place all Treasure Coins on the top of the temple roof": once they are all gone,
+    entering the temple brings none."""
+
+    def change(t: dict[str, Any]) -> None:
+        put(t, 0, 0, NAME["e6"])
+        t["temple_coins"] = 0
+        t["coins"] = [[NAME["a1"], 12]]
+
+    state = position(change=change, coins=3)
+    quiet_card(state)
+    state.apply_action(explorer(0, 0))
+    die(state, 2)
+    state.apply_action(TEMPLE)
+    t = obs(state)
+    assert not t["players"][0]["carrying"][0] and t["temple_coins"] == 0
+    assert where(state, 0, 0) == TEMPLE
