@@ -217,16 +217,19 @@ def _check_throw_bonus(observation: Mapping[str, Any], cards: CardSet) -> None:
 def _check_trail_tokens(observation: Mapping[str, Any]) -> None:
     held = [token for p in observation["players"] for token in p["trail_tokens"]]
     if held and not observation["advanced"]:
-        _fail("trail tokens held in the basic game")
+        seats = [p["seat"] for p in observation["players"] if p["trail_tokens"]]
+        _fail(f"players[{seats[0]}].trail_tokens: trail tokens held in the basic game")
     for p in observation["players"]:
         if len(p["trail_tokens"]) > 2:
-            _fail(f"players[{p['seat']}] holds {len(p['trail_tokens'])} trail tokens, not 0..2")
+            _fail(f"players[{p['seat']}].trail_tokens holds {len(p['trail_tokens'])} trail "
+                  "tokens, not 0..2")
     for species, count in zip(SPECIES, TRAIL_TOKENS, strict=True):
         if held.count(species) > count:
-            _fail(f"{held.count(species)} {species} trail tokens held, {count} exist")
+            _fail(f"trail_tokens: {held.count(species)} {species} trail tokens held, "
+                  f"{count} exist")
     unknown = set(held) - set(SPECIES)
     if unknown:
-        _fail(f"unknown trail tokens {sorted(unknown)}")
+        _fail(f"trail_tokens: unknown trail tokens {sorted(unknown)}")
 
 
 def _check_counters(observation: Mapping[str, Any]) -> None:

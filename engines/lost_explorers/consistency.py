@@ -192,9 +192,9 @@ def _locations(observation: Mapping[str, Any], components: Components, n: int) -
     for place in observation["locations"]:
         member = place["member"]
         if member is not None and not 0 <= member < n:
-            raise _fail(f"location {place['id']} holds a member of seat {member!r}")
+            raise _fail(f"locations[{place['id']}].member: a member of seat {member!r}")
         if member is not None and place["validated"]:
-            raise _fail(f"location {place['id']} is validated and holds a member")
+            raise _fail(f"locations[{place['id']}].member on a validated location")
     areas = observation["equipment_areas"]
     if any(not 0 <= sent <= MEMBERS_WITH_BONUS for sent in areas):
         raise _fail(f"equipment_areas {areas!r}: 0 to 4 members each")
@@ -212,7 +212,7 @@ def _player(observation: Mapping[str, Any], components: Components, seat: int,
                     "or 4 with the bonus member)")
     for track, slot in enumerate(player["leaders"]):
         if not 1 <= slot <= components.track_length[track]:
-            raise _fail(f"seat {seat}: leader on slot {slot} of track {track} "
+            raise _fail(f"seat {seat}: leaders[{track}] on slot {slot} of track {track} "
                         f"(slots 1..{components.track_length[track]})")
     if total == MEMBERS_WITH_BONUS and min(player["leaders"]) < BONUS_SLOT:
         raise _fail(f"seat {seat}: members_total 4 with leaders {player['leaders']!r}: the 4th "
