@@ -79,11 +79,13 @@ def group_of(path: str) -> str:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """On xdist's workers, the longest groups come first (each file's tests in their order):
-    the order the workers collect is the order the groups are handed out in."""
-    if hasattr(config, "workerinput"):  # set on a worker, whose own ``--dist`` reads "no"
-        rank = {group: place for place, group in enumerate(FIRST)}
-        items.sort(key=lambda item: rank.get(group_of(str(item.path)), len(FIRST)))
+    """The longest groups come first (each file's tests in their order): the order xdist's
+    workers collect is the order the groups are handed out in. A run in one process
+    (``-n 0``) keeps that order, so that it sees every test after every test that may come
+    before it on a worker (stop 28's CI failed on a test run after ``test_submit``, which
+    a plain one-process run, in the files' order, never did)."""
+    rank = {group: place for place, group in enumerate(FIRST)}
+    items.sort(key=lambda item: rank.get(group_of(str(item.path)), len(FIRST)))
 
 
 @pytest.hookimpl(optionalhook=True)
