@@ -347,6 +347,8 @@ class HostProcess:
         self._sandbox: tuple[int, int] | None = None
         """Inside bubblewrap: the pid (outside) of the sandbox's init and of the host."""
         self._paused = False
+        self._dying: list[int] = []
+        """The processes the last sweeps killed (see :meth:`pause`)."""
         self._stopped_cpu: float | None = None
         """The host's CPU time once it was last seen stopped (see :meth:`_stayed_stopped`)."""
 
@@ -401,6 +403,7 @@ class HostProcess:
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.kill(pid, signal.SIGKILL)
                     killed += 1
+                    self._dying.append(pid)
         return killed
 
     def pause(self) -> None:
@@ -447,13 +450,20 @@ class HostProcess:
                 swept += self.end_strays()
             if swept:
                 # One of the processes swept may have been tracing the host and swallowed its
-                # stop; with the tracer gone, the stop is sent again.
+                # stop; with the tracer gone, the stop is sent again. And the end of each
+                # sends the host its exit signal, which may be SIGCONT (``clone``'s), or
+                # orphans a process group with the stopped host in it (the kernel sends
+                # SIGCONT to such a group): the stop is sent once each has ended (a zombie
+                # or gone), not while one is still freeing its memory, which took long
+                # enough for the stop to come first and the SIGCONT after it.
+                _await_ended(self._dying, LATE_STOP_WAIT)
                 for pid in self._own_pids():
                     with contextlib.suppress(ProcessLookupError, PermissionError):
                         os.kill(pid, signal.SIGSTOP)
             # What it has used so far: a host that runs on while stopped has woken itself.
             if swept or not stopped:
                 _await_stop(self._own_pids()[0])
+            self._dying.clear()
             self._stopped_cpu = self.cpu_used()
 
     def _stayed_stopped(self) -> None:
@@ -933,6 +943,23 @@ def _await_stop(pid: int, wait: float = 0.0) -> bool:
         if looks <= STOP_YIELDS:
             os.sched_yield()
         else:
+            time.sleep(0.0002)
+
+
+def _await_ended(pids: list[int], wait: float) -> None:
+    """Wait until every process of ``pids`` has ended, a zombie or gone (or ``wait`` seconds
+    have passed): only then has its end sent what it sends (its exit signal to its parent,
+    ``SIGCONT`` to a process group it orphans). A process killed frees its memory first,
+    which takes a while when it holds much."""
+    deadline = time.perf_counter() + wait
+    for pid in pids:
+        while True:
+            try:
+                state = _read(f"/proc/{pid}/stat").rsplit(b")", 1)[1].split()[0]
+            except (OSError, IndexError):
+                break
+            if state in (b"Z", b"X") or time.perf_counter() > deadline:
+                break
             time.sleep(0.0002)
 
 

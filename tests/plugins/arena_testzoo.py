@@ -1750,3 +1750,76 @@ class Waker(Bot):
 
 
 ZOO = (*ZOO, Waker)
+
+
+class Lingerer(Bot):
+    """Plays legally, then wakes its host once the match is over, so that it runs on in the
+    pool of idle hosts, between matches it plays no part in. Its ``close()`` (the end of
+    the match, before ``done``) starts a thread that spins, and a child whose end sends the
+    host ``SIGCONT`` (``clone``'s exit signal, as :class:`Waker`'s ``exit``): the child waits
+    for the host to stop after ``done``, then exits, ahead of the sweep. With ``when =
+    "act"`` it does the same at its last decision instead (a match of ``tiny-race`` whose
+    ``legal_actions`` holds a 1: its last move). Says how much CPU time its thread spun
+    before each match's first decision."""
+
+    name = "zoo-lingerer"
+    spun: ClassVar[list[float]] = [0.0]
+    spinning: ClassVar[list[bool]] = []
+
+    def __init__(self, *, when: str = "close", heavy: int = 0, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.when = when
+        self.heavy = heavy
+        self.first = True
+
+    def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        if self.first:
+            self.first = False
+            print(f"SPUN {self.spun[0]:.2f} s", flush=True)
+        return legal_actions[0]
+
+    def close(self) -> None:
+        if self.when == "close":
+            self.linger()
+
+    def linger(self) -> None:
+        if not self.spinning:
+            self.spinning.append(True)
+
+            def spin() -> None:
+                last = time.thread_time()
+                while True:
+                    now = time.thread_time()
+                    self.spun[0] += now - last
+                    last = now
+
+            threading.Thread(target=spin, daemon=True).start()
+        self.child()
+
+    def child(self) -> None:
+        """A child whose end sends the host ``SIGCONT``, holding ``heavy`` MiB (an exit that
+        frees them takes a while): it waits for the host to stop, then exits."""
+        import platform
+
+        number = {"x86_64": 56, "aarch64": 220}.get(platform.machine())
+        if number is None:
+            return
+        ready, told = os.pipe()
+        libc = ctypes.PyDLL(None, use_errno=True)
+        libc.syscall.restype = ctypes.c_long
+        pid = libc.syscall(number, ctypes.c_ulong(18), None, None, None, None)
+        if pid == 0:
+            held = b"x" * (self.heavy << 20)
+            os.write(told, b"!")
+            parent = f"/proc/{os.getppid()}/stat"
+            while held is not None:
+                with contextlib.suppress(OSError), open(parent, "rb") as handle:
+                    if handle.read().rsplit(b")", 1)[1].split()[0] == b"T":
+                        os._exit(0)
+        os.read(ready, 1)
+        os.close(ready)
+        os.close(told)
+        print(f"CHILD {pid}", flush=True)
+
+
+ZOO = (*ZOO, Lingerer)
