@@ -3,8 +3,13 @@ played for real (bot hosts in bubblewrap and in the fallback)."""
 
 from __future__ import annotations
 
+import os
+import shutil
 import time
+from collections.abc import Iterator
+from pathlib import Path
 
+import pytest
 from helpers import spec
 
 from arena.match import play_match
@@ -40,3 +45,70 @@ def test_a_host_cannot_wake_itself_in_the_pool_after_its_match(sandbox: str) -> 
     assert host.cpu_used() - before < 0.02
     second = duel(SeatSpec("l", "zoo-lingerer", {"heavy": 150}), sandbox, seed=8)
     assert second.statuses == ("ok", "ok"), second.errors
+
+
+@pytest.fixture
+def strangers_library() -> Iterator[str]:
+    """A bot distribution installed in the arena's environment as ``pip install ./bot`` puts
+    one, whose code is in a library of its author's that it requires (a distribution that
+    registers no plugin), holding a secret; the library's name. Removed afterwards."""
+    import sysconfig
+
+    from arena.seats import foreign
+
+    site = Path(sysconfig.get_paths()["purelib"])
+    tag = os.getpid()
+    brain, bot = f"arena_zoo_brain_{tag}", f"arena_zoo_shell_{tag}"
+    made: list[Path] = []
+
+    def install(name: str, files: dict[str, str], extra: str) -> None:
+        metadata = site / f"{name}-0.1.dist-info"
+        made.append(metadata)
+        metadata.mkdir()
+        for path, text in files.items():
+            made.append(site / path.split("/")[0])
+            (site / path).parent.mkdir(parents=True, exist_ok=True)
+            (site / path).write_text(text)
+        (metadata / "METADATA").write_text(
+            f"Metadata-Version: 2.1\nName: {name}\nVersion: 0.1\n{extra}")
+        (metadata / "RECORD").write_text("".join(f"{path},,\n" for path in files))
+
+    try:
+        install(brain, {f"{brain}/__init__.py": 'STRATEGY = "always bluff on 7"\n'}, "")
+        install(bot, {f"{bot}/__init__.py": "", f"{bot}/plugin.py": ""},
+                f"Requires-Dist: {brain}\n")
+        (site / f"{bot}-0.1.dist-info" / "entry_points.txt").write_text(
+            f"[arena]\nshell = {bot}.plugin\n")
+        for cached in (foreign.foreign_files, foreign._providers, foreign._requirements):
+            cached.cache_clear()
+        yield brain
+    finally:
+        for path in made:
+            shutil.rmtree(path, ignore_errors=True)
+        for cached in (foreign.foreign_files, foreign._providers, foreign._requirements):
+            cached.cache_clear()
+
+
+def test_a_sandbox_reads_nothing_of_the_library_another_bot_requires(
+    strangers_library: str,
+) -> None:
+    """Another plugin's distribution installed in the arena's environment is hidden from a
+    bubblewrap host (its files read empty), but not what it requires: a bot whose author
+    kept its code in a library of its own (a distribution that registers no plugin) had it
+    read by every other bot's host (the zoo's snoop printed its secret strategy's file). The
+    distributions another plugin requires are hidden too, but those the host's own bot
+    requires and those the arena requires (which every host imports)."""
+    from arena.seats import foreign
+
+    result = duel(SeatSpec("snoop", "zoo-snoop", {"peek": True}), "required")
+    assert result.statuses == ("ok", "ok"), result.errors
+    assert "SNOOPED" in result.outputs[0]
+    found = [line for line in result.outputs[0].splitlines() if line.startswith("FOUND:")]
+    assert found == [], found
+    roots = tuple(path.resolve() for path in foreign.environment_roots(None))
+    hidden = [str(path) for path in foreign.foreign_files("arena_testzoo", roots)]
+    assert any(strangers_library in path for path in hidden)
+    assert not any(name in path for path in hidden for name in ("/rich", "/ray/", "/pluggy"))
+    shell = strangers_library.replace("brain", "shell")
+    assert not any(strangers_library in str(path)
+                   for path in foreign.foreign_files(f"{shell}.plugin", roots))

@@ -351,15 +351,36 @@ class Snoop(Bot):
 
 def _peek() -> list[str]:
     """What it reads of the files other plugins' distributions installed (another bot's
-    source, its model), as ``read DISTRIBUTION FILE``: their metadata says where they are."""
+    source, its model), as ``read DISTRIBUTION FILE``: their metadata says where they are.
+    And of the distributions they require that the arena does not (a library of the other
+    bot's author, holding its code)."""
     import importlib.metadata
 
-    found = []
+    def requires(name: str) -> list[str]:
+        with contextlib.suppress(importlib.metadata.PackageNotFoundError):
+            return [re.split(r"[^A-Za-z0-9._-]", need, maxsplit=1)[0].lower().replace("_", "-")
+                    for need in importlib.metadata.distribution(name).requires or ()]
+        return []
+
+    arenas, wanted = set(), ["lostvalley-arena"]
+    while wanted:
+        name = wanted.pop()
+        if name not in arenas:
+            arenas.add(name)
+            wanted += requires(name)
+    found, peeked = [], []
     for distribution in importlib.metadata.distributions():
         name = distribution.metadata["Name"] or ""
         if name in ("arena-testbots", "lostvalley-arena") or not any(
                 entry.group == "arena" for entry in distribution.entry_points):
             continue
+        peeked.append(distribution)
+        for need in requires(name):
+            with contextlib.suppress(importlib.metadata.PackageNotFoundError):
+                if need not in arenas:
+                    peeked.append(importlib.metadata.distribution(need))
+    for distribution in peeked:
+        name = distribution.metadata["Name"] or ""
         for file in distribution.files or ():
             if ".dist-info" in str(file):
                 continue
