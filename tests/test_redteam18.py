@@ -112,3 +112,17 @@ def test_a_sandbox_reads_nothing_of_the_library_another_bot_requires(
     shell = strangers_library.replace("brain", "shell")
     assert not any(strangers_library in str(path)
                    for path in foreign.foreign_files(f"{shell}.plugin", roots))
+
+
+def test_a_line_not_in_utf8_is_illegal(sandbox: str) -> None:
+    """The protocol is UTF-8, but the referee handed each line to Python's JSON decoder as
+    bytes, which reads UTF-16 and UTF-32 too (by where the first bytes are zero). The zoo's
+    host said its error in UTF-16 with a lone surrogate in it (``\\ud800``, two bytes
+    there): the referee scrubs one into U+FFFD when the line holds its escape or its UTF-8
+    form, and this one held neither, so ``matches.jsonl`` kept it, which a script that reads
+    the record and prints an error cannot write (nor could a file or terminal). A line that
+    is not UTF-8 is now ``illegal``, as any line that is not a JSON object."""
+    result = duel(SeatSpec("s", "zoo-surrogate", {"where": "utf16"}), sandbox)
+    assert result.statuses == ("illegal", "ok") and result.ranking == (1, 0), result.errors
+    assert "not a JSON object" in str(result.errors[0])
+    assert str(result.errors[0]).encode("utf-8")

@@ -1434,7 +1434,9 @@ if f"--bot={BigHello.name}" in sys.argv:
 class Surrogate(Bot):
     """Raises an error whose text holds a lone surrogate (``\\ud800``, no character: UTF-8
     cannot encode it) and terminal codes, on its first decision; with ``where = "output"``
-    prints them instead, and plays on."""
+    prints them instead, and plays on; with ``where = "utf16"`` its host says that error in
+    a line of its own, encoded in UTF-16 (which Python's JSON decoder reads from bytes too),
+    without the escape (``\\ud800``) or the UTF-8 bytes (0xED) the referee looked for."""
 
     name = "zoo-surrogate"
 
@@ -1444,6 +1446,10 @@ class Surrogate(Bot):
 
     def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
         text = "half a character: \ud800 \udfff, and \x1b[31mred\x1b[0m"
+        if self.where == "utf16":  # its own error line, in UTF-16: no "\u" escape, no 0xED
+            line = json.dumps({"type": "error", "error": text}, ensure_ascii=False)
+            os.write(_protocol_out(), line.encode("utf-16-le", "surrogatepass") + b"\n")
+            return legal_actions[0]
         if self.where == "output":
             sys.stdout.buffer.write(text.encode("utf-8", "surrogatepass") + b"\n")
             sys.stdout.flush()
@@ -1800,7 +1806,7 @@ class Lingerer(Bot):
         return legal_actions[0]
 
     def close(self) -> None:
-        if self.when == "close":
+        if self.when in ("close", "group"):
             self.linger()
 
     def linger(self) -> None:
@@ -1815,7 +1821,38 @@ class Lingerer(Bot):
                     last = now
 
             threading.Thread(target=spin, daemon=True).start()
-        self.child()
+        if self.when == "group":
+            self.group()
+        else:
+            self.child()
+
+    def group(self) -> None:
+        """Leaves the host's process group to be orphaned once it is stopped: a child in a
+        group of its own whose child joins the host's group (the one member whose parent is
+        in the session but not the group); that one exits once the host has stopped, and
+        the kernel sends the orphaned group, stopped host and all, ``SIGHUP`` (ignored)
+        and ``SIGCONT``."""
+        import signal
+
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+        host, group = os.getpid(), os.getpgrp()
+        ready, told = os.pipe()
+        if os.fork() == 0:
+            os.setpgid(0, 0)
+            if os.fork() == 0:
+                os.setpgid(0, group)
+                os.write(told, b"!")
+                parent = f"/proc/{host}/stat"
+                while True:
+                    with contextlib.suppress(OSError), open(parent, "rb") as handle:
+                        if handle.read().rsplit(b")", 1)[1].split()[0] == b"T":
+                            os._exit(0)
+            while True:
+                time.sleep(1)
+        os.read(ready, 1)
+        os.close(ready)
+        os.close(told)
+        print(f"GROUP {group} SESSION {os.getsid(0)} HOST {host}", flush=True)
 
     def child(self) -> None:
         """A child whose end sends the host ``SIGCONT``, holding ``heavy`` MiB (an exit that
