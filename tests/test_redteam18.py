@@ -28,7 +28,10 @@ def idle_hosts(bot: str) -> list[HostProcess]:
     return [host for key, hosts in POOL.idle.items() if bot in key for host in hosts]
 
 
-def test_a_host_cannot_wake_itself_in_the_pool_after_its_match(sandbox: str) -> None:
+@pytest.mark.parametrize("params", [{"heavy": 150}, {"when": "group"}])
+def test_a_host_cannot_wake_itself_in_the_pool_after_its_match(
+    sandbox: str, params: dict[str, object],
+) -> None:
     """A host is stopped after its ``done`` and waits so in the pool for its next match. The
     red team's bot, in its ``close()``, started a spinning thread and a child whose end sends
     the host ``SIGCONT`` (``clone``'s exit signal) holding 150 MiB: the child exited once
@@ -36,15 +39,44 @@ def test_a_host_cannot_wake_itself_in_the_pool_after_its_match(sandbox: str) -> 
     still freeing its memory, and its ``SIGCONT`` came after that stop. The host then ran in
     the pool, between matches it played no part in (0.2 to 0.46 s of CPU a second, in
     bubblewrap and in the fallback), until its next match found it out (``illegal``) or for
-    good. The stop after a sweep now waits for the processes swept to have ended."""
-    first = duel(SeatSpec("l", "zoo-lingerer", {"heavy": 150}), sandbox)
-    assert first.statuses == ("ok", "ok") and "CHILD" in first.outputs[0], first.errors
+    good. The stop after a sweep now waits for the processes swept to have ended.
+
+    The same host with ``when = "group"`` leaves its process group to be orphaned once it is
+    stopped (a child in a group of its own whose child joins the host's, and exits once the
+    host has stopped: the kernel sends an orphaned group with a stopped member ``SIGCONT``),
+    end to end: that held before (the sweep killed the child first, and its stop came after
+    the ``SIGCONT``), and holds."""
+    first = duel(SeatSpec("l", "zoo-lingerer", params), sandbox)
+    assert first.statuses == ("ok", "ok"), first.errors
+    assert "CHILD" in first.outputs[0] or "GROUP" in first.outputs[0], first.outputs[0]
     (host,) = idle_hosts("zoo-lingerer")
     before = host.cpu_used()
     time.sleep(0.5)
     assert host.cpu_used() - before < 0.02
-    second = duel(SeatSpec("l", "zoo-lingerer", {"heavy": 150}), sandbox, seed=8)
+    second = duel(SeatSpec("l", "zoo-lingerer", params), sandbox, seed=8)
     assert second.statuses == ("ok", "ok"), second.errors
+
+
+def test_a_host_the_stop_cannot_hold_at_once_is_not_woken_by_the_sweep(sandbox: str) -> None:
+    """A thread waiting in ``vfork`` takes no stop until its child execs or ends; the red
+    team's host, at the end of each match (its ``close()``), left one waiting on a child
+    blocked before its ``exec``, a child whose end sends the host ``SIGCONT`` (``clone``'s
+    exit signal), and a spinning thread. The stop after ``done`` waited 50 ms for the host to
+    stop, then the sweep killed both children and the second child's end woke the host,
+    which then ran for the whole of the 2 s the referee waits for a host stopping late:
+    0.8 s of CPU a match, after its match was over, on nobody's clock, and 2 s of the
+    worker's. The stop is now sent again once the processes the sweep killed have ended,
+    before that wait."""
+    duel(SeatSpec("r", "random"), sandbox)  # the plugins listed
+    outputs = []
+    for seed in (7, 8, 9):
+        began = time.perf_counter()
+        result = duel(SeatSpec("l", "zoo-lingerer", {"when": "vfork"}), sandbox, seed=seed)
+        assert result.statuses == ("ok", "ok"), result.errors
+        assert time.perf_counter() - began < 1.5, (seed, time.perf_counter() - began)
+        outputs.append(result.outputs[0])
+    spun = float(outputs[-1].split("SPUN ", 1)[1].split()[0])
+    assert spun < 0.3, outputs
 
 
 @pytest.fixture

@@ -1806,7 +1806,7 @@ class Lingerer(Bot):
         return legal_actions[0]
 
     def close(self) -> None:
-        if self.when in ("close", "group"):
+        if self.when in ("close", "group", "vfork"):
             self.linger()
 
     def linger(self) -> None:
@@ -1823,8 +1823,28 @@ class Lingerer(Bot):
             threading.Thread(target=spin, daemon=True).start()
         if self.when == "group":
             self.group()
+        elif self.when == "vfork":
+            self.unstoppable()
         else:
             self.child()
+
+    def unstoppable(self) -> None:
+        """A thread the stop cannot hold until the sweep: it waits in ``posix_spawn`` (a
+        ``vfork``, which no ``SIGSTOP`` interrupts) for a child that blocks opening a pipe
+        nobody writes, before its ``exec``. And a child whose end sends the host
+        ``SIGCONT`` (``clone``'s exit signal) that sleeps until the sweep kills it."""
+        fifo = os.path.abspath(f"linger-{os.getpid()}-{time.monotonic_ns()}").encode()
+        os.mkfifo(fifo)
+        libc = ctypes.CDLL(None, use_errno=True)  # the GIL let go during the call
+        actions = ctypes.create_string_buffer(256)  # a posix_spawn_file_actions_t
+        libc.posix_spawn_file_actions_init(actions)
+        libc.posix_spawn_file_actions_addopen(actions, 0, fifo, os.O_RDONLY, 0)
+        argv = (ctypes.c_char_p * 2)(b"true", None)
+        environment = (ctypes.c_char_p * 1)(None)
+        pid = ctypes.c_int()
+        threading.Thread(target=libc.posix_spawn, daemon=True, args=(
+            ctypes.byref(pid), b"/bin/true", actions, None, argv, environment)).start()
+        self.child(wait=False)
 
     def group(self) -> None:
         """Leaves the host's process group to be orphaned once it is stopped: a child in a
@@ -1854,9 +1874,10 @@ class Lingerer(Bot):
         os.close(told)
         print(f"GROUP {group} SESSION {os.getsid(0)} HOST {host}", flush=True)
 
-    def child(self) -> None:
+    def child(self, wait: bool = True) -> None:
         """A child whose end sends the host ``SIGCONT``, holding ``heavy`` MiB (an exit that
-        frees them takes a while): it waits for the host to stop, then exits."""
+        frees them takes a while): it waits for the host to stop, then exits (without
+        ``wait``: it sleeps)."""
         import platform
 
         number = {"x86_64": 56, "aarch64": 220}.get(platform.machine())
@@ -1870,6 +1891,8 @@ class Lingerer(Bot):
             held = b"x" * (self.heavy << 20)
             os.write(told, b"!")
             parent = f"/proc/{os.getppid()}/stat"
+            while not wait:
+                time.sleep(1)
             while held is not None:
                 with contextlib.suppress(OSError), open(parent, "rb") as handle:
                     if handle.read().rsplit(b")", 1)[1].split()[0] == b"T":
