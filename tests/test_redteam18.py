@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -158,3 +159,22 @@ def test_a_line_not_in_utf8_is_illegal(sandbox: str) -> None:
     assert result.statuses == ("illegal", "ok") and result.ranking == (1, 0), result.errors
     assert "not a JSON object" in str(result.errors[0])
     assert str(result.errors[0]).encode("utf-8")
+
+
+def test_a_sandbox_reads_nothing_of_pips_settings_in_the_arenas_environment() -> None:
+    """A bubblewrap host binds the arena's virtualenv whole, its ``pip.conf`` (pip's settings
+    for that environment, where a private index is named with its user and token) with it:
+    the zoo's snoop read it in its match. It reads empty now."""
+    settings = Path(sys.prefix) / "pip.conf"
+    if settings.exists():
+        pytest.skip("this environment has a pip.conf of its own")
+    settings.write_text("[global]\nindex-url = https://bot:hunter2@pypi.example/simple\n")
+    try:
+        result = duel(SeatSpec("snoop", "zoo-snoop", {"secret_file": str(settings)}),
+                      "required")
+    finally:
+        settings.unlink()
+    assert result.statuses == ("ok", "ok"), result.errors
+    assert "SNOOPED" in result.outputs[0]
+    found = [line for line in result.outputs[0].splitlines() if line.startswith("FOUND:")]
+    assert found == [], found
