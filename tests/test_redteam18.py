@@ -178,3 +178,26 @@ def test_a_sandbox_reads_nothing_of_pips_settings_in_the_arenas_environment() ->
     assert "SNOOPED" in result.outputs[0]
     found = [line for line in result.outputs[0].splitlines() if line.startswith("FOUND:")]
     assert found == [], found
+
+
+def test_an_in_process_bot_answering_an_int_too_long_to_write_is_illegal() -> None:
+    """An in-process bot answered ``10**5000``: no legal action, and the referee raised
+    formatting its fault (an int past 4,300 digits has no text in Python), so the match was
+    void as the engine's failure (``EngineError``), the bot's loss with it. It is now
+    ``illegal``, as any answer that is no legal action."""
+    limits = Limits(isolation="inprocess", move_seconds=5.0, bank_seconds=0.0)
+    result = play_match(spec(SeatSpec("j", "zoo-junk", {"kind": "hugest"}), "random",
+                             limits=limits))
+    assert result.statuses == ("illegal", "ok") and result.ranking == (1, 0), result.errors
+    assert "an int of 16610 bits" in str(result.errors[0])
+
+
+@pytest.mark.parametrize("kind", ["hugest", "nan", "inf"])
+def test_a_sandboxed_bot_answering_no_number_json_writes_is_faulted(
+    sandbox: str, kind: str,
+) -> None:
+    """Held: a sandboxed bot answering ``10**5000`` (its host cannot write it in JSON: the
+    seat ends ``error``), NaN or infinity (JSON's ``NaN``, ``Infinity``: ``illegal``)."""
+    result = duel(SeatSpec("j", "zoo-junk", {"kind": kind}), sandbox)
+    expected = "error" if kind == "hugest" else "illegal"
+    assert result.statuses == (expected, "ok") and result.ranking == (1, 0), result.errors

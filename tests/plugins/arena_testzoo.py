@@ -31,11 +31,13 @@ if os.environ.get("ARENA_TEST_IMPORTED"):  # a test asks whether bot code ran ou
 
 
 class Junk(Bot):
-    """Answers garbage of one ``kind``: a string, None, a float, a huge int, a bool, a list."""
+    """Answers garbage of one ``kind``: a string, None, a float, a huge int, a bool, a list;
+    an int of 5,001 digits (past what Python writes as text, 4,300), NaN, infinity."""
 
     name = "zoo-junk"
     ANSWERS: ClassVar[dict[str, Any]] = {"string": "banana", "none": None, "float": 1.5,
-                               "huge": 10**40, "bool": True, "list": [1, 2]}
+                               "huge": 10**40, "bool": True, "list": [1, 2],
+                               "hugest": 10**5000, "nan": float("nan"), "inf": float("inf")}
 
     def __init__(self, *, kind: str = "none", **kwargs: Any) -> None:
         super().__init__(**kwargs)
