@@ -110,7 +110,7 @@ class Referee:
                 return self.decide(state, player)
         else:
             self.think[player] += seconds
-        if answer.__class__ is int and answer in legal:
+        if type(answer) is int and answer in legal:  # (``__class__`` is the answer's to say)
             return answer
         return self._checked(state, player, answer, legal)
 

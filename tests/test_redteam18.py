@@ -180,16 +180,23 @@ def test_a_sandbox_reads_nothing_of_pips_settings_in_the_arenas_environment() ->
     assert found == [], found
 
 
-def test_an_in_process_bot_answering_an_int_too_long_to_write_is_illegal() -> None:
+@pytest.mark.parametrize(("kind", "said"), [
+    ("hugest", "answered an int of 16610 bits, not among"),
+    ("nameless", "(a N), not an action id"),
+    ("classless", "not an action id"),
+])
+def test_an_in_process_bot_cannot_make_its_fault_the_referees(kind: str, said: str) -> None:
     """An in-process bot answered ``10**5000``: no legal action, and the referee raised
     formatting its fault (an int past 4,300 digits has no text in Python), so the match was
-    void as the engine's failure (``EngineError``), the bot's loss with it. It is now
-    ``illegal``, as any answer that is no legal action."""
+    void as the engine's failure (``EngineError``), the bot's loss with it. So did an object
+    whose class's metaclass raises when asked the class's name, and one whose ``__class__``
+    raises (the referee asked it whether it was an int). Each is now ``illegal``, as any
+    answer that is no legal action."""
     limits = Limits(isolation="inprocess", move_seconds=5.0, bank_seconds=0.0)
-    result = play_match(spec(SeatSpec("j", "zoo-junk", {"kind": "hugest"}), "random",
+    result = play_match(spec(SeatSpec("j", "zoo-junk", {"kind": kind}), "random",
                              limits=limits))
     assert result.statuses == ("illegal", "ok") and result.ranking == (1, 0), result.errors
-    assert "an int of 16610 bits" in str(result.errors[0])
+    assert said in str(result.errors[0])
 
 
 @pytest.mark.parametrize("kind", ["hugest", "nan", "inf"])

@@ -30,14 +30,32 @@ if os.environ.get("ARENA_TEST_IMPORTED"):  # a test asks whether bot code ran ou
         _marker.write(f"imported in process {os.getpid()}\n")         # empty: never there)
 
 
+class _Nameless(type):
+    """A class whose name raises when asked (its metaclass's own ``__name__``)."""
+
+    @property
+    def __name__(cls) -> str:  # type: ignore[override]
+        raise RuntimeError("no name")
+
+
+class _Classless:
+    """An object whose ``__class__`` raises when asked."""
+
+    @property  # type: ignore[misc]
+    def __class__(self) -> type:  # type: ignore[override]
+        raise RuntimeError("no class")
+
+
 class Junk(Bot):
     """Answers garbage of one ``kind``: a string, None, a float, a huge int, a bool, a list;
-    an int of 5,001 digits (past what Python writes as text, 4,300), NaN, infinity."""
+    an int of 5,001 digits (past what Python writes as text, 4,300), NaN, infinity; an object
+    whose type's name raises when asked, one whose ``__class__`` does."""
 
     name = "zoo-junk"
     ANSWERS: ClassVar[dict[str, Any]] = {"string": "banana", "none": None, "float": 1.5,
                                "huge": 10**40, "bool": True, "list": [1, 2],
-                               "hugest": 10**5000, "nan": float("nan"), "inf": float("inf")}
+                               "hugest": 10**5000, "nan": float("nan"), "inf": float("inf"),
+                               "nameless": _Nameless("N", (), {})(), "classless": _Classless()}
 
     def __init__(self, *, kind: str = "none", **kwargs: Any) -> None:
         super().__init__(**kwargs)
