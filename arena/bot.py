@@ -74,7 +74,7 @@ def not_an_action_id(answer: object) -> str:
     """The fault of an answer that is no action id at all: what it was, and what to answer."""
     shown = shown_answer(answer)
     typed = answer is not None and not shown.startswith("an object of type")
-    kind = f" (a {type(answer).__name__})" if typed else ""
+    kind = f" (a {type_name(answer)})" if typed else ""
     return (f"answered {shown}{kind}, not an action id: act must return one of legal_actions,"
             " an int")
 
@@ -84,4 +84,13 @@ def shown_answer(answer: object) -> str:
     try:
         return f"{answer!r:.80}"
     except Exception:
-        return f"an object of type {type(answer).__name__}"
+        return f"an object of type {type_name(answer)}"
+
+
+def type_name(value: object) -> str:
+    """The name of ``value``'s class, as the class was made: not what its metaclass says when
+    asked (a property of the metaclass may raise: the red team's in-process bot answered
+    such an object, and the referee raised formatting its fault, which made the match void as
+    the engine's failure)."""
+    name = type.__dict__["__name__"].__get__(type(value))
+    return str(name)[:80]

@@ -110,7 +110,7 @@ class Referee:
                 return self.decide(state, player)
         else:
             self.think[player] += seconds
-        if answer.__class__ is int and answer in legal:
+        if type(answer) is int and answer in legal:  # (``__class__`` is the answer's to say)
             return answer
         return self._checked(state, player, answer, legal)
 
@@ -131,7 +131,8 @@ class Referee:
             self.fault(player, "illegal", not_an_action_id(answer))
             return self.decide(state, player)
         if action not in legal:
-            self.fault(player, "illegal", f"answered {action}, not among the legal actions")
+            self.fault(player, "illegal", f"answered {_shown(action)}, not among the legal "
+                                          f"actions")
             return self.decide(state, player)
         return int(action)
 
@@ -176,6 +177,14 @@ class Referee:
                 self.seats[index] = None
                 self.outputs[index] += _close_quietly(seat, outcome)
                 self.peak_kb[index] = int(getattr(seat, "peak_kb", 0))
+
+
+def _shown(action: int) -> str:
+    """An int a bot answered, as its fault says it: an int past 4,300 digits has no text
+    (``str`` raises ``ValueError``), and the red team's in-process bot answered ``10**5000``:
+    the referee raised formatting its fault, and the match was void as the engine's failure
+    (``EngineError``), the bot's loss with it."""
+    return str(action) if -(10**18) < action < 10**18 else f"an int of {action.bit_length()} bits"
 
 
 MAX_ERROR_CHARS = 4000

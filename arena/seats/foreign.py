@@ -8,9 +8,12 @@ submitted package's build, sandboxed the same way, could copy it into its own wh
 each distribution there that registers ``arena`` plugins is hidden, the files it installed
 reading empty and its folders listing nothing, from every sandbox but those of its own bots
 and of the bots that require it (a bot of a third-party game that imports the game's
-engine names that game's package among its ``dependencies``). The arena's own distribution
-is never hidden, nor a distribution's metadata (``*.dist-info``: its name, version and the
-hashes of its files, which ``importlib.metadata`` reads in every host).
+engine names that game's package among its ``dependencies``); and so is each distribution
+it requires that the host neither requires nor gets with the arena: a library of the bot's
+author may hold its code (the red team's bot read one so). The arena's own distribution
+(and what it requires) is never hidden, nor a distribution's metadata (``*.dist-info``: its
+name, version and the hashes of its files, which ``importlib.metadata`` reads in every
+host).
 """
 
 from __future__ import annotations
@@ -54,7 +57,10 @@ def foreign_files(plugin: str | None, roots: tuple[Path, ...]) -> tuple[Path, ..
     bot, such as a submitted package's build) does not need: not the arena's, not the one
     providing ``plugin``, not one that one requires (read once a process and plugin)."""
     needed = needed_distributions(plugin) if plugin else {ARENA_DISTRIBUTION}
+    arenas = _arena_needs()  # what the arena imports, every host may
     foreign: list[importlib.metadata.Distribution] = []
+    others: dict[str, importlib.metadata.Distribution] = {}
+    common: list[importlib.metadata.Distribution] = []
     kept: set[Path] = set()
     for distribution in importlib.metadata.distributions():
         name = _name(distribution)
@@ -62,6 +68,24 @@ def foreign_files(plugin: str | None, roots: tuple[Path, ...]) -> tuple[Path, ..
             kept.update(_installed(distribution, frozenset()))
         elif name and _registers_plugins(distribution):
             foreign.append(distribution)
+        elif name in arenas:
+            common.append(distribution)
+        elif name:
+            others.setdefault(name, distribution)
+    # What another plugin's distribution requires, and not this host nor the arena, is that
+    # bot's too: a bot's author may keep its code in a library of its own, which registers
+    # nothing.
+    helpers = 0
+    wanted = [need for distribution in foreign for need in _requires(distribution)]
+    while wanted:
+        helper = others.pop(wanted.pop(), None)
+        if helper is not None:
+            foreign.append(helper)
+            helpers += 1
+            wanted += _requires(helper)
+    if helpers:  # a folder it shares with what the arena imports (a namespace package) stays
+        for distribution in common:
+            kept.update(_tops(distribution))
     found: list[Path] = []
     for distribution in foreign:
         # A folder shared with what the host needs (a namespace package) has only the
@@ -76,15 +100,26 @@ def needed_distributions(plugin: str) -> set[str]:
     """The arena's distribution, the ones providing ``plugin``'s top-level module, and what
     they require, and so on (canonical names)."""
     top = plugin.partition(":")[0].split(".")[0]
-    wanted = [canonical(name) for name in _providers().get(top, [])]
-    needed = {ARENA_DISTRIBUTION}
+    return {ARENA_DISTRIBUTION} | _closure([canonical(name)
+                                            for name in _providers().get(top, [])])
+
+
+@functools.cache
+def _arena_needs() -> frozenset[str]:
+    """The arena's distribution and what it requires, and so on (its extras' too)."""
+    return frozenset(_closure([ARENA_DISTRIBUTION]))
+
+
+def _closure(names: list[str]) -> set[str]:
+    """The distributions ``names``, what they require, and so on (canonical names)."""
+    wanted, found = list(names), set()
     while wanted:
         name = wanted.pop()
-        if name in needed:
+        if name in found:
             continue
-        needed.add(name)
+        found.add(name)
         wanted += _requirements(name)
-    return needed
+    return found
 
 
 @functools.cache
@@ -92,10 +127,19 @@ def _providers() -> dict[str, list[str]]:
     return dict(importlib.metadata.packages_distributions())
 
 
+@functools.cache
 def _requirements(distribution: str) -> list[str]:
     try:
-        needs = importlib.metadata.distribution(distribution).requires or []
+        return _requires(importlib.metadata.distribution(distribution))
     except importlib.metadata.PackageNotFoundError:
+        return []
+
+
+def _requires(distribution: importlib.metadata.Distribution) -> list[str]:
+    """The canonical names of what ``distribution`` requires (its extras' included)."""
+    try:
+        needs = distribution.requires or []
+    except Exception:  # metadata an installer left broken: nothing to go by
         return []
     return [canonical(re.split(r"[^A-Za-z0-9._-]", need, maxsplit=1)[0]) for need in needs]
 
@@ -141,6 +185,22 @@ def _installed(distribution: importlib.metadata.Distribution,
             path = (base / Path(str(file))).resolve()  # elsewhere, bytecode, a shared folder
         if path not in found and path != base and (path.exists() or path.is_symlink()):
             found.append(path)
+    return found
+
+
+def _tops(distribution: importlib.metadata.Distribution) -> set[Path]:
+    """The top-level entries of ``site-packages`` that ``distribution`` installed in, read
+    from its ``RECORD`` as text (quicker than :func:`_installed` for one of many files, as
+    Ray's are), and each file it put elsewhere."""
+    base = Path(str(distribution.locate_file(""))).resolve()
+    found: set[Path] = set()
+    for line in (distribution.read_text("RECORD") or "").splitlines():
+        name = line.rsplit(",", 2)[0]
+        top = name.split("/", 1)[0]
+        if top in ("..", "__pycache__"):
+            found.add((base / name).resolve())
+        elif top and not top.endswith((".dist-info", ".egg-info")):
+            found.add(base / top)
     return found
 
 

@@ -347,6 +347,8 @@ class HostProcess:
         self._sandbox: tuple[int, int] | None = None
         """Inside bubblewrap: the pid (outside) of the sandbox's init and of the host."""
         self._paused = False
+        self._dying: list[int] = []
+        """The processes the last sweeps killed (see :meth:`pause`)."""
         self._stopped_cpu: float | None = None
         """The host's CPU time once it was last seen stopped (see :meth:`_stayed_stopped`)."""
 
@@ -401,6 +403,7 @@ class HostProcess:
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.kill(pid, signal.SIGKILL)
                     killed += 1
+                    self._dying.append(pid)
         return killed
 
     def pause(self) -> None:
@@ -442,19 +445,38 @@ class HostProcess:
             swept = self.end_strays()
             if not stopped:
                 # A thread still running may fork after the sweep's last look: once it has
-                # stopped, what it forked exists, and is swept too.
+                # stopped, what it forked exists, and is swept too. The stop is sent again
+                # first, once what the sweep killed has ended (below): the end of one may
+                # have sent SIGCONT, and the red team's host, with a thread held in a
+                # ``vfork`` (no stop reaches it until its child execs or ends), was woken so
+                # by the sweep and ran for the whole of this wait, 0.8 s of CPU in each
+                # match's last stop, after its ``done``, on nobody's clock.
+                self._stop_again()
                 _await_stop(self._own_pids()[0], LATE_STOP_WAIT)
                 swept += self.end_strays()
             if swept:
-                # One of the processes swept may have been tracing the host and swallowed its
-                # stop; with the tracer gone, the stop is sent again.
-                for pid in self._own_pids():
-                    with contextlib.suppress(ProcessLookupError, PermissionError):
-                        os.kill(pid, signal.SIGSTOP)
+                self._stop_again()
             # What it has used so far: a host that runs on while stopped has woken itself.
             if swept or not stopped:
                 _await_stop(self._own_pids()[0])
+            self._dying.clear()
             self._stopped_cpu = self.cpu_used()
+
+    def _stop_again(self) -> None:
+        """Stop the host again once every process the sweeps killed has ended.
+
+        One of them may have been tracing the host and swallowed its stop. And the end of
+        each sends the host its exit signal, which may be ``SIGCONT`` (``clone``'s), or
+        orphans a process group with the stopped host in it (the kernel sends ``SIGCONT`` to
+        such a group): the stop is sent once each has ended (a zombie or gone), not while
+        one is still freeing its memory, which took long enough for the stop to come first
+        and the ``SIGCONT`` after it (the red team's host then ran in the pool of idle
+        hosts, after its ``done``)."""
+        _await_ended(list(dict.fromkeys(self._dying)), LATE_STOP_WAIT)
+        self._dying.clear()
+        for pid in self._own_pids():
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGSTOP)
 
     def _stayed_stopped(self) -> None:
         """Refuse a host that ran while it was stopped (``BotIllegal``). A stop by signal
@@ -933,6 +955,23 @@ def _await_stop(pid: int, wait: float = 0.0) -> bool:
         if looks <= STOP_YIELDS:
             os.sched_yield()
         else:
+            time.sleep(0.0002)
+
+
+def _await_ended(pids: list[int], wait: float) -> None:
+    """Wait until every process of ``pids`` has ended, a zombie or gone (or ``wait`` seconds
+    have passed): only then has its end sent what it sends (its exit signal to its parent,
+    ``SIGCONT`` to a process group it orphans). A process killed frees its memory first,
+    which takes a while when it holds much."""
+    deadline = time.perf_counter() + wait
+    for pid in pids:
+        while True:
+            try:
+                state = _read(f"/proc/{pid}/stat").rsplit(b")", 1)[1].split()[0]
+            except (OSError, IndexError):
+                break
+            if state in (b"Z", b"X") or time.perf_counter() > deadline:
+                break
             time.sleep(0.0002)
 
 

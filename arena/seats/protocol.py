@@ -76,10 +76,17 @@ def encode(message: dict[str, Any]) -> bytes:
 
 
 def decode(line: bytes) -> dict[str, Any]:
-    """One protocol line as a message; ``ValueError`` if it is not a JSON object (nested
-    too deeply to decode, too)."""
+    """One protocol line as a message; ``ValueError`` if it is not a JSON object in UTF-8
+    (nested too deeply to decode, too).
+
+    The line is read as UTF-8 here, not by the JSON decoder: given bytes, it also reads
+    UTF-16 and UTF-32 (by where the first bytes are zero), and the red team's host said its
+    error so in UTF-16, with a lone surrogate in it as two bytes, neither the escape nor the
+    UTF-8 form looked for below: the match record kept it (``arena leaderboard`` and the
+    run's summary of faults print through :func:`arena.records.plain`, but a script that
+    reads ``matches.jsonl`` and prints an error raised)."""
     try:
-        message = json.loads(line)
+        message = json.loads(line.decode("utf-8", "surrogatepass"))
     except RecursionError:
         raise ValueError(f"nested too deeply: {line[:80]!r}") from None
     if not isinstance(message, dict):

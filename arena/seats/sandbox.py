@@ -452,7 +452,19 @@ def _python_binds(extra: list[Path], environment: Path | None) -> list[str]:
     for place in sorted(places):
         if not any(other != place and other in place.parents for other in places):
             args += ["--ro-bind", str(place), str(place)]
+    for place in sorted(places):  # each bound above or under a folder bound above
+        for name in SETTINGS_HIDDEN:
+            if (place / name).is_file():
+                args += ["--ro-bind", str(EMPTY_FILE), str(place / name)]
     return args
+
+
+SETTINGS_HIDDEN = ("pip.conf", "pip.ini")
+"""Files of an installation's own folder (a virtualenv's, the base Python's) that a host's
+binds read empty: pip's settings for that installation (its ``site`` file), where a private
+package index is named with its user and token (``index-url = https://user:token@...``).
+The red team's bot read the arena's virtualenv's ``pip.conf`` in its match; a bot has no
+use for it."""
 
 
 NO_PTYS = ("--tmpfs", "/dev/pts", "--remount-ro", "/dev/pts")

@@ -30,12 +30,32 @@ if os.environ.get("ARENA_TEST_IMPORTED"):  # a test asks whether bot code ran ou
         _marker.write(f"imported in process {os.getpid()}\n")         # empty: never there)
 
 
+class _Nameless(type):
+    """A class whose name raises when asked (its metaclass's own ``__name__``)."""
+
+    @property
+    def __name__(cls) -> str:  # type: ignore[override]
+        raise RuntimeError("no name")
+
+
+class _Classless:
+    """An object whose ``__class__`` raises when asked."""
+
+    @property  # type: ignore[misc]
+    def __class__(self) -> type:  # type: ignore[override]
+        raise RuntimeError("no class")
+
+
 class Junk(Bot):
-    """Answers garbage of one ``kind``: a string, None, a float, a huge int, a bool, a list."""
+    """Answers garbage of one ``kind``: a string, None, a float, a huge int, a bool, a list;
+    an int of 5,001 digits (past what Python writes as text, 4,300), NaN, infinity; an object
+    whose type's name raises when asked, one whose ``__class__`` does."""
 
     name = "zoo-junk"
     ANSWERS: ClassVar[dict[str, Any]] = {"string": "banana", "none": None, "float": 1.5,
-                               "huge": 10**40, "bool": True, "list": [1, 2]}
+                               "huge": 10**40, "bool": True, "list": [1, 2],
+                               "hugest": 10**5000, "nan": float("nan"), "inf": float("inf"),
+                               "nameless": _Nameless("N", (), {})(), "classless": _Classless()}
 
     def __init__(self, *, kind: str = "none", **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -351,15 +371,36 @@ class Snoop(Bot):
 
 def _peek() -> list[str]:
     """What it reads of the files other plugins' distributions installed (another bot's
-    source, its model), as ``read DISTRIBUTION FILE``: their metadata says where they are."""
+    source, its model), as ``read DISTRIBUTION FILE``: their metadata says where they are.
+    And of the distributions they require that the arena does not (a library of the other
+    bot's author, holding its code)."""
     import importlib.metadata
 
-    found = []
+    def requires(name: str) -> list[str]:
+        with contextlib.suppress(importlib.metadata.PackageNotFoundError):
+            return [re.split(r"[^A-Za-z0-9._-]", need, maxsplit=1)[0].lower().replace("_", "-")
+                    for need in importlib.metadata.distribution(name).requires or ()]
+        return []
+
+    arenas, wanted = set(), ["lostvalley-arena"]
+    while wanted:
+        name = wanted.pop()
+        if name not in arenas:
+            arenas.add(name)
+            wanted += requires(name)
+    found, peeked = [], []
     for distribution in importlib.metadata.distributions():
         name = distribution.metadata["Name"] or ""
         if name in ("arena-testbots", "lostvalley-arena") or not any(
                 entry.group == "arena" for entry in distribution.entry_points):
             continue
+        peeked.append(distribution)
+        for need in requires(name):
+            with contextlib.suppress(importlib.metadata.PackageNotFoundError):
+                if need not in arenas:
+                    peeked.append(importlib.metadata.distribution(need))
+    for distribution in peeked:
+        name = distribution.metadata["Name"] or ""
         for file in distribution.files or ():
             if ".dist-info" in str(file):
                 continue
@@ -1413,7 +1454,9 @@ if f"--bot={BigHello.name}" in sys.argv:
 class Surrogate(Bot):
     """Raises an error whose text holds a lone surrogate (``\\ud800``, no character: UTF-8
     cannot encode it) and terminal codes, on its first decision; with ``where = "output"``
-    prints them instead, and plays on."""
+    prints them instead, and plays on; with ``where = "utf16"`` its host says that error in
+    a line of its own, encoded in UTF-16 (which Python's JSON decoder reads from bytes too),
+    without the escape (``\\ud800``) or the UTF-8 bytes (0xED) the referee looked for."""
 
     name = "zoo-surrogate"
 
@@ -1423,6 +1466,10 @@ class Surrogate(Bot):
 
     def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
         text = "half a character: \ud800 \udfff, and \x1b[31mred\x1b[0m"
+        if self.where == "utf16":  # its own error line, in UTF-16: no "\u" escape, no 0xED
+            line = json.dumps({"type": "error", "error": text}, ensure_ascii=False)
+            os.write(_protocol_out(), line.encode("utf-16-le", "surrogatepass") + b"\n")
+            return legal_actions[0]
         if self.where == "output":
             sys.stdout.buffer.write(text.encode("utf-8", "surrogatepass") + b"\n")
             sys.stdout.flush()
@@ -1750,3 +1797,130 @@ class Waker(Bot):
 
 
 ZOO = (*ZOO, Waker)
+
+
+class Lingerer(Bot):
+    """Plays legally, then wakes its host once the match is over, so that it runs on in the
+    pool of idle hosts, between matches it plays no part in. Its ``close()`` (the end of
+    the match, before ``done``) starts a thread that spins, and a child whose end sends the
+    host ``SIGCONT`` (``clone``'s exit signal, as :class:`Waker`'s ``exit``): the child waits
+    for the host to stop after ``done``, then exits, ahead of the sweep. With ``when =
+    "act"`` it does the same at its last decision instead (a match of ``tiny-race`` whose
+    ``legal_actions`` holds a 1: its last move). Says how much CPU time its thread spun
+    before each match's first decision."""
+
+    name = "zoo-lingerer"
+    spun: ClassVar[list[float]] = [0.0]
+    spinning: ClassVar[list[bool]] = []
+
+    def __init__(self, *, when: str = "close", heavy: int = 0, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.when = when
+        self.heavy = heavy
+        self.first = True
+
+    def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        if self.first:
+            self.first = False
+            print(f"SPUN {self.spun[0]:.2f} s", flush=True)
+        return legal_actions[0]
+
+    def close(self) -> None:
+        if self.when in ("close", "group", "vfork"):
+            self.linger()
+
+    def linger(self) -> None:
+        if not self.spinning:
+            self.spinning.append(True)
+
+            def spin() -> None:
+                last = time.thread_time()
+                while True:
+                    now = time.thread_time()
+                    self.spun[0] += now - last
+                    last = now
+
+            threading.Thread(target=spin, daemon=True).start()
+        if self.when == "group":
+            self.group()
+        elif self.when == "vfork":
+            self.unstoppable()
+        else:
+            self.child()
+
+    def unstoppable(self) -> None:
+        """A thread the stop cannot hold until the sweep: it waits in ``posix_spawn`` (a
+        ``vfork``, which no ``SIGSTOP`` interrupts) for a child that blocks opening a pipe
+        nobody writes, before its ``exec``. And a child whose end sends the host
+        ``SIGCONT`` (``clone``'s exit signal) that sleeps until the sweep kills it."""
+        fifo = os.path.abspath(f"linger-{os.getpid()}-{time.monotonic_ns()}").encode()
+        os.mkfifo(fifo)
+        libc = ctypes.CDLL(None, use_errno=True)  # the GIL let go during the call
+        actions = ctypes.create_string_buffer(256)  # a posix_spawn_file_actions_t
+        libc.posix_spawn_file_actions_init(actions)
+        libc.posix_spawn_file_actions_addopen(actions, 0, fifo, os.O_RDONLY, 0)
+        argv = (ctypes.c_char_p * 2)(b"true", None)
+        environment = (ctypes.c_char_p * 1)(None)
+        pid = ctypes.c_int()
+        threading.Thread(target=libc.posix_spawn, daemon=True, args=(
+            ctypes.byref(pid), b"/bin/true", actions, None, argv, environment)).start()
+        self.child(wait=False)
+
+    def group(self) -> None:
+        """Leaves the host's process group to be orphaned once it is stopped: a child in a
+        group of its own whose child joins the host's group (the one member whose parent is
+        in the session but not the group); that one exits once the host has stopped, and
+        the kernel sends the orphaned group, stopped host and all, ``SIGHUP`` (ignored)
+        and ``SIGCONT``."""
+        import signal
+
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
+        host, group = os.getpid(), os.getpgrp()
+        ready, told = os.pipe()
+        if os.fork() == 0:
+            os.setpgid(0, 0)
+            if os.fork() == 0:
+                os.setpgid(0, group)
+                os.write(told, b"!")
+                parent = f"/proc/{host}/stat"
+                while True:
+                    with contextlib.suppress(OSError), open(parent, "rb") as handle:
+                        if handle.read().rsplit(b")", 1)[1].split()[0] == b"T":
+                            os._exit(0)
+            while True:
+                time.sleep(1)
+        os.read(ready, 1)
+        os.close(ready)
+        os.close(told)
+        print(f"GROUP {group} SESSION {os.getsid(0)} HOST {host}", flush=True)
+
+    def child(self, wait: bool = True) -> None:
+        """A child whose end sends the host ``SIGCONT``, holding ``heavy`` MiB (an exit that
+        frees them takes a while): it waits for the host to stop, then exits (without
+        ``wait``: it sleeps)."""
+        import platform
+
+        number = {"x86_64": 56, "aarch64": 220}.get(platform.machine())
+        if number is None:
+            return
+        ready, told = os.pipe()
+        libc = ctypes.PyDLL(None, use_errno=True)
+        libc.syscall.restype = ctypes.c_long
+        pid = libc.syscall(number, ctypes.c_ulong(18), None, None, None, None)
+        if pid == 0:
+            held = b"x" * (self.heavy << 20)
+            os.write(told, b"!")
+            parent = f"/proc/{os.getppid()}/stat"
+            while not wait:
+                time.sleep(1)
+            while held is not None:
+                with contextlib.suppress(OSError), open(parent, "rb") as handle:
+                    if handle.read().rsplit(b")", 1)[1].split()[0] == b"T":
+                        os._exit(0)
+        os.read(ready, 1)
+        os.close(ready)
+        os.close(told)
+        print(f"CHILD {pid}", flush=True)
+
+
+ZOO = (*ZOO, Lingerer)
