@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from arena.plugins import require_registry
+
 ROOT = Path(__file__).parent.parent
 README = (ROOT / "README.md").read_text()
 QUICK = ROOT / "configs" / "quick.toml"
@@ -33,3 +35,28 @@ def test_a_local_ray_that_cannot_start_leaves_no_results_folder_behind(tmp_path:
     assert done.returncode == 2, done.stderr
     assert "RAY_TMPDIR" in done.stderr
     assert sorted(path.name for path in tmp_path.iterdir()) == ["not-a-folder"]
+
+
+def test_the_replay_stepper_says_a_digit_past_the_last_seat_names_no_seat() -> None:
+    """*Watching a match*: "a digit `N` forward to the next decision of seat `N`". In a
+    match of three seats, `9` said `seat 9 has no decision after position 0`, as if seat 9
+    had played and was done; it names no seat, and the note says which ones there are."""
+    from rich.console import Console
+
+    from arena.match import play_match
+    from arena.records import Limits
+    from arena.replay import rebuild
+    from arena.watch import step_through
+    from tests.helpers import spec
+
+    game = "explorers-of-the-lost-valley"
+    record = play_match(spec("random", "greedy", "random", game=game,
+                             limits=Limits(isolation="inprocess")))
+    replay = rebuild(record, require_registry().game(game), {})
+    console = Console(record=True, width=200, file=open(os.devnull, "w"))  # noqa: SIM115
+    keys = iter(["9", "1", "q"])
+    step_through(replay, console, lambda: next(keys))
+    shown = console.export_text()
+    assert "no seat 9: the seats of this match are 0 to 2" in shown
+    assert "seat 9 has no decision" not in shown
+    assert "seat 1 has no decision" not in shown
