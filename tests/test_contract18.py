@@ -4,6 +4,7 @@ not say."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -60,3 +61,30 @@ def test_the_replay_stepper_says_a_digit_past_the_last_seat_names_no_seat() -> N
     assert "no seat 9: the seats of this match are 0 to 2" in shown
     assert "seat 9 has no decision" not in shown
     assert "seat 1 has no decision" not in shown
+
+
+def test_the_readme_example_of_a_reader_that_goes_away_ends_with_status_141(
+        tmp_path: Path) -> None:
+    """*Commands*: the example was `arena leaderboard results/quick | head -3`, which ended 0:
+    the table goes out in one write that the pipe holds before `head` leaves. The example the
+    README gives now, run as written in a shell, ends 141 without a word."""
+    from arena.match import play_match
+    from arena.records import Limits
+    from tests.helpers import spec
+
+    example = README.split("reader goes away before it has written everything (`")[1]
+    example = " ".join(example.split("`")[0].split())
+    assert example.startswith("arena replay results/quick r001-t000001-s001 --print | head")
+    run = tmp_path / "results" / "quick"
+    run.mkdir(parents=True)
+    record = play_match(spec("random", "greedy", game="explorers-of-the-lost-valley",
+                             limits=Limits(isolation="inprocess")))
+    (run / "matches.jsonl").write_text(json.dumps(record.to_json()) + "\n")
+    game = require_registry().games[record.game]
+    (run / "config.json").write_text(json.dumps({"name": "quick", "game": record.game,
+                                                 "options": {}, "game_plugin": game.module}))
+    shell = f'PATH="{ARENA.parent}:$PATH"; {example} > /dev/null; echo "${{PIPESTATUS[0]}}"'
+    done = subprocess.run(["bash", "-c", shell], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=60, check=False)
+    assert done.stdout.strip() == "141", done.stderr
+    assert done.stderr == ""
