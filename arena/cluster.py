@@ -423,10 +423,21 @@ def join(address: str, workers: int | None, ship: Sequence[Path]) -> Connection:
     listed: list[dict[str, object]] = ray.nodes()  # type: ignore[no-untyped-call]
     nodes = sum(1 for node in listed if node.get("Alive"))
     return Connection(workers or cpus, owned=True, cpus=cpus, nodes=nodes,
-                      shipped=tuple(path.name for path in ship
+                      shipped=tuple(shipped_name(path) for path in ship
                                     if not path.name.endswith((".dist-info", ".egg-info"))),
                       ray_log=log,
                       head=_gcs_address(), address=address)
+
+
+def shipped_name(folder: Path) -> str:
+    """How the run's first lines name a folder it ships: a bot's package by its own name, and
+    the folder of a stored bot's wheel (named by a digest, one of its own per package and
+    version) by the package and version of the wheel in it."""
+    wheels = list(folder.glob("*.whl")) if folder.is_dir() else []
+    if len(wheels) == 1 and wheels[0].name.count("-") >= 4:
+        package, version = wheels[0].name.split("-")[:2]
+        return f"{package} {version} (stored)"
+    return folder.name
 
 
 def _gcs_address() -> str | None:

@@ -88,3 +88,22 @@ def test_the_readme_example_of_a_reader_that_goes_away_ends_with_status_141(
                           timeout=60, check=False)
     assert done.stdout.strip() == "141", done.stderr
     assert done.stderr == ""
+
+
+def test_the_cluster_line_names_a_stored_bots_wheel_by_its_package_and_version(
+        tmp_path: Path) -> None:
+    """*Running on a cluster*: "The run says what it joined (`...; bot packages shipped to the
+    nodes: my_bot`)". A stored bot was named by its shipping folder,
+    `arena_stored_arena_bot_hunter_0_1_0_3904e993a5140dda`, a name the user never gave."""
+    from arena.botstore import SHIPPED_PREFIX
+    from arena.cluster import shipped_name
+
+    stored = tmp_path / f"{SHIPPED_PREFIX}arena_bot_cautious_0_1_0_0123456789abcdef"
+    stored.mkdir()
+    (stored / "arena_bot_cautious-0.1.0-py3-none-any.whl").write_bytes(b"")
+    package = tmp_path / "my_bot"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    assert shipped_name(package) == "my_bot"
+    assert shipped_name(stored) == "arena_bot_cautious 0.1.0 (stored)"
+    assert "`arena_bot_cautious 0.1.0 (stored)`" in README
