@@ -107,3 +107,28 @@ def test_the_cluster_line_names_a_stored_bots_wheel_by_its_package_and_version(
     assert shipped_name(package) == "my_bot"
     assert shipped_name(stored) == "arena_bot_cautious 0.1.0 (stored)"
     assert "`arena_bot_cautious 0.1.0 (stored)`" in README
+
+
+def test_paths_with_brackets_are_shown_as_typed_and_stop_nothing(tmp_path: Path) -> None:
+    """*Results*: "Everything a bot or a results folder says ... is shown as plain text: no
+    rich markup". A config in a folder `c[/d]` (a folder `c[` holding `d]`) ended `arena run`
+    in rich's `MarkupError` traceback before it read a line, and `--out o[/p]`, a results
+    folder's own name, was read as markup in the run's first and last lines (`-> o`)."""
+    folder = tmp_path / "c[" / "d]"
+    folder.mkdir(parents=True)
+    config = QUICK.read_text().replace("rounds = 2", "rounds = 1").replace(
+        "players = 3", "players = 2").replace('isolation = "process"', 'isolation = "inprocess"')
+    (folder / "q.toml").write_text(config)
+    played = arena_command("run", "c[/d]/q.toml", "--out", "o[/p]", "--workers", "1",
+                           cwd=tmp_path)
+    assert played.returncode == 0, played.stderr[-2000:]
+    assert "12 matches -> o[/p]" in played.stdout
+    assert "Results: o[/p]/matches.jsonl" in played.stdout
+    again = arena_command("run", "c[/d]/q.toml", "--out", "o[/p]", "--resume", cwd=tmp_path)
+    assert again.returncode == 0, again.stderr[-2000:]
+    assert "All 12 matches of o[/p] are recorded already." in again.stdout
+    (tmp_path / "x[" / "y]").mkdir(parents=True)
+    submitted = arena_command("submit", "x[/y]", "--store", "store", cwd=tmp_path)
+    assert submitted.returncode == 2, submitted.stderr[-2000:]
+    assert "Submitting x[/y] to the bot store" in submitted.stdout
+    assert "Traceback" not in submitted.stderr
