@@ -42,8 +42,10 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import ray
+import ray._private.worker as ray_worker
 from ray.exceptions import LocalRayletDiedError, RayError
 
 from arena import reaper
@@ -493,7 +495,10 @@ def _join_failure(address: str, exc: BaseException, log: str, token: bool) -> st
 
 class RayLog:
     """Sends this process's standard error (where Ray's C++ core logs) to a temporary
-    file until :meth:`restore`; the file is removed then, unless ``keep``."""
+    file until :meth:`restore`; the file is removed then, unless ``keep``. What the cluster
+    reports to the driver (a raylet that died, a node marked dead) goes there too: Ray's
+    driver prints it on standard *output*, with its 20 last lines of the raylet's log, and a
+    node that left a run on a cluster put 50 such lines among the progress lines."""
 
     def __init__(self) -> None:
         sys.stderr.flush()
@@ -501,6 +506,18 @@ class RayLog:
             prefix="arena-ray-", suffix=".log", delete=False)
         self._saved: int | None = os.dup(2)
         os.dup2(self._file.fileno(), 2)
+        self._printer = getattr(ray_worker, "print_to_stdstream", None)
+        if self._printer is not None:
+            ray_worker.print_to_stdstream = self._reported
+
+    def _reported(self, data: dict[str, Any], ignore_prefix: bool = False) -> None:
+        """In place of Ray's ``print_to_stdstream``: the lines into the file (its thread may
+        still report once :meth:`restore` closed it: those are dropped)."""
+        lines = data.get("lines") or []
+        with contextlib.suppress(OSError, ValueError):
+            self._file.write(("".join(f"({data.get('pid')}) {line}\n" for line in lines))
+                             .encode(errors="replace"))
+            self._file.flush()
 
     def text(self) -> str:
         return Path(self._file.name).read_text(errors="replace")
@@ -508,6 +525,8 @@ class RayLog:
     def restore(self, keep: bool = False) -> None:
         if self._saved is None:
             return
+        if self._printer is not None:
+            ray_worker.print_to_stdstream = self._printer
         sys.stderr.flush()
         os.dup2(self._saved, 2)
         os.close(self._saved)

@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from arena.plugins import require_registry
 
 ROOT = Path(__file__).parent.parent
@@ -132,3 +134,28 @@ def test_paths_with_brackets_are_shown_as_typed_and_stop_nothing(tmp_path: Path)
     assert submitted.returncode == 2, submitted.stderr[-2000:]
     assert "Submitting x[/y] to the bot store" in submitted.stdout
     assert "Traceback" not in submitted.stderr
+
+
+def test_what_the_cluster_reports_to_the_driver_goes_to_the_ray_log_not_the_terminal(
+        capfd: pytest.CaptureFixture[str]) -> None:
+    """*Running on a cluster*: "Ray's own log lines go to a temporary file, not to your
+    terminal." A node whose raylet died mid-run put Ray's report, `(raylet) Raylet is
+    terminated. Termination is unexpected. ...` and 20 lines of the raylet's log, twice, on
+    standard output among the progress lines: Ray's driver prints what the cluster reports
+    on stdout, past the arena's redirection of standard error."""
+    import ray._private.worker as ray_worker
+
+    from arena.cluster import RayLog
+
+    printer = ray_worker.print_to_stdstream
+    log = RayLog()
+    try:
+        ray_worker.print_to_stdstream(
+            {"lines": ["Raylet is terminated. Termination is unexpected."], "pid": "raylet",
+             "is_err": False}, ignore_prefix=False)
+        kept = log.text()
+    finally:
+        log.restore()
+    assert "(raylet) Raylet is terminated" in kept
+    assert ray_worker.print_to_stdstream is printer
+    assert "Raylet" not in capfd.readouterr().out
