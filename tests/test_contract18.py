@@ -159,3 +159,17 @@ def test_what_the_cluster_reports_to_the_driver_goes_to_the_ray_log_not_the_term
     assert "(raylet) Raylet is terminated" in kept
     assert ray_worker.print_to_stdstream is printer
     assert "Raylet" not in capfd.readouterr().out
+
+
+def test_the_seat_table_of_a_run_with_no_match_says_none_is_rated() -> None:
+    """*How sure is the order*: `--pairs` of a run stopped before its first match said
+    "with no seat advantage each wins about -"; it says no match is rated yet."""
+    from rich.console import Console
+
+    from arena.confidence import seats_table
+
+    console = Console(record=True, width=80, file=open(os.devnull, "w"))  # noqa: SIM115
+    console.print(seats_table([]))
+    shown = console.export_text()
+    assert "no match is rated yet" in shown
+    assert "about -" not in shown
