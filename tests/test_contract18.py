@@ -173,3 +173,26 @@ def test_the_seat_table_of_a_run_with_no_match_says_none_is_rated() -> None:
     shown = console.export_text()
     assert "no match is rated yet" in shown
     assert "about -" not in shown
+
+
+@pytest.mark.parametrize(("game", "options", "shown"), [
+    ("lost-valley-of-the-dinosaurs", {"coins": True}, "option 'coins' must be a whole number, "
+                                                      "got true"),
+    ("lost-valley-of-the-dinosaurs", {"coins": 13}, "got 13"),
+    ("explorers-of-the-lost-valley", {"advanced": "yes"}, "must be true or false, got \"yes\""),
+    ("lost-explorers", {"components": 1.5}, "must be a string, got 1.5"),
+])
+def test_a_refused_game_option_is_shown_as_the_toml_file_writes_it(
+        game: str, options: dict[str, object], shown: str) -> None:
+    """*Commands*: options the game will not start with are one line. Each shipped game named
+    the kind an option wants in TOML's words but showed the value as Python does: `coins =
+    true` was refused with `got True`, `advanced = "yes"` with `got 'yes'`."""
+    from arena.config import parse
+    from arena.errors import ArenaError
+
+    config = {"tournament": {"game": game, "options": options},
+              "bots": [{"name": "random"}, {"name": "greedy"}]}
+    with pytest.raises(ArenaError) as refused:
+        parse(config, require_registry())
+    assert shown in str(refused.value)
+    assert "True" not in str(refused.value) and "'yes'" not in str(refused.value)
