@@ -42,7 +42,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import ray
 import ray._private.worker as ray_worker
@@ -216,6 +216,9 @@ class Connection:
     raylet: tuple[str, int] | None = None
     """The raylet of a local instance we started (host, port), which :class:`HeadWatch`
     probes; None for a joined cluster."""
+    reports: RayReports | None = None
+    """What Ray reports to the driver, kept off the terminal (a local instance's: a joined
+    cluster's go to its :attr:`ray_log`)."""
 
     def watch(self) -> Callable[[], None] | None:
         """A check that raises :class:`ClusterLost` once the head is gone (None: not ours
@@ -248,6 +251,8 @@ class Connection:
         finally:
             if self.ray_log is not None:
                 self.ray_log.restore()
+            if self.reports is not None:
+                self.reports.restore()
 
 
 def describe(workers: int | None = None, address: str | None = None) -> str:
@@ -316,7 +321,8 @@ def connect(
     session = _session_folder()
     if session is not None:
         reaper.watch(session, Path(ray.__file__).parent)
-    return Connection(count, owned=True, cpus=count, head=_gcs_address(), raylet=_raylet())
+    return Connection(count, owned=True, cpus=count, head=_gcs_address(), raylet=_raylet(),
+                      reports=RayReports())
 
 
 START_CUT: list[bool] = []
@@ -493,12 +499,40 @@ def _join_failure(address: str, exc: BaseException, log: str, token: bool) -> st
     return f"cannot join the Ray cluster at {address}: {first[0] if first else type(exc).__name__}"
 
 
+class RayReports:
+    """What Ray's driver prints of what its Ray reports (a raylet that died, a node marked
+    dead) goes into ``sink``, or nowhere, until :meth:`restore`. Ray prints it on standard
+    *output*, with the 20 last lines of the raylet's log: a node that left a run on a
+    cluster put 50 such lines among the progress lines, and a local raylet that died 45
+    before the run's one line saying so."""
+
+    def __init__(self, sink: IO[bytes] | None = None) -> None:
+        self._sink = sink
+        self._printer = getattr(ray_worker, "print_to_stdstream", None)
+        if self._printer is not None:
+            ray_worker.print_to_stdstream = self._reported
+
+    def _reported(self, data: dict[str, Any], ignore_prefix: bool = False) -> None:
+        """In place of Ray's ``print_to_stdstream`` (its thread may still report once the
+        sink is closed: those lines are dropped)."""
+        if self._sink is None:
+            return
+        lines = data.get("lines") or []
+        with contextlib.suppress(OSError, ValueError):
+            self._sink.write(("".join(f"({data.get('pid')}) {line}\n" for line in lines))
+                             .encode(errors="replace"))
+            self._sink.flush()
+
+    def restore(self) -> None:
+        if self._printer is not None:
+            ray_worker.print_to_stdstream = self._printer
+            self._printer = None
+
+
 class RayLog:
-    """Sends this process's standard error (where Ray's C++ core logs) to a temporary
-    file until :meth:`restore`; the file is removed then, unless ``keep``. What the cluster
-    reports to the driver (a raylet that died, a node marked dead) goes there too: Ray's
-    driver prints it on standard *output*, with its 20 last lines of the raylet's log, and a
-    node that left a run on a cluster put 50 such lines among the progress lines."""
+    """Sends this process's standard error (where Ray's C++ core logs) and what Ray reports
+    to the driver (:class:`RayReports`) to a temporary file until :meth:`restore`; the file
+    is removed then, unless ``keep``."""
 
     def __init__(self) -> None:
         sys.stderr.flush()
@@ -506,18 +540,7 @@ class RayLog:
             prefix="arena-ray-", suffix=".log", delete=False)
         self._saved: int | None = os.dup(2)
         os.dup2(self._file.fileno(), 2)
-        self._printer = getattr(ray_worker, "print_to_stdstream", None)
-        if self._printer is not None:
-            ray_worker.print_to_stdstream = self._reported
-
-    def _reported(self, data: dict[str, Any], ignore_prefix: bool = False) -> None:
-        """In place of Ray's ``print_to_stdstream``: the lines into the file (its thread may
-        still report once :meth:`restore` closed it: those are dropped)."""
-        lines = data.get("lines") or []
-        with contextlib.suppress(OSError, ValueError):
-            self._file.write(("".join(f"({data.get('pid')}) {line}\n" for line in lines))
-                             .encode(errors="replace"))
-            self._file.flush()
+        self._reports = RayReports(self._file)
 
     def text(self) -> str:
         return Path(self._file.name).read_text(errors="replace")
@@ -525,8 +548,7 @@ class RayLog:
     def restore(self, keep: bool = False) -> None:
         if self._saved is None:
             return
-        if self._printer is not None:
-            ray_worker.print_to_stdstream = self._printer
+        self._reports.restore()
         sys.stderr.flush()
         os.dup2(self._saved, 2)
         os.close(self._saved)

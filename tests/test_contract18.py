@@ -196,3 +196,31 @@ def test_a_refused_game_option_is_shown_as_the_toml_file_writes_it(
         parse(config, require_registry())
     assert shown in str(refused.value)
     assert "True" not in str(refused.value) and "'yes'" not in str(refused.value)
+
+
+def test_what_a_local_ray_reports_is_kept_off_the_runs_one_line(
+        capfd: pytest.CaptureFixture[str]) -> None:
+    """*Where the matches run*: "If the Ray node of the driver's own machine dies (its
+    raylet) ... the run stops at once with one line saying so". Before that line, Ray's
+    driver printed 45: `(raylet) Raylet is terminated ...` and the raylet's last log lines.
+    A local instance's connection holds them back until it closes."""
+    import ray._private.worker as ray_worker
+
+    from arena.cluster import Connection, RayReports, connect
+
+    printer = ray_worker.print_to_stdstream
+    local = connect(1)
+    try:
+        assert isinstance(local.reports, RayReports)
+    finally:
+        local.close()
+    assert ray_worker.print_to_stdstream is printer
+    connection = Connection(1, owned=False, reports=RayReports())
+    try:
+        ray_worker.print_to_stdstream(
+            {"lines": ["Raylet is terminated. Termination is unexpected."], "pid": "raylet",
+             "is_err": False}, ignore_prefix=False)
+    finally:
+        connection.close()
+    assert ray_worker.print_to_stdstream is printer
+    assert "Raylet" not in capfd.readouterr().out
