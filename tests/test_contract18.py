@@ -4,10 +4,14 @@ not say."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import shutil
+import signal
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -224,3 +228,56 @@ def test_what_a_local_ray_reports_is_kept_off_the_runs_one_line(
         connection.close()
     assert ray_worker.print_to_stdstream is printer
     assert "Raylet" not in capfd.readouterr().out
+
+
+def test_a_ray_started_by_hand_has_processes_naming_neither_its_port_nor_its_folder() -> None:
+    """*Where the matches run*: "on a shared machine end your instance by its own processes,
+    those whose command line names its port or session folder". Done so, its dashboard and
+    runtime-env agents, children of its raylet named `ray::...`, ran on (80 MB each); the
+    README names them now."""
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    # Short: a Ray session's socket paths must fit in 107 bytes.
+    folder = Path(tempfile.mkdtemp(prefix="ray-", dir="/tmp"))
+    ray = Path(sys.executable).parent / "ray"
+    started = subprocess.run(
+        [str(ray), "start", "--head", f"--port={port}", "--num-cpus=1", f"--temp-dir={folder}",
+         "--disable-usage-stats", "--include-dashboard=false"],
+        capture_output=True, text=True, timeout=120, check=False)
+    named = _processes_naming(str(folder), f"--gcs_server_port={port}", f"--port={port}")
+    children = {child for pid in named for child in _children(pid)} - named
+    try:
+        assert started.returncode == 0, started.stderr[-2000:]
+        titles = {_command_line(pid).split(" ")[0] for pid in children}
+        assert {"ray::DashboardAgent", "ray::RuntimeEnvAgent"} <= titles
+    finally:
+        for pid in named | children:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        shutil.rmtree(folder, ignore_errors=True)
+    for title in ("ray::DashboardAgent", "ray::RuntimeEnvAgent"):
+        assert f"`{title}`" in README
+
+
+def _command_line(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(
+            errors="replace")
+    except OSError:
+        return ""
+
+
+def _processes_naming(*texts: str) -> set[int]:
+    return {int(entry.name) for entry in Path("/proc").iterdir() if entry.name.isdigit()
+            and any(text in _command_line(int(entry.name)) for text in texts)}
+
+
+def _children(pid: int) -> set[int]:
+    found = set()
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        with contextlib.suppress(OSError):
+            found |= {int(child) for child in (task / "children").read_text().split()}
+    return found
