@@ -281,3 +281,21 @@ def _children(pid: int) -> set[int]:
         with contextlib.suppress(OSError):
             found |= {int(child) for child in (task / "children").read_text().split()}
     return found
+
+
+def test_a_dependency_pip_finds_no_wheel_of_is_refused_saying_what_to_do(
+        tmp_path: Path) -> None:
+    """*Submitting a bot*: dependencies come "as wheels only ... (from the package index, or
+    `--find-links DIR --no-index` offline)". A bot naming `numpy`, submitted with
+    `--no-index` alone, was refused with pip's last line only, `No matching distribution
+    found for numpy`; the refusal now says where wheels are taken from and what to give."""
+    from arena.errors import ArenaError
+    from arena.submit import _pip
+
+    failing = [sys.executable, "-c", "import sys; sys.stderr.write("
+               "'ERROR: No matching distribution found for numpy\\n'); sys.exit(1)"]
+    with pytest.raises(ArenaError) as refused:
+        _pip(failing, "resolved", tmp_path / "arena_bot_dep-0.1.0-py3-none-any.whl")
+    said = str(refused.value)
+    assert "No matching distribution found for numpy" in said
+    assert "--find-links DIR" in said and "only wheels" in said
