@@ -234,16 +234,17 @@ def _bots(
     return seats
 
 
-def refuse_stored(name: str, where: str) -> None:
+def refuse_stored(name: str, where: str, remedy: str = 'isolation = "process"') -> None:
     """An in-process run knows only the installed bots: a stored one is refused as one that
-    plays only sandboxed, not as an unknown bot (``arena bots --store`` lists it)."""
+    plays only sandboxed, not as an unknown bot (``arena bots --store`` lists it), saying
+    ``remedy``, what plays it sandboxed."""
     from arena.botstore import default_store, read_entries
 
     wanted = name.partition("@")
     for bot in read_entries(default_store()):
         if bot.name == wanted[0] and wanted[2] in ("", bot.version):
             raise ArenaError(f"{where}: bot {name!r} is a stored bot: it plays only sandboxed "
-                             f"(isolation = \"process\")")
+                             f"({remedy})")
 
 
 def _played(game: str, found: Registry) -> str:

@@ -299,3 +299,29 @@ def test_a_dependency_pip_finds_no_wheel_of_is_refused_saying_what_to_do(
     said = str(refused.value)
     assert "No matching distribution found for numpy" in said
     assert "--find-links DIR" in said and "only wheels" in said
+
+
+def test_a_stored_bot_met_with_trusted_is_refused_saying_to_leave_out_trusted(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """*Playing against the bots*: `--trusted` runs the bots in this process, which never
+    imports a stored bot. `arena play ... --against hunter --trusted` was refused with
+    `it plays only sandboxed (isolation = "process")`, a config's key that `arena play`
+    has no use for; it says to leave out `--trusted`. A config still names its key."""
+    from types import SimpleNamespace
+
+    from click.testing import CliRunner
+
+    import arena.botstore
+    from arena.cli import main
+    from arena.config import refuse_stored
+    from arena.errors import ArenaError
+
+    stored = SimpleNamespace(name="hunter", version="0.2.0")
+    monkeypatch.setattr(arena.botstore, "read_entries", lambda store: [stored])
+    played = CliRunner().invoke(main, ["play", "explorers-of-the-lost-valley", "--against",
+                                       "hunter", "--trusted"], input="q\n")
+    assert played.exit_code == 2, played.output
+    assert ("--trusted: bot 'hunter' is a stored bot: it plays only sandboxed (leave out "
+            "--trusted to play it so)") in played.output
+    with pytest.raises(ArenaError, match='plays only sandboxed \\(isolation = "process"\\)'):
+        refuse_stored("hunter", "[[bots]] entry 1")
