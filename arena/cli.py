@@ -243,7 +243,8 @@ def submit(
     if no_index:
         pip_options.append("--no-index")
     console = _console()
-    console.print(f"Submitting {path} to the bot store {folder} ...")
+    console.print(f"Submitting {path} to the bot store {folder} ...", markup=False,
+                  highlight=False)
     done = submit_package(path, folder, _discovered(), pip_options=pip_options, sandbox=sandbox,
                           new_version=new_version)
     for note in done.notes:
@@ -404,7 +405,7 @@ def run(
     console = _console()
     # On a terminal, say what happens from the first second (bots are found by sandboxed
     # hosts, which takes a moment); the line goes once the plan is ready.
-    reading = console.status(f"Reading {config_path}: finding the installed bots ...")
+    reading = console.status(f"Reading {escape(str(config_path))}: finding the installed bots ...")
     try:
         # ray is imported only by the command that needs it: listing bots stays quick. In
         # here: a stop during its import (a second) is said as a stop later is.
@@ -461,7 +462,7 @@ def run(
 def _all_recorded(console: Console, plan: RunPlan, directory: Path, title: str) -> None:
     """A resumed run with nothing left to play: its final table."""
     console.print(f"All {plan.total} matches of {directory} are recorded already.",
-                  soft_wrap=True)
+                  soft_wrap=True, markup=False)
     standings, _ = rate_run(plan.done.ledger, plan.draw_probability, directory)
     console.print(render(standings, "table", title=title, width=console.width))
     _faults(console, plan.done.faulty)
@@ -472,7 +473,7 @@ def _stopped(console: Console, interrupt: KeyboardInterrupt, after: str) -> NoRe
     ``after``: what became of the folder and how to go on."""
     said, status = stopped_line(interrupt)
     with contextlib.suppress(OSError):  # after SIGHUP the terminal may be gone
-        console.print(f"\n[bold]{said}.[/] {after}", soft_wrap=True)
+        console.print(f"\n[bold]{said}.[/] {escape(after)}", soft_wrap=True)
     if "arena.cluster" in sys.modules:  # loaded: Ray may have been starting
         from arena.cluster import end_after_cut_start
 
@@ -571,14 +572,14 @@ class _RunView(LiveBoard):
             self.prepare_aside()  # it starts while Ray does
         self._console.print(
             _header(self._config, plan.total, len(plan.done), self._directory), soft_wrap=True)
-        self._console.print(f"Starting Ray: {target} ...", highlight=False)
+        self._console.print(f"Starting Ray: {target} ...", highlight=False, markup=False)
         from arena.cluster import running_instance
 
         running = running_instance() if target.startswith("a local") else None
         if running:
             self._console.print(
                 f"  (a Ray instance started with 'ray start' runs here at {running}: "
-                f"--address {running} uses it and skips this start)", highlight=False,
+                f"--address {running} uses it and skips this start)", highlight=False, markup=False,
                 soft_wrap=True)
 
     def connected(self, connection: Connection, seconds: float) -> None:
@@ -602,8 +603,8 @@ def _faults(console: Console, results: list[MatchResult]) -> None:
 def _header(config: TournamentConfig, total: int, done: int, out: Path) -> str:
     resumed = f", {done:,} already done" if done else ""
     return (
-        f"[bold]{config.name}[/]: {config.game}, {config.players} players, "
-        f"{len(config.bots)} bots, {total:,} matches{resumed} -> {out}"
+        f"[bold]{escape(config.name)}[/]: {config.game}, {config.players} players, "
+        f"{len(config.bots)} bots, {total:,} matches{resumed} -> {escape(str(out))}"
     )
 
 
@@ -623,13 +624,13 @@ def _footer(
     if failures:
         console.print(
             f"[red]{len(failures)} match(es) could not be played[/] (see "
-            f"{directory / 'failures.jsonl'}); --resume tries them again. The first, "
+            f"{escape(str(directory / 'failures.jsonl'))}); --resume tries them again. The first, "
             f"{failures[0].id}:",
             soft_wrap=True,
         )
         console.print(f"  {plain(failures[0].reason)}", markup=False, highlight=False)
     # soft_wrap: a path to copy stays whole on one line, however narrow the terminal.
-    console.print(f"Results: {directory / MATCHES}", soft_wrap=True)
+    console.print(f"Results: {directory / MATCHES}", soft_wrap=True, markup=False)
 
 
 @main.command()

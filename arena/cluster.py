@@ -42,8 +42,10 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import IO, Any
 
 import ray
+import ray._private.worker as ray_worker
 from ray.exceptions import LocalRayletDiedError, RayError
 
 from arena import reaper
@@ -214,6 +216,9 @@ class Connection:
     raylet: tuple[str, int] | None = None
     """The raylet of a local instance we started (host, port), which :class:`HeadWatch`
     probes; None for a joined cluster."""
+    reports: RayReports | None = None
+    """What Ray reports to the driver, kept off the terminal (a local instance's: a joined
+    cluster's go to its :attr:`ray_log`)."""
 
     def watch(self) -> Callable[[], None] | None:
         """A check that raises :class:`ClusterLost` once the head is gone (None: not ours
@@ -246,6 +251,8 @@ class Connection:
         finally:
             if self.ray_log is not None:
                 self.ray_log.restore()
+            if self.reports is not None:
+                self.reports.restore()
 
 
 def describe(workers: int | None = None, address: str | None = None) -> str:
@@ -314,7 +321,8 @@ def connect(
     session = _session_folder()
     if session is not None:
         reaper.watch(session, Path(ray.__file__).parent)
-    return Connection(count, owned=True, cpus=count, head=_gcs_address(), raylet=_raylet())
+    return Connection(count, owned=True, cpus=count, head=_gcs_address(), raylet=_raylet(),
+                      reports=RayReports())
 
 
 START_CUT: list[bool] = []
@@ -423,10 +431,21 @@ def join(address: str, workers: int | None, ship: Sequence[Path]) -> Connection:
     listed: list[dict[str, object]] = ray.nodes()  # type: ignore[no-untyped-call]
     nodes = sum(1 for node in listed if node.get("Alive"))
     return Connection(workers or cpus, owned=True, cpus=cpus, nodes=nodes,
-                      shipped=tuple(path.name for path in ship
+                      shipped=tuple(shipped_name(path) for path in ship
                                     if not path.name.endswith((".dist-info", ".egg-info"))),
                       ray_log=log,
                       head=_gcs_address(), address=address)
+
+
+def shipped_name(folder: Path) -> str:
+    """How the run's first lines name a folder it ships: a bot's package by its own name, and
+    the folder of a stored bot's wheel (named by a digest, one of its own per package and
+    version) by the package and version of the wheel in it."""
+    wheels = list(folder.glob("*.whl")) if folder.is_dir() else []
+    if len(wheels) == 1 and wheels[0].name.count("-") >= 4:
+        package, version = wheels[0].name.split("-")[:2]
+        return f"{package} {version} (stored)"
+    return folder.name
 
 
 def _gcs_address() -> str | None:
@@ -480,9 +499,40 @@ def _join_failure(address: str, exc: BaseException, log: str, token: bool) -> st
     return f"cannot join the Ray cluster at {address}: {first[0] if first else type(exc).__name__}"
 
 
+class RayReports:
+    """What Ray's driver prints of what its Ray reports (a raylet that died, a node marked
+    dead) goes into ``sink``, or nowhere, until :meth:`restore`. Ray prints it on standard
+    *output*, with the 20 last lines of the raylet's log: a node that left a run on a
+    cluster put 50 such lines among the progress lines, and a local raylet that died 45
+    before the run's one line saying so."""
+
+    def __init__(self, sink: IO[bytes] | None = None) -> None:
+        self._sink = sink
+        self._printer = getattr(ray_worker, "print_to_stdstream", None)
+        if self._printer is not None:
+            ray_worker.print_to_stdstream = self._reported
+
+    def _reported(self, data: dict[str, Any], ignore_prefix: bool = False) -> None:
+        """In place of Ray's ``print_to_stdstream`` (its thread may still report once the
+        sink is closed: those lines are dropped)."""
+        if self._sink is None:
+            return
+        lines = data.get("lines") or []
+        with contextlib.suppress(OSError, ValueError):
+            self._sink.write(("".join(f"({data.get('pid')}) {line}\n" for line in lines))
+                             .encode(errors="replace"))
+            self._sink.flush()
+
+    def restore(self) -> None:
+        if self._printer is not None:
+            ray_worker.print_to_stdstream = self._printer
+            self._printer = None
+
+
 class RayLog:
-    """Sends this process's standard error (where Ray's C++ core logs) to a temporary
-    file until :meth:`restore`; the file is removed then, unless ``keep``."""
+    """Sends this process's standard error (where Ray's C++ core logs) and what Ray reports
+    to the driver (:class:`RayReports`) to a temporary file until :meth:`restore`; the file
+    is removed then, unless ``keep``."""
 
     def __init__(self) -> None:
         sys.stderr.flush()
@@ -490,6 +540,7 @@ class RayLog:
             prefix="arena-ray-", suffix=".log", delete=False)
         self._saved: int | None = os.dup(2)
         os.dup2(self._file.fileno(), 2)
+        self._reports = RayReports(self._file)
 
     def text(self) -> str:
         return Path(self._file.name).read_text(errors="replace")
@@ -497,6 +548,7 @@ class RayLog:
     def restore(self, keep: bool = False) -> None:
         if self._saved is None:
             return
+        self._reports.restore()
         sys.stderr.flush()
         os.dup2(self._saved, 2)
         os.close(self._saved)

@@ -213,11 +213,11 @@ def pairs_table(pairs: Sequence[Pair], title: str | None = None, width: int | No
 def seats_table(shares: Sequence[SeatShare], width: int | None = None) -> Table:
     """The share of wins per seat position as a rich table, to show a seat advantage; given
     the console's ``width``, the counts go before a header is cut."""
-    even = f"{100 / len(shares):.1f}%" if shares else "-"
+    caption = (f"seats in the records' order; with no seat advantage each wins about "
+               f"{100 / len(shares):.1f}% (a shared first place counts for every seat in it)"
+               if shares else "no match is rated yet")
     table = Table(title="Wins by seat position", box=box.SIMPLE_HEAD, collapse_padding=True,
-                  pad_edge=False,
-                  caption=f"seats in the records' order; with no seat advantage each wins "
-                          f"about {even} (a shared first place counts for every seat in it)")
+                  pad_edge=False, caption=caption)
     headers = ("seat", "matches", "wins", "win %", "95% interval")
     rows = [(str(share.seat), str(share.matches), str(share.wins), _percent(share.share),
              _interval(*share.interval)) for share in shares]

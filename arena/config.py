@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import ArenaError, closest, unknown_name
-from arena.game import InvalidOptions
+from arena.game import InvalidOptions, as_written
 from arena.plugins import Registry, nothing_loaded, require_registry
 from arena.records import FORMULA_STARTS, Limits, MatchSpec, SeatSpec, is_label
 from arena.schedule import MAX_TABLES, SEATINGS, count_matches, round_robin
@@ -234,16 +234,17 @@ def _bots(
     return seats
 
 
-def refuse_stored(name: str, where: str) -> None:
+def refuse_stored(name: str, where: str, remedy: str = 'isolation = "process"') -> None:
     """An in-process run knows only the installed bots: a stored one is refused as one that
-    plays only sandboxed, not as an unknown bot (``arena bots --store`` lists it)."""
+    plays only sandboxed, not as an unknown bot (``arena bots --store`` lists it), saying
+    ``remedy``, what plays it sandboxed."""
     from arena.botstore import default_store, read_entries
 
     wanted = name.partition("@")
     for bot in read_entries(default_store()):
         if bot.name == wanted[0] and wanted[2] in ("", bot.version):
             raise ArenaError(f"{where}: bot {name!r} is a stored bot: it plays only sandboxed "
-                             f"(isolation = \"process\")")
+                             f"({remedy})")
 
 
 def _played(game: str, found: Registry) -> str:
@@ -441,13 +442,9 @@ def _get(
     return value
 
 
-def _as_written(value: Any) -> str:
-    """A config's value as TOML writes it (``true``, ``"3"``), not as Python does (``True``,
-    ``'3'``): what the user typed, to find it in the file."""
-    try:
-        return json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError):  # a date or a time: TOML writes them as Python's str
-        return str(value)
+_as_written = as_written
+"""A config's value as TOML writes it (``true``, ``"3"``), not as Python does (``True``,
+``'3'``): what the user typed, to find it in the file."""
 
 
 _KINDS = {int: "a whole number", str: "a string", dict: "a table", bool: "true or false"}

@@ -14,6 +14,7 @@ Engines import nothing from the arena but this module.
 from __future__ import annotations
 
 import itertools
+import json
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
@@ -96,6 +97,16 @@ class Static(dict[str, Any]):
 
 class InvalidOptions(ValueError):
     """Raised by ``new_initial_state`` for a player count or option the game rejects."""
+
+
+def as_written(value: Any) -> str:
+    """An option's value as a config's TOML (or ``--options``' JSON) writes it, ``true`` or
+    ``"yes"``, not as Python does, ``True`` or ``'yes'``: for an :class:`InvalidOptions`
+    message, so that its reader finds what they typed."""
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):  # a date or a time: TOML writes them as Python's str
+        return str(value)
 
 
 class State(ABC):

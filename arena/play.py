@@ -129,7 +129,7 @@ def set_table(
             continue
         name = next(robots)
         if limits.isolation != "process" and name not in found.bots:
-            refuse_stored(name, "--trusted")
+            refuse_stored(name, "--trusted", "leave out --trusted to play it so")
         info = found.bot_info(name)
         if not info.supports(game_name):
             raise ArenaError(f"bot {name!r} does not play {game_name} "

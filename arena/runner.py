@@ -364,11 +364,21 @@ def play(
             signal.signal(stop, handler)
 
 
+def missing_folders(folder: Path) -> list[Path]:
+    """``folder`` and each of its parents that does not exist yet, the deepest first: what
+    making ``folder`` makes, and so what a run that never started takes away again."""
+    missing: list[Path] = []
+    while not folder.exists() and folder != folder.parent:
+        missing.append(folder)
+        folder = folder.parent
+    return missing
+
+
 def _play(
     run: RunPlan, observer: Observer, *, workers: int | None, address: str | None,
     catch_stop: Callable[[], None],
 ) -> Outcome:
-    made = not run.store.directory.exists()
+    made = missing_folders(run.store.directory)
     hold(run)  # before Ray starts: a second run into the folder is told at once
     started = time.monotonic()
     try:
@@ -377,10 +387,11 @@ def _play(
         observer.connecting(describe(workers, address))
         connection = _connect(workers, address, run.config)
     except BaseException:
-        if made:  # Ray did not start: leave no empty folder behind
+        if made:  # Ray did not start: leave no empty folder behind, `results/` included
             run.store.release()
-            with contextlib.suppress(OSError):
-                run.store.directory.rmdir()
+            for folder in made:
+                with contextlib.suppress(OSError):
+                    folder.rmdir()
         raise
     ray_seconds = time.monotonic() - started
     failures: list[Failed] = []

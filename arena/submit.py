@@ -574,7 +574,17 @@ def _pip(command: list[str], what: str, wheel: Path) -> None:
         held = (f" (pip ran out of its {RESOLVE.memory_mb} MiB)" if "MemoryError" in done.stderr
                 else "")
         raise ArenaError(f"{wheel.name}: its dependencies could not be {what}{held}: "
-                         f"{_last_line(done.stderr)}")
+                         f"{_last_line(done.stderr)}{_missing_hint(done.stderr)}")
+
+
+def _missing_hint(said: str) -> str:
+    """What to do when pip found no wheel of a dependency (offline, or one published as an
+    sdist alone): the line said only "No matching distribution found for numpy"."""
+    if "No matching distribution found" not in said:
+        return ""
+    return ("; only wheels are taken, from the package index (unless --no-index) and from "
+            "each --find-links DIR: put that dependency's wheel (pip wheel NAME) in a folder "
+            "and submit again with --find-links DIR")
 
 
 def _download(wheels: Path, python: Path, wheel: Path, pip_options: list[str]) -> None:

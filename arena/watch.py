@@ -136,8 +136,11 @@ def step_through(replay: Replay, console: Console, read_key: Callable[[], str]) 
         elif key == "G":
             position = last
         elif key.isdecimal():  # not isdigit: int() cannot read a superscript "²"
+            seats = len(replay.record.seats)
             found = replay.next_decision(position, int(key))
-            if found is None:
+            if int(key) >= seats:
+                note = f"no seat {key}: the seats of this match are 0 to {seats - 1}"
+            elif found is None:
                 note = f"seat {key} has no decision after position {position}"
             else:
                 position = found

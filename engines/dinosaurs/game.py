@@ -94,7 +94,7 @@ import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from arena.game import Game, InvalidOptions
+from arena.game import Game, InvalidOptions, as_written
 from engines.dinosaurs import actions, determinize
 from engines.dinosaurs.board import load_board
 from engines.dinosaurs.state import DinosaursState
@@ -115,11 +115,11 @@ def _check_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
                 f"dinosaurs: unknown option {key!r}; known options: {sorted(OPTION_TYPES)}")
         if not isinstance(value, OPTION_TYPES[key]) or isinstance(value, bool):
             raise InvalidOptions(f"dinosaurs: option {key!r} must be "
-                                 f"{OPTION_KINDS[OPTION_TYPES[key]]}, got {value!r}")
+                                 f"{OPTION_KINDS[OPTION_TYPES[key]]}, got {as_written(value)}")
         merged[key] = value
     if not 1 <= merged["coins"] <= COINS:
         raise InvalidOptions(f"dinosaurs: option 'coins' must be from 1 to {COINS} "
-                             f"(1: short game, 3: long game), got {merged['coins']!r}")
+                             f"(1: short game, 3: long game), got {as_written(merged['coins'])}")
     return merged
 
 

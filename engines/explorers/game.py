@@ -81,7 +81,7 @@ import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from arena.game import Game, InvalidOptions
+from arena.game import Game, InvalidOptions, as_written
 from engines.explorers import actions, determinize
 from engines.explorers.cards import load_cards
 from engines.explorers.state import ExplorersState
@@ -103,7 +103,7 @@ def _check_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
         if not isinstance(value, OPTION_TYPES[key]):
             raise InvalidOptions(
                 f"explorers: option {key!r} must be {OPTION_KINDS[OPTION_TYPES[key]]}, "
-                f"got {value!r}"
+                f"got {as_written(value)}"
             )
         merged[key] = value
     return merged

@@ -65,7 +65,7 @@ import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from arena.game import Game, InvalidOptions
+from arena.game import Game, InvalidOptions, as_written
 from engines.lost_explorers import actions, determinize
 from engines.lost_explorers.components import load_components
 from engines.lost_explorers.state import LostExplorersState
@@ -86,7 +86,7 @@ def _check_options(options: Mapping[str, Any] | None) -> dict[str, Any]:
             )
         if not isinstance(value, OPTION_TYPES[key]):
             raise InvalidOptions(f"lost-explorers: option {key!r} must be "
-                                 f"{OPTION_KINDS[OPTION_TYPES[key]]}, got {value!r}")
+                                 f"{OPTION_KINDS[OPTION_TYPES[key]]}, got {as_written(value)}")
         merged[key] = value
     return merged
 

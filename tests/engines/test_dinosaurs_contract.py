@@ -239,8 +239,8 @@ def test_render_draws_the_valley_in_80_columns_with_a_legend() -> None:
 
 
 @pytest.mark.parametrize(("options", "said"), [
-    ({"coins": "3"}, "option 'coins' must be a whole number, got '3'"),
-    ({"coins": True}, "option 'coins' must be a whole number, got True"),
+    ({"coins": "3"}, "option 'coins' must be a whole number, got \"3\""),
+    ({"coins": True}, "option 'coins' must be a whole number, got true"),
     ({"board": 3}, "option 'board' must be a string, got 3"),
 ])
 def test_a_bad_option_is_named_in_a_config_s_own_words(
