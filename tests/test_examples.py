@@ -7,7 +7,7 @@ change to the example changes what is run. Shell commands go through bash with t
 interpreter's ``bin`` folder first on ``PATH`` (the arena's environment, activated). Where
 running an example for real takes minutes or needs what the suite cannot have (a second
 machine, a package index), the test runs its cheapest faithful form and its docstring says
-which. The examples that other test files run are listed in ``EXAMPLES.md``'s table.
+which. ``tests/EXAMPLES.md`` lists every example and what runs it.
 """
 
 from __future__ import annotations
@@ -96,6 +96,35 @@ def parsed_by_the_arena(words: list[str]) -> click.Context:
     return command.make_context(command.name, args, parent=parent.parent)
 
 
+# --- the table of examples ----------------------------------------------------------------
+
+DOCUMENTED = ["README.md", "engines/dinosaurs/README.md", "engines/explorers/README.md",
+              "engines/lost_explorers/README.md", "bots/random/README.md",
+              "bots/greedy/README.md", "bots/mcts/README.md", "benchmarks/README.md",
+              "results/README.md"]
+
+
+def code_blocks_first_lines(text: str) -> list[str]:
+    """The first line of each fenced and indented code block of ``text``."""
+    prose = re.sub(r"^```.*?\n(.*?)^```$", lambda block: "\0" + block[1].split("\n")[0] + "\0",
+                   text, flags=re.M | re.S)
+    fenced = re.findall(r"\0(.*?)\0", prose)
+    indented = [block[0] for block in indented_blocks(re.sub(r"\0.*?\0", "", prose,
+                                                             flags=re.S))]
+    return fenced + indented
+
+
+def test_every_code_block_of_the_user_facing_markdown_has_its_row_in_the_table() -> None:
+    rows = [re.split(r"(?<!\\)\|", line)[1:-1] for line in
+            markdown("tests/EXAMPLES.md").splitlines() if line.startswith("| ")][1:]
+    listed = {(cells[0].strip(), cells[2].strip().strip("`")) for cells in rows}
+    missing = [(path, first) for path in DOCUMENTED
+               for first in code_blocks_first_lines(markdown(path))
+               if (path, first) not in listed]
+    assert missing == []
+    assert len(rows) >= 27
+
+
 # --- README.md ------------------------------------------------------------------------------
 
 
@@ -165,6 +194,8 @@ ARENA_FRAGMENTS = [
      "needs a second machine"),
     ("### Submitting a bot: the bot store", "arena submit ./their-bot",
      "a stranger's package; test_submit.py submits packages"),
+    ("## Writing a bot", "arena check cautious --params '{\"explore\": 0.25}'",
+     "a bot the reader wrote; test_new_bot.py checks one with other params"),
 ]
 
 
