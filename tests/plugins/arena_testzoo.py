@@ -1924,3 +1924,51 @@ class Lingerer(Bot):
 
 
 ZOO = (*ZOO, Lingerer)
+
+
+class Zombie(Bot):
+    """Plays legally, leaving ``count`` children that exit at once and that it never waits
+    for (zombies, which only their parent, stopped between its turns, can reap): at each
+    decision, or with ``when = "close"`` in its ``close()`` (after the match, before its
+    ``done``). With ``when = "leader"`` each child, at each decision, spins in a thread of
+    its own once its first thread has exited (that thread then shows as a zombie)."""
+
+    name = "zoo-zombie"
+
+    def __init__(self, *, when: str = "act", count: int = 1, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.when = when
+        self.count = count
+
+    def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        if self.when in ("act", "leader"):
+            self.leave()
+        return legal_actions[0]
+
+    def close(self) -> None:
+        if self.when == "close":
+            self.leave()
+
+    def leave(self) -> None:
+        for _ in range(self.count):
+            if os.fork() == 0:
+                if self.when == "leader":
+                    self.leader_gone()
+                os._exit(0)
+        time.sleep(0.01)  # each has exited: a zombie now
+
+    @staticmethod
+    def leader_gone() -> None:
+        import platform
+
+        def spin() -> None:
+            while True:
+                pass
+
+        threading.Thread(target=spin).start()
+        number = {"x86_64": 60, "aarch64": 93}.get(platform.machine())  # exit: this thread
+        if number is not None:
+            ctypes.CDLL(None).syscall(number, 0)
+
+
+ZOO = (*ZOO, Zombie)

@@ -1,0 +1,60 @@
+"""Red team, round 19: attacks on the sandbox, the referee and what the terminal shows,
+played for real (bot hosts in bubblewrap and in the fallback, real runs)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from helpers import spec
+
+from arena.match import play_match
+from arena.records import Limits, MatchResult, SeatSpec
+from arena.seats import cgroups
+from arena.seats.process import POOL, HostProcess
+
+
+def duel(bot: SeatSpec, sandbox: str, seed: int = 7, **limits: float) -> MatchResult:
+    """``bot`` in seat 0 against ``random`` on the tiny test race."""
+    chosen = Limits(isolation="process", sandbox=sandbox,  # type: ignore[arg-type]
+                    move_seconds=5.0, bank_seconds=0.0, startup_seconds=10.0, **limits)
+    return play_match(spec(bot, "random", limits=chosen, seed=seed))
+
+
+@pytest.fixture
+def sweeps(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """Hosts in bubblewrap without a control group (a user the machine gives none: the
+    sandbox's tree is swept, not a group); how many processes each sweep killed."""
+    killed: list[int] = []
+    real = HostProcess.end_strays
+
+    def counted(self: HostProcess) -> int:
+        killed.append(real(self))
+        return killed[-1]
+
+    monkeypatch.setattr(cgroups, "create", lambda *args, **kwargs: None)
+    monkeypatch.setattr(HostProcess, "end_strays", counted)
+    POOL.close()
+    yield killed
+    POOL.close()
+
+
+def test_zombies_a_host_leaves_do_not_make_the_sweep_look_again(sweeps: list[int]) -> None:
+    """Inside bubblewrap without a control group, the sweep lists the sandbox's tree, where
+    the children of a host that it never waits for stay, zombies (the host is stopped
+    between its turns: it reaps nothing). A kill does nothing to a zombie, so the sweep
+    looked again and killed it again, all 200 times: the red team's bot left 40 in its
+    ``close()``, and the match's last stop, after its ``done``, made 8,000 kills, 0.15 s of
+    the referee's CPU on nobody's clock (each decision after, in a host the pool kept, did
+    the same on the bot's). A zombie is left alone now."""
+    result = duel(SeatSpec("z", "zoo-zombie", {"when": "close", "count": 40}), "required")
+    assert result.statuses == ("ok", "ok"), result.errors
+    assert sweeps and max(sweeps) == 0, sweeps
+
+
+def test_a_process_whose_first_thread_has_exited_is_still_swept(sweeps: list[int]) -> None:
+    """Held: a child whose first thread has exited shows as a zombie while its other threads
+    run on (spinning, after its bot's answer); the sweep still kills it."""
+    result = duel(SeatSpec("z", "zoo-zombie", {"when": "leader"}), "required")
+    assert result.statuses == ("ok", "ok"), result.errors
+    assert sum(1 for count in sweeps if count) >= 3, sweeps
