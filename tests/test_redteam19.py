@@ -58,3 +58,18 @@ def test_a_process_whose_first_thread_has_exited_is_still_swept(sweeps: list[int
     result = duel(SeatSpec("z", "zoo-zombie", {"when": "leader"}), "required")
     assert result.statuses == ("ok", "ok"), result.errors
     assert sum(1 for count in sweeps if count) >= 3, sweeps
+
+
+@pytest.mark.parametrize("sandbox", ["required", "fallback"])
+def test_a_sandboxed_bot_answering_an_int_too_long_to_write_is_illegal(sandbox: str) -> None:
+    """A sandboxed bot answering ``10**5000`` (an int past the 4,300 digits Python writes as
+    text) ended ``error``: its host could not write the answer in JSON and sent an error
+    instead. The same bot in-process is ``illegal``, as any answer that is no legal action.
+    The host now says what it was, and the seat is ``illegal`` in both."""
+    POOL.close()
+    try:
+        result = duel(SeatSpec("j", "zoo-junk", {"kind": "hugest"}), sandbox)
+    finally:
+        POOL.close()
+    assert result.statuses == ("illegal", "ok") and result.ranking == (1, 0), result.errors
+    assert "an int of 16610 bits" in str(result.errors[0])
