@@ -4,6 +4,7 @@ played for real (bot hosts in bubblewrap and in the fallback, real runs)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from helpers import spec
@@ -73,3 +74,33 @@ def test_a_sandboxed_bot_answering_an_int_too_long_to_write_is_illegal(sandbox: 
         POOL.close()
     assert result.statuses == ("illegal", "ok") and result.ranking == (1, 0), result.errors
     assert "an int of 16610 bits" in str(result.errors[0])
+
+
+def test_a_sandbox_reads_nothing_of_the_base_pythons_packages() -> None:
+    """A bubblewrap host binds the base Python installation whole (its standard library is
+    there), and with it that installation's ``site-packages``, which the arena's virtualenv
+    does not import from: what ``pip install`` put there with the base Python's pip (a bot
+    installed there by mistake, another project's code) is no distribution of the arena's
+    path, so none of it was hidden, and the zoo's snoop read it in its match. The base's
+    ``site-packages`` lists nothing in a host of a virtualenv made without it."""
+    import site
+    import sys
+
+    if sys.prefix == sys.base_prefix:
+        pytest.skip("the arena runs on its base Python: its packages are the arena's own")
+    folders = [Path(entry) for entry in site.getsitepackages([sys.base_prefix])]
+    files = [path for folder in folders if folder.is_dir()
+             for path in sorted(folder.glob("*/__init__.py"))[:1]]
+    if not files:
+        pytest.skip("the base Python has no package installed to read")
+    POOL.close()
+    try:
+        result = duel(SeatSpec("snoop", "zoo-snoop", {"secret_file": str(files[0])}),
+                      "required")
+    finally:
+        POOL.close()
+    assert result.statuses == ("ok", "ok"), result.errors
+    assert "SNOOPED" in result.outputs[0]
+    found = [line for line in result.outputs[0].splitlines() if line.startswith("FOUND:")]
+    assert found == [], found
+

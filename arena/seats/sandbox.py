@@ -456,7 +456,41 @@ def _python_binds(extra: list[Path], environment: Path | None) -> list[str]:
         for name in SETTINGS_HIDDEN:
             if (place / name).is_file():
                 args += ["--ro-bind", str(EMPTY_FILE), str(place / name)]
+    for folder in unused_base_packages(environment):
+        if not any(folder == place or folder in place.parents for place in places):
+            args += ["--tmpfs", str(folder), "--remount-ro", str(folder)]
     return args
+
+
+def unused_base_packages(environment: Path | None) -> list[Path]:
+    """The base Python installation's ``site-packages`` folders that the host's interpreter
+    does not import from: a virtualenv (the arena's, or a stored bot's ``environment``) made
+    without its base's packages. The base installation is bound whole, and with it
+    everything ``pip install`` put in its ``site-packages`` (a bot installed with the base
+    Python's pip instead of the virtualenv's, another project's code): no other bot's files
+    are hidden there, as none of them is on the arena's path to be found, and the red team's
+    bot read what was there. They list nothing in the sandbox now."""
+    import site
+
+    base = Path(sys.base_prefix).resolve()
+    if environment is None:
+        if Path(sys.prefix).resolve() == base:
+            return []  # no virtualenv: the base's packages are the arena's own (and hidden)
+        used = {Path(entry).resolve() for entry in sys.path if entry}
+    else:
+        try:
+            settings = (environment / "pyvenv.cfg").read_text(errors="replace")
+        except OSError:
+            return []
+        if re.search(r"(?m)^\s*include-system-site-packages\s*=\s*true\s*$", settings, re.I):
+            return []
+        used = set()
+    found: list[Path] = []
+    for entry in site.getsitepackages([sys.base_prefix]):
+        folder = Path(entry).resolve()
+        if folder.is_dir() and folder not in used and folder not in found:
+            found.append(folder)
+    return found
 
 
 SETTINGS_HIDDEN = ("pip.conf", "pip.ini")
