@@ -104,3 +104,19 @@ def test_a_sandbox_reads_nothing_of_the_base_pythons_packages() -> None:
     found = [line for line in result.outputs[0].splitlines() if line.startswith("FOUND:")]
     assert found == [], found
 
+
+def test_a_bots_start_up_time_is_one_budget_for_its_import_and_its_constructor() -> None:
+    """``startup_seconds`` is the time a sandboxed bot has to start, its import and its
+    constructor (the README's config says so), but a new host had it twice: once for its
+    hello (the import), then once more for its ``start`` (the constructor). The zoo's bot
+    took 2.5 s to import and 2.5 s to construct under ``startup_seconds = 4``, and played,
+    its opponents waiting 5 s. It times out now."""
+    POOL.close()
+    chosen = Limits(isolation="process", sandbox="required", move_seconds=5.0,
+                    bank_seconds=0.0, startup_seconds=4.0)
+    try:
+        result = play_match(spec(SeatSpec("s", "zoo-slow-import"), "random", limits=chosen))
+    finally:
+        POOL.close()
+    assert result.statuses == ("timeout", "ok"), result.errors
+    assert "start-up" in str(result.errors[0])

@@ -30,6 +30,12 @@ if os.environ.get("ARENA_TEST_IMPORTED"):  # a test asks whether bot code ran ou
         _marker.write(f"imported in process {os.getpid()}\n")         # empty: never there)
 
 
+SLOW_IMPORT = 2.5
+"""Seconds the zoo's import takes in a host of :class:`SlowImport` (its ``--bot`` names it)."""
+if f"--bot={'zoo-slow-import'}" in sys.argv:
+    time.sleep(SLOW_IMPORT)
+
+
 class _Nameless(type):
     """A class whose name raises when asked (its metaclass's own ``__name__``)."""
 
@@ -1972,3 +1978,20 @@ class Zombie(Bot):
 
 
 ZOO = (*ZOO, Zombie)
+
+
+class SlowImport(Bot):
+    """Takes most of its start-up time twice: its module's import (:data:`SLOW_IMPORT`
+    seconds in its own host), then its constructor (``seconds``)."""
+
+    name = "zoo-slow-import"
+
+    def __init__(self, *, seconds: float = SLOW_IMPORT, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        time.sleep(seconds)
+
+    def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        return legal_actions[0]
+
+
+ZOO = (*ZOO, SlowImport)
