@@ -120,3 +120,30 @@ def test_a_bots_start_up_time_is_one_budget_for_its_import_and_its_constructor()
         POOL.close()
     assert result.statuses == ("timeout", "ok"), result.errors
     assert "start-up" in str(result.errors[0])
+
+
+def test_a_replay_shows_a_records_game_without_its_terminal_codes(tmp_path: Path) -> None:
+    """A results folder may come from anyone, and ``arena replay`` printed the record's
+    ``game`` as it was: the red team's ``matches.jsonl``, edited by hand, said its game with
+    an OSC code that set the terminal's title (one that writes the clipboard would do as
+    well, where a terminal allows it) and a CSI code that cleared the screen. It is shown as
+    plain text now, as every other part of a record."""
+    import json
+
+    from click.testing import CliRunner
+
+    from arena.cli import main
+    from arena.plugins import registry
+
+    game = "explorers-of-the-lost-valley"
+    played = play_match(spec("random", "greedy", game=game, seed=3,
+                             limits=Limits(isolation="inprocess")))
+    record = played.to_json()
+    record["game"] = f"{game}\x1b]0;PWNED\x07\x1b[2J\x9b31m"
+    (tmp_path / "config.json").write_text(json.dumps(
+        {"name": "r", "game": game, "options": {}, "game_plugin": registry().games[game].module}))
+    (tmp_path / "matches.jsonl").write_text(json.dumps(record) + "\n")
+    shown = CliRunner().invoke(main, ["replay", str(tmp_path), played.id, "--print"])
+    assert shown.exit_code == 0, shown.output
+    assert f"match {played.id}: {game}, " in shown.output
+    assert not any(code in shown.output for code in ("\x1b", "\x07", "\x9b")), shown.output[:300]
