@@ -147,3 +147,27 @@ def test_a_replay_shows_a_records_game_without_its_terminal_codes(tmp_path: Path
     assert shown.exit_code == 0, shown.output
     assert f"match {played.id}: {game}, " in shown.output
     assert not any(code in shown.output for code in ("\x1b", "\x07", "\x9b")), shown.output[:300]
+
+
+def test_a_leaderboards_history_shows_the_runs_name_without_its_terminal_codes(
+    tmp_path: Path,
+) -> None:
+    """``arena leaderboard --history`` titled its chart with the run's name and game from
+    ``config.json`` as they were (the table's title was plain text already): a results
+    folder edited by hand set the terminal's title."""
+    import json
+
+    from click.testing import CliRunner
+
+    from arena.cli import main
+
+    played = play_match(spec("random", "greedy", game="explorers-of-the-lost-valley", seed=3,
+                             limits=Limits(isolation="inprocess")))
+    (tmp_path / "config.json").write_text(json.dumps(
+        {"name": "run\x1b]0;PWNED\x07", "game": "explorers-of-the-lost-valley\x1b[2J",
+         "ratings": {"draw_probability": 0.1}}))
+    (tmp_path / "matches.jsonl").write_text(json.dumps(played.to_json()) + "\n")
+    shown = CliRunner().invoke(main, ["leaderboard", str(tmp_path), "--history"])
+    assert shown.exit_code == 0, shown.output
+    assert "run: explorers-of-the-lost-valley: conservative rating" in shown.output
+    assert not any(code in shown.output for code in ("\x1b", "\x07")), shown.output[:300]
