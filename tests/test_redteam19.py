@@ -171,3 +171,23 @@ def test_a_leaderboards_history_shows_the_runs_name_without_its_terminal_codes(
     assert shown.exit_code == 0, shown.output
     assert "run: explorers-of-the-lost-valley: conservative rating" in shown.output
     assert not any(code in shown.output for code in ("\x1b", "\x07")), shown.output[:300]
+
+
+def test_a_sandboxs_mounts_name_no_file_of_the_arenas_installation() -> None:
+    """What a bubblewrap host reads in ``/proc/self/mountinfo`` names the source of each of
+    its mounts: the arena bound its own empty file (``arena/seats/empty``) over each entry of
+    ``/proc`` it hides and each file of another bot, so a stored bot, which runs on a copy
+    of the arena's runtime in its own environment, read where the organiser keeps the arena
+    (a home folder, a user name) 40 times over. The files it hides are now bubblewrap's own,
+    made empty from a descriptor: their source names nothing of the machine."""
+    from arena.seats.sandbox import EMPTY_FILE
+
+    POOL.close()
+    try:
+        result = duel(SeatSpec("snoop", "zoo-snoop", {"mounts": True}), "required")
+    finally:
+        POOL.close()
+    assert result.statuses == ("ok", "ok"), result.errors
+    mounts = [line for line in result.outputs[0].splitlines() if line.startswith("MOUNT ")]
+    assert any(" /proc/" in line for line in mounts), mounts  # the hidden entries of /proc
+    assert not [line for line in mounts if str(EMPTY_FILE) in line], mounts

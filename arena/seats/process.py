@@ -43,7 +43,7 @@ from arena.seats import (
     seccomp,
 )
 from arena.seats.protocol import MAX_ANSWER, MAX_LINE, STATIC_PROTOCOL, decode, encode
-from arena.seats.sandbox import CLEAN_ENV, SCRATCH_MB, Confinement, host_command
+from arena.seats.sandbox import CLEAN_ENV, SCRATCH_MB, Confinement, host_command, use_bubblewrap
 
 OUTPUT_BYTES = 64 * 1024
 """How much of a bot's stdout and stderr is kept per match."""
@@ -301,9 +301,19 @@ class HostProcess:
         # the files every sandbox shares would be a channel between two seats): see
         # arena.seats.seccomp.
         rules = seccomp.descriptor()
-        command, self.workdir = host_command(
-            plugin, role, (to_host_r, from_host_w), confinement, sandbox, environment, rules
-        )
+        # What bubblewrap makes the files it hides from (see sandbox._empty_data); bubblewrap
+        # closes it before the host starts. None in the fallback, whose host would keep it.
+        empty = os.open(os.devnull, os.O_RDONLY | os.O_CLOEXEC) if use_bubblewrap(sandbox) \
+            else None
+        extra = tuple(fd for fd in (empty, rules) if fd is not None)
+        try:
+            command, self.workdir = host_command(
+                plugin, role, (to_host_r, from_host_w), confinement, sandbox, environment,
+                rules, empty)
+        except BaseException:
+            for fd in extra:
+                os.close(fd)
+            raise
         # The bot's processes together, where the machine allows a control group: memory
         # (the scratch folders' too), how many, and the cores they use at once (see
         # arena.seats.cgroups).
@@ -316,11 +326,11 @@ class HostProcess:
         try:
             self.process = subprocess.Popen(
                 command, stdin=subprocess.DEVNULL, stdout=output_w, stderr=output_w,
-                pass_fds=(to_host_r, from_host_w, *(() if rules is None else (rules,))),
+                pass_fds=(to_host_r, from_host_w, *extra),
                 env=dict(CLEAN_ENV), cwd=self.workdir, start_new_session=True, close_fds=True,
             )
         finally:
-            for fd in (to_host_r, from_host_w, output_w, *(() if rules is None else (rules,))):
+            for fd in (to_host_r, from_host_w, output_w, *extra):
                 os.close(fd)
         self.output = Output(output_r)
         self.buffer = bytearray()

@@ -558,6 +558,30 @@ EMPTY_FILE = Path(__file__).with_name("empty")
 """An empty file of the arena's, bound over each file of :func:`hidden_proc`."""
 
 
+EMPTY_FD = 6
+"""The descriptor (an empty source: ``/dev/null``) bubblewrap reads each file it makes empty in
+a host's sandbox from (``--ro-bind-data``), instead of binding :data:`EMPTY_FILE` there."""
+
+
+def _empty_data(args: list[str]) -> list[str]:
+    """bubblewrap's ``args`` with each bind of :data:`EMPTY_FILE` made a file of no data read
+    from :data:`EMPTY_FD`. A bind names its source in ``/proc/self/mountinfo``, which a bot
+    reads: :data:`EMPTY_FILE` is in the arena's own installation, so a stored bot (which
+    runs on a copy of the arena's runtime in its own environment) read where the organiser
+    keeps the arena (their home folder, their user name), over each entry of ``/proc`` it
+    hides. A file of bubblewrap's own shows as ``/bindfile...`` there."""
+    found: list[str] = []
+    index = 0
+    while index < len(args):
+        if args[index] == "--ro-bind" and args[index + 1:index + 2] == [str(EMPTY_FILE)]:
+            found += ["--ro-bind-data", str(EMPTY_FD), args[index + 2]]
+            index += 3
+        else:
+            found.append(args[index])
+            index += 1
+    return found
+
+
 def _hidden_proc() -> list[str]:
     """bubblewrap's arguments hiding :func:`hidden_proc`: files read empty, folders are
     empty and read-only."""
@@ -659,14 +683,16 @@ def _running(pid: int) -> bool:
 
 def host_command(
     plugin: str, role: list[str], fds: tuple[int, int], confinement: Confinement, mode: str,
-    environment: Path | None = None, seccomp_fd: int | None = None,
+    environment: Path | None = None, seccomp_fd: int | None = None, empty_fd: int | None = None,
 ) -> tuple[list[str], str | None]:
     """The command line of a host for ``plugin`` (``role``: ``--bot NAME`` or ``--catalog``)
     and the private working directory made for it (None under bubblewrap). ``fds``: the
     request and answer descriptors, which the host gets as :data:`HOST_FDS`. ``environment``:
     a stored bot's own virtualenv (its Python and packages) instead of the arena's.
     ``seccomp_fd``: a descriptor the host inherits holding :mod:`arena.seats.seccomp`'s
-    filter, which bubblewrap installs (for the fallback, :meth:`Confinement.limited`)."""
+    filter, which bubblewrap installs (for the fallback, :meth:`Confinement.limited`).
+    ``empty_fd``: a descriptor the host inherits reading nothing (``/dev/null``), from which
+    bubblewrap makes the files it hides empty (see :func:`_empty_data`)."""
     location = None if environment is not None else module_location(plugin)
     paths = [] if location is None else [str(location.parent)]
     if environment is None:
@@ -710,6 +736,9 @@ def host_command(
                *_system_binds(), *_python_binds(extra, environment),
                *foreign.hidden_arguments(plugin, foreign.environment_roots(environment)),
                *READ_ONLY_ROOT, "--", *python]
+    if empty_fd is not None:
+        moves[empty_fd] = EMPTY_FD
+        command = _empty_data(command)
     return confinement.limited(command, moves), None
 
 

@@ -330,15 +330,18 @@ class Snoop(Bot):
     its own and tells it anything (a file that reads something, a folder that lists
     something): what the whole machine's kernel says to every sandbox alike. With ``peek``,
     it prints ``FOUND: read DISTRIBUTION FILE`` for each file it reads of another plugin's
-    distribution (another bot's code or data)."""
+    distribution (another bot's code or data). With ``mounts``, it prints ``MOUNT SOURCE
+    POINT`` for each of its mounts whose source (in ``/proc/self/mountinfo``) is not the
+    folder it is mounted on: a path of the machine it would not see otherwise."""
 
     name = "zoo-snoop"
 
     def __init__(self, *, port: int = 0, targets: Sequence[str] = (), secret_file: str = "",
-                 proc: bool = False, peek: bool = False, **kwargs: Any) -> None:
+                 proc: bool = False, peek: bool = False, mounts: bool = False,
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.port, self.targets, self.secret_file = port, list(targets), secret_file
-        self.proc, self.peek = proc, peek
+        self.proc, self.peek, self.mounts = proc, peek, mounts
         self.done = False
 
     def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
@@ -349,6 +352,12 @@ class Snoop(Bot):
             if self.peek:
                 for finding in _peek():
                     print(f"FOUND: {finding}")
+            if self.mounts:
+                with open("/proc/self/mountinfo") as mounts:
+                    for line in mounts:
+                        source, point = line.split()[3:5]
+                        if source != point:
+                            print(f"MOUNT {source} {point}")
             if self.proc:
                 for name in sorted(os.listdir("/proc")):
                     if not name.isdigit() and _tells(Path("/proc") / name):
