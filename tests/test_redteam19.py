@@ -191,3 +191,47 @@ def test_a_sandboxs_mounts_name_no_file_of_the_arenas_installation() -> None:
     mounts = [line for line in result.outputs[0].splitlines() if line.startswith("MOUNT ")]
     assert any(" /proc/" in line for line in mounts), mounts  # the hidden entries of /proc
     assert not [line for line in mounts if str(EMPTY_FILE) in line], mounts
+
+
+def test_a_leaderboard_takes_no_ratings_from_a_checkpoint_it_did_not_seal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A run folder's ``ratings-checkpoint.json`` holds the ratings after its matches, so
+    that a reader rates only what came after; its digest covered the matches, not the
+    ratings. The red team edited the ratings of a real run's checkpoint by hand: ``arena
+    leaderboard`` put ``random`` first (85.8 for greedy's 31), while every match replayed
+    and checked as recorded. A checkpoint is now sealed with a key of the user's own, and
+    one that key did not seal is rated again (and one it sealed is still used)."""
+    import json
+
+    from click.testing import CliRunner
+
+    from arena.cli import main
+    from arena.ledger import CHECKPOINT, rate_run, read_run
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    run = tmp_path / "run"
+    run.mkdir()
+    lines = []
+    for seed in (3, 4):
+        played = play_match(spec("greedy", "random", game="explorers-of-the-lost-valley",
+                                 seed=seed, limits=Limits(isolation="inprocess"),
+                                 match_id=f"r001-t00000{seed}-s001"))
+        lines.append(json.dumps(played.to_json()) + "\n")
+    (run / "matches.jsonl").write_text("".join(lines))
+    (run / "config.json").write_text(json.dumps(
+        {"name": "run", "game": "explorers-of-the-lost-valley",
+         "ratings": {"draw_probability": 0.1}}))
+    first = CliRunner().invoke(main, ["leaderboard", str(run), "--format", "json"])
+    assert first.exit_code == 0, first.output
+    honest = json.loads(first.stdout)
+    ledger = read_run(run / "matches.jsonl").ledger
+    checkpoint = json.loads((run / CHECKPOINT).read_text())
+    assert rate_run(ledger, checkpoint["draw_probability"], run)[1] == 2  # sealed: used
+    tallies = checkpoint["ratings"]["tallies"]
+    for label, tally in tallies.items():  # the last first (tau: mean times precision)
+        tally[1] = 2.0 if label == honest[-1]["bot"] else 0.1
+    (run / CHECKPOINT).write_text(json.dumps(checkpoint))
+    shown = CliRunner().invoke(main, ["leaderboard", str(run), "--format", "json"])
+    assert shown.exit_code == 0, shown.output
+    assert json.loads(shown.stdout) == honest
