@@ -235,3 +235,26 @@ def test_a_leaderboard_takes_no_ratings_from_a_checkpoint_it_did_not_seal(
     shown = CliRunner().invoke(main, ["leaderboard", str(run), "--format", "json"])
     assert shown.exit_code == 0, shown.output
     assert json.loads(shown.stdout) == honest
+
+
+def test_a_plot_shows_a_runs_name_as_it_is_not_as_math(tmp_path: Path) -> None:
+    """``--plot`` titles its chart with the run's name from ``config.json``, and matplotlib
+    reads what stands between two ``$`` as math: a results folder edited by hand, whose name
+    was ``x$\\frac{$``, ended ``arena leaderboard --plot`` in a traceback. A ``$`` is shown
+    as it is now."""
+    import json
+
+    from click.testing import CliRunner
+
+    from arena.cli import main
+
+    played = play_match(spec("random", "greedy", game="explorers-of-the-lost-valley", seed=3,
+                             limits=Limits(isolation="inprocess")))
+    (tmp_path / "config.json").write_text(json.dumps(
+        {"name": "x$\\frac{$ $\\nosuchcommand$", "game": "explorers-of-the-lost-valley",
+         "ratings": {"draw_probability": 0.1}}))
+    (tmp_path / "matches.jsonl").write_text(json.dumps(played.to_json()) + "\n")
+    picture = tmp_path / "chart.svg"
+    shown = CliRunner().invoke(main, ["leaderboard", str(tmp_path), "--plot", str(picture)])
+    assert shown.exit_code == 0, shown.output
+    assert picture.stat().st_size > 0
