@@ -177,9 +177,9 @@ def test_a_sandboxs_mounts_name_no_file_of_the_arenas_installation() -> None:
     """What a bubblewrap host reads in ``/proc/self/mountinfo`` names the source of each of
     its mounts: the arena bound its own empty file (``arena/seats/empty``) over each entry of
     ``/proc`` it hides and each file of another bot, so a stored bot, which runs on a copy
-    of the arena's runtime in its own environment, read where the organiser keeps the arena
-    (a home folder, a user name) 40 times over. The files it hides are now bubblewrap's own,
-    made empty from a descriptor: their source names nothing of the machine."""
+    of the arena's runtime in its own environment (in the store), read where the organiser
+    keeps the arena 40 times over. The files it hides are now bubblewrap's own, made empty
+    from a descriptor: their source names nothing of the machine."""
     from arena.seats.sandbox import EMPTY_FILE
 
     POOL.close()

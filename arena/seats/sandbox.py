@@ -567,9 +567,9 @@ def _empty_data(args: list[str]) -> list[str]:
     """bubblewrap's ``args`` with each bind of :data:`EMPTY_FILE` made a file of no data read
     from :data:`EMPTY_FD`. A bind names its source in ``/proc/self/mountinfo``, which a bot
     reads: :data:`EMPTY_FILE` is in the arena's own installation, so a stored bot (which
-    runs on a copy of the arena's runtime in its own environment) read where the organiser
-    keeps the arena (their home folder, their user name), over each entry of ``/proc`` it
-    hides. A file of bubblewrap's own shows as ``/bindfile...`` there."""
+    runs on a copy of the arena's runtime in its own environment, ``sys.prefix``, in the
+    store) read where the organiser keeps the arena, over each entry of ``/proc`` it hides.
+    A file of bubblewrap's own shows as ``/bindfile...`` there."""
     found: list[str] = []
     index = 0
     while index < len(args):
