@@ -1965,12 +1965,20 @@ class Zombie(Bot):
             self.leave()
 
     def leave(self) -> None:
+        children = []
         for _ in range(self.count):
-            if os.fork() == 0:
+            child = os.fork()
+            if child == 0:
                 if self.when == "leader":
                     self.leader_gone()
                 os._exit(0)
-        time.sleep(0.01)  # each has exited: a zombie now
+            children.append(child)
+        if self.when == "leader":
+            return
+        until = time.monotonic() + 5
+        for child in children:  # until each has exited: a zombie now
+            while _state(child) != "Z" and time.monotonic() < until:
+                time.sleep(0.001)
 
     @staticmethod
     def leader_gone() -> None:
