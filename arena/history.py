@@ -151,6 +151,13 @@ def require_pyplot() -> Any:
     return pyplot
 
 
+def _literal(text: str) -> str:
+    """``text`` as matplotlib shows it as it is: plain, and each ``$`` escaped (between two
+    of them, matplotlib reads its math markup: a run's name from a results folder edited by
+    hand, ``x$\\frac{$``, ended ``--plot`` in a traceback; a label could do the same)."""
+    return plain(text).replace("$", r"\$")
+
+
 def plot(history: History, path: Path, title: str) -> None:
     """Write the series as a line chart to ``path`` (``.png`` or ``.svg``) with matplotlib."""
     if path.suffix.lower() not in PLOT_SUFFIXES:
@@ -158,10 +165,10 @@ def plot(history: History, path: Path, title: str) -> None:
     pyplot = require_pyplot()
     figure, axes = pyplot.subplots(figsize=(9, 5), layout="constrained")
     for bot in history.bots:
-        axes.plot(history.after, history.series[bot], label=plain(bot), linewidth=1.5)
+        axes.plot(history.after, history.series[bot], label=_literal(bot), linewidth=1.5)
     axes.set_xlabel("matches rated (in match-id order)")
     axes.set_ylabel(f"conservative rating {_MU_3_SIGMA}")
-    axes.set_title(plain(title))
+    axes.set_title(_literal(title))
     axes.grid(alpha=0.3)
     if history.bots:
         axes.legend(loc="best", fontsize="small")

@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import bisect
 import contextlib
+import functools
 import hashlib
+import hmac
 import itertools
 import json
 import math
@@ -221,14 +223,66 @@ def _digest(ledger: Ledger, ids: list[str]) -> str:
     return digest.hexdigest()
 
 
+def checkpoint_key() -> bytes | None:
+    """This user's key for sealing rating checkpoints (made on first use, readable by this
+    user alone, in ``$XDG_CACHE_HOME/lostvalley-arena/``, else ``~/.cache/...``); None where
+    it can be neither read nor made (checkpoints are then neither trusted nor written).
+
+    A checkpoint holds ratings that nothing checks but a new rating of every match: a
+    results folder may come from anyone, and the red team's ``ratings-checkpoint.json``,
+    edited by hand (its digest covers the matches, not the ratings), had ``arena
+    leaderboard`` put ``random`` first with 85.8 for greedy's 31 while every match replayed
+    and checked as recorded. A checkpoint is trusted only if this user's key sealed it: one
+    made elsewhere is rated again, once."""
+    cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return _key_at(Path(cache) / "lostvalley-arena" / "checkpoint.key")
+
+
+@functools.cache
+def _key_at(path: Path) -> bytes | None:
+    try:
+        key = path.read_bytes()
+        return key if len(key) >= 32 else None
+    except FileNotFoundError:
+        pass
+    except OSError:
+        return None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        descriptor, temporary = tempfile.mkstemp(prefix=".checkpoint-key-", dir=path.parent)
+        try:
+            os.write(descriptor, os.urandom(32))
+            os.close(descriptor)
+            with contextlib.suppress(FileExistsError):  # another process made one first
+                os.link(temporary, path)
+        finally:
+            os.unlink(temporary)
+        key = path.read_bytes()
+        return key if len(key) >= 32 else None
+    except OSError:
+        return None
+
+
+def _seal(checkpoint: dict[str, object], key: bytes) -> str:
+    """The key's seal over every field of ``checkpoint`` but its seal."""
+    content = {name: value for name, value in checkpoint.items() if name != "seal"}
+    text = json.dumps(content, sort_keys=True, allow_nan=False)
+    return hmac.new(key, text.encode(), hashlib.sha256).hexdigest()
+
+
 def _from_checkpoint(
     ledger: Ledger, ids: list[str], draw_probability: float, path: Path
 ) -> tuple[Ratings, int]:
     fresh = Ratings(draw_probability, ledger.labels)
     if not path.is_file():  # none yet, or not a file (a FIFO would be waited on for ever)
         return fresh, 0
+    key = checkpoint_key()
+    if key is None:
+        return fresh, 0
     try:
         saved = json.loads(path.read_text(encoding="utf-8"))
+        if not hmac.compare_digest(str(saved["seal"]), _seal(saved, key)):
+            return fresh, 0
         through, count = str(saved["through"]), int(saved["count"])
         if (saved["draw_probability"] != draw_probability or saved["labels"] != ledger.labels
                 or saved["statuses"] != ledger.statuses
@@ -244,11 +298,18 @@ def _from_checkpoint(
 def _save_checkpoint(
     ledger: Ledger, ids: list[str], draw_probability: float, ratings: Ratings, path: Path
 ) -> None:
-    checkpoint = {
+    key = checkpoint_key()
+    if key is None:
+        return  # nothing to seal it with: the next reader rates again
+    checkpoint: dict[str, object] = {
         "through": ids[-1], "count": len(ids), "digest": _digest(ledger, ids),
         "draw_probability": draw_probability, "labels": ledger.labels,
         "statuses": ledger.statuses, "ratings": ratings.state(),
     }
+    try:
+        checkpoint["seal"] = _seal(checkpoint, key)
+    except ValueError:  # a rating JSON cannot write (NaN): rated again next time
+        return
     try:
         # A temporary file of its own (mkstemp: made new, never through a link): a results
         # folder may come from anyone, and its ratings-checkpoint.tmp made a link to another

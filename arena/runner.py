@@ -39,7 +39,7 @@ from arena.errors import ArenaError
 from arena.ledger import Recorded
 from arena.plugins import Registry
 from arena.ratings import DRAW_PROBABILITY, usable_draw_probability
-from arena.records import MatchResult, MatchSpec, is_label
+from arena.records import MatchResult, MatchSpec, is_label, plain
 from arena.schedule import SEATINGS, of_the_plan
 from arena.seats.sandbox import distribution_parts, module_location
 from arena.store import (
@@ -505,6 +505,9 @@ def saved_settings(
     if saved is None:
         warnings.append("bots that played no match are not listed")
     title = f"{name or directory.name}: {game}" if game else (name or directory.name)
+    # plain(): the config's name and game are any text a results folder holds (which may come
+    # from anyone); ``--history`` printed them as they were (the terminal's title set).
+    title = plain(title)
     planned = _saved_plan(saved, labels, path, warnings)
     return Saved(title, labels, probability, tuple(warnings), planned)
 

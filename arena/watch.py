@@ -42,7 +42,9 @@ def header(replay: Replay) -> list[str]:
     """Who played the match and how it ended, as plain lines."""
     record = replay.record
     options = f" with options {replay.options}" if replay.options else ""
-    lines = [f"match {record.id}: {record.game}{options}, {len(replay.steps)} actions"]
+    # plain(): the record's game is any text a results folder holds, which may come from
+    # anyone (the red team's set the terminal's title and cleared its screen).
+    lines = [f"match {record.id}: {plain(record.game)}{options}, {len(replay.steps)} actions"]
     for seat, label in enumerate(record.seats):
         status = record.statuses[seat] if seat < len(record.statuses) else "?"
         error = record.errors[seat] if seat < len(record.errors) else None
@@ -63,7 +65,7 @@ def result_lines(replay: Replay) -> list[str]:
                                                                          strict=False))
     lines = [f"result: places {places}; scores {scores}"]
     if replay.problems:
-        lines += [f"CHECK FAILED: {problem}" for problem in replay.problems]
+        lines += [f"CHECK FAILED: {plain(problem)}" for problem in replay.problems]
     else:
         lines.append("checked: the replay reproduces the recorded scores and ranking")
     return lines

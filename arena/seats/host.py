@@ -264,12 +264,21 @@ class Host:
         for key in message.get("same", ()):
             observation[key] = self.static[key]
         answer = self.bot.act(observation, tuple(message["legal"]))
-        if answer is None or isinstance(answer, (bool, int, float, str)):
+        if answer is None or isinstance(answer, (bool, float, str)):
             return answer
         try:  # an int-like answer (numpy.int64, say) counts as its value
-            return operator.index(answer)
+            number = operator.index(answer)
         except Exception:
             return {"unreadable": f"{type(answer).__name__}"}
+        if number.bit_length() > 64:
+            try:
+                str(number)
+            except ValueError:
+                # Too long for Python to write as text (past 4,300 digits): JSON cannot say
+                # it, and the seat ended ``error`` (the answer not JSON-able) where an
+                # in-process bot answering it is ``illegal``. What it was is said instead.
+                return {"unreadable": f"an int of {number.bit_length()} bits"}
+        return number
 
 
 def main(argv: list[str] | None = None) -> int:

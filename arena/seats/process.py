@@ -43,7 +43,7 @@ from arena.seats import (
     seccomp,
 )
 from arena.seats.protocol import MAX_ANSWER, MAX_LINE, STATIC_PROTOCOL, decode, encode
-from arena.seats.sandbox import CLEAN_ENV, SCRATCH_MB, Confinement, host_command
+from arena.seats.sandbox import CLEAN_ENV, SCRATCH_MB, Confinement, host_command, use_bubblewrap
 
 OUTPUT_BYTES = 64 * 1024
 """How much of a bot's stdout and stderr is kept per match."""
@@ -301,9 +301,19 @@ class HostProcess:
         # the files every sandbox shares would be a channel between two seats): see
         # arena.seats.seccomp.
         rules = seccomp.descriptor()
-        command, self.workdir = host_command(
-            plugin, role, (to_host_r, from_host_w), confinement, sandbox, environment, rules
-        )
+        # What bubblewrap makes the files it hides from (see sandbox._empty_data); bubblewrap
+        # closes it before the host starts. None in the fallback, whose host would keep it.
+        empty = os.open(os.devnull, os.O_RDONLY | os.O_CLOEXEC) if use_bubblewrap(sandbox) \
+            else None
+        extra = tuple(fd for fd in (empty, rules) if fd is not None)
+        try:
+            command, self.workdir = host_command(
+                plugin, role, (to_host_r, from_host_w), confinement, sandbox, environment,
+                rules, empty)
+        except BaseException:
+            for fd in extra:
+                os.close(fd)
+            raise
         # The bot's processes together, where the machine allows a control group: memory
         # (the scratch folders' too), how many, and the cores they use at once (see
         # arena.seats.cgroups).
@@ -316,11 +326,11 @@ class HostProcess:
         try:
             self.process = subprocess.Popen(
                 command, stdin=subprocess.DEVNULL, stdout=output_w, stderr=output_w,
-                pass_fds=(to_host_r, from_host_w, *(() if rules is None else (rules,))),
+                pass_fds=(to_host_r, from_host_w, *extra),
                 env=dict(CLEAN_ENV), cwd=self.workdir, start_new_session=True, close_fds=True,
             )
         finally:
-            for fd in (to_host_r, from_host_w, output_w, *(() if rules is None else (rules,))):
+            for fd in (to_host_r, from_host_w, output_w, *extra):
                 os.close(fd)
         self.output = Output(output_r)
         self.buffer = bytearray()
@@ -394,7 +404,7 @@ class HostProcess:
             # Until a look finds none: a process that forks and exits in a loop hops to a
             # new pid between a look and the kill; it is caught on a later look, each kill
             # being quicker than a fork.
-            strays = look()
+            strays = [pid for pid in look() if not _ended(pid)]
             if not strays:
                 break
             while strays:
@@ -809,8 +819,11 @@ class ProcessSeat:
                 host.greet(startup_seconds)
             if deal is not None:
                 host.deals.add(deal)
-            host.request({"type": "start", **start}, "ready",
-                         time.perf_counter() + startup_seconds, "start-up")
+            # One budget for the import and the constructor, as the README says: the start
+            # had its own after the hello's, and a bot took twice its start-up time (an
+            # import of 0.9 of it, then a constructor of 0.9), out of the other seats' time.
+            host.request({"type": "start", **start}, "ready", began + startup_seconds,
+                         "start-up")
             host.pause()
         except SeatFault as fault:
             output = host.output.take(wait=0.2) if host is not None else ""
@@ -1044,6 +1057,23 @@ def _children_of_task(pid: int, task: int) -> list[int]:
         return []
     finally:
         os.close(fd)
+
+
+def _ended(pid: int) -> bool:
+    """Whether process ``pid`` has ended: a zombie (its whole thread group gone, waiting for
+    its parent to reap it) or gone. A zombie runs nothing, and a kill does nothing to it, so
+    the sweep leaves it: inside bubblewrap without a control group the sandbox's tree lists
+    the zombie children of the host (stopped, so it reaps none), and each made the sweep
+    look again, all :data:`SWEEPS` times: the red team's bot left 40 in its ``close()``, and
+    each match's last stop, after its ``done``, cost the referee 0.15 s of CPU on nobody's
+    clock (and every decision after, in a host the pool kept). A thread group whose first
+    thread has exited and whose others run on shows that thread a zombie too: it is no
+    zombie while it has more than one thread."""
+    try:
+        fields = _read(f"/proc/{pid}/stat").rsplit(b")", 1)[1].split()
+    except (OSError, IndexError):
+        return True
+    return fields[0] in (b"Z", b"X") and fields[17:18] == [b"1"]
 
 
 def _group_strays(group: cgroups.Cgroup, keep: set[int]) -> list[int]:

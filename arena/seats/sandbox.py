@@ -456,7 +456,41 @@ def _python_binds(extra: list[Path], environment: Path | None) -> list[str]:
         for name in SETTINGS_HIDDEN:
             if (place / name).is_file():
                 args += ["--ro-bind", str(EMPTY_FILE), str(place / name)]
+    for folder in unused_base_packages(environment):
+        if not any(folder == place or folder in place.parents for place in places):
+            args += ["--tmpfs", str(folder), "--remount-ro", str(folder)]
     return args
+
+
+def unused_base_packages(environment: Path | None) -> list[Path]:
+    """The base Python installation's ``site-packages`` folders that the host's interpreter
+    does not import from: a virtualenv (the arena's, or a stored bot's ``environment``) made
+    without its base's packages. The base installation is bound whole, and with it
+    everything ``pip install`` put in its ``site-packages`` (a bot installed with the base
+    Python's pip instead of the virtualenv's, another project's code): no other bot's files
+    are hidden there, as none of them is on the arena's path to be found, and the red team's
+    bot read what was there. They list nothing in the sandbox now."""
+    import site
+
+    base = Path(sys.base_prefix).resolve()
+    if environment is None:
+        if Path(sys.prefix).resolve() == base:
+            return []  # no virtualenv: the base's packages are the arena's own (and hidden)
+        used = {Path(entry).resolve() for entry in sys.path if entry}
+    else:
+        try:
+            settings = (environment / "pyvenv.cfg").read_text(errors="replace")
+        except OSError:
+            return []
+        if re.search(r"(?m)^\s*include-system-site-packages\s*=\s*true\s*$", settings, re.I):
+            return []
+        used = set()
+    found: list[Path] = []
+    for entry in site.getsitepackages([sys.base_prefix]):
+        folder = Path(entry).resolve()
+        if folder.is_dir() and folder not in used and folder not in found:
+            found.append(folder)
+    return found
 
 
 SETTINGS_HIDDEN = ("pip.conf", "pip.ini")
@@ -522,6 +556,30 @@ def hidden_proc() -> tuple[str, ...]:
 
 EMPTY_FILE = Path(__file__).with_name("empty")
 """An empty file of the arena's, bound over each file of :func:`hidden_proc`."""
+
+
+EMPTY_FD = 6
+"""The descriptor (an empty source: ``/dev/null``) bubblewrap reads each file it makes empty in
+a host's sandbox from (``--ro-bind-data``), instead of binding :data:`EMPTY_FILE` there."""
+
+
+def _empty_data(args: list[str]) -> list[str]:
+    """bubblewrap's ``args`` with each bind of :data:`EMPTY_FILE` made a file of no data read
+    from :data:`EMPTY_FD`. A bind names its source in ``/proc/self/mountinfo``, which a bot
+    reads: :data:`EMPTY_FILE` is in the arena's own installation, so a stored bot (which
+    runs on a copy of the arena's runtime in its own environment, ``sys.prefix``, in the
+    store) read where the organiser keeps the arena, over each entry of ``/proc`` it hides.
+    A file of bubblewrap's own shows as ``/bindfile...`` there."""
+    found: list[str] = []
+    index = 0
+    while index < len(args):
+        if args[index] == "--ro-bind" and args[index + 1:index + 2] == [str(EMPTY_FILE)]:
+            found += ["--ro-bind-data", str(EMPTY_FD), args[index + 2]]
+            index += 3
+        else:
+            found.append(args[index])
+            index += 1
+    return found
 
 
 def _hidden_proc() -> list[str]:
@@ -625,14 +683,16 @@ def _running(pid: int) -> bool:
 
 def host_command(
     plugin: str, role: list[str], fds: tuple[int, int], confinement: Confinement, mode: str,
-    environment: Path | None = None, seccomp_fd: int | None = None,
+    environment: Path | None = None, seccomp_fd: int | None = None, empty_fd: int | None = None,
 ) -> tuple[list[str], str | None]:
     """The command line of a host for ``plugin`` (``role``: ``--bot NAME`` or ``--catalog``)
     and the private working directory made for it (None under bubblewrap). ``fds``: the
     request and answer descriptors, which the host gets as :data:`HOST_FDS`. ``environment``:
     a stored bot's own virtualenv (its Python and packages) instead of the arena's.
     ``seccomp_fd``: a descriptor the host inherits holding :mod:`arena.seats.seccomp`'s
-    filter, which bubblewrap installs (for the fallback, :meth:`Confinement.limited`)."""
+    filter, which bubblewrap installs (for the fallback, :meth:`Confinement.limited`).
+    ``empty_fd``: a descriptor the host inherits reading nothing (``/dev/null``), from which
+    bubblewrap makes the files it hides empty (see :func:`_empty_data`)."""
     location = None if environment is not None else module_location(plugin)
     paths = [] if location is None else [str(location.parent)]
     if environment is None:
@@ -676,6 +736,9 @@ def host_command(
                *_system_binds(), *_python_binds(extra, environment),
                *foreign.hidden_arguments(plugin, foreign.environment_roots(environment)),
                *READ_ONLY_ROOT, "--", *python]
+    if empty_fd is not None:
+        moves[empty_fd] = EMPTY_FD
+        command = _empty_data(command)
     return confinement.limited(command, moves), None
 
 

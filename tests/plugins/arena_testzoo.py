@@ -30,6 +30,12 @@ if os.environ.get("ARENA_TEST_IMPORTED"):  # a test asks whether bot code ran ou
         _marker.write(f"imported in process {os.getpid()}\n")         # empty: never there)
 
 
+SLOW_IMPORT = 2.5
+"""Seconds the zoo's import takes in a host of :class:`SlowImport` (its ``--bot`` names it)."""
+if f"--bot={'zoo-slow-import'}" in sys.argv:
+    time.sleep(SLOW_IMPORT)
+
+
 class _Nameless(type):
     """A class whose name raises when asked (its metaclass's own ``__name__``)."""
 
@@ -324,15 +330,18 @@ class Snoop(Bot):
     its own and tells it anything (a file that reads something, a folder that lists
     something): what the whole machine's kernel says to every sandbox alike. With ``peek``,
     it prints ``FOUND: read DISTRIBUTION FILE`` for each file it reads of another plugin's
-    distribution (another bot's code or data)."""
+    distribution (another bot's code or data). With ``mounts``, it prints ``MOUNT SOURCE
+    POINT`` for each of its mounts whose source (in ``/proc/self/mountinfo``) is not the
+    folder it is mounted on: a path of the machine it would not see otherwise."""
 
     name = "zoo-snoop"
 
     def __init__(self, *, port: int = 0, targets: Sequence[str] = (), secret_file: str = "",
-                 proc: bool = False, peek: bool = False, **kwargs: Any) -> None:
+                 proc: bool = False, peek: bool = False, mounts: bool = False,
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.port, self.targets, self.secret_file = port, list(targets), secret_file
-        self.proc, self.peek = proc, peek
+        self.proc, self.peek, self.mounts = proc, peek, mounts
         self.done = False
 
     def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
@@ -343,6 +352,12 @@ class Snoop(Bot):
             if self.peek:
                 for finding in _peek():
                     print(f"FOUND: {finding}")
+            if self.mounts:
+                with open("/proc/self/mountinfo") as mounts:
+                    for line in mounts:
+                        source, point = line.split()[3:5]
+                        if source != point:
+                            print(f"MOUNT {source} {point}")
             if self.proc:
                 for name in sorted(os.listdir("/proc")):
                     if not name.isdigit() and _tells(Path("/proc") / name):
@@ -1924,3 +1939,76 @@ class Lingerer(Bot):
 
 
 ZOO = (*ZOO, Lingerer)
+
+
+class Zombie(Bot):
+    """Plays legally, leaving ``count`` children that exit at once and that it never waits
+    for (zombies, which only their parent, stopped between its turns, can reap): at each
+    decision, or with ``when = "close"`` in its ``close()`` (after the match, before its
+    ``done``). With ``when = "leader"`` each child, at each decision, spins in a thread of
+    its own once its first thread has exited (that thread then shows as a zombie)."""
+
+    name = "zoo-zombie"
+
+    def __init__(self, *, when: str = "act", count: int = 1, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.when = when
+        self.count = count
+
+    def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        if self.when in ("act", "leader"):
+            self.leave()
+        return legal_actions[0]
+
+    def close(self) -> None:
+        if self.when == "close":
+            self.leave()
+
+    def leave(self) -> None:
+        children = []
+        for _ in range(self.count):
+            child = os.fork()
+            if child == 0:
+                if self.when == "leader":
+                    self.leader_gone()
+                os._exit(0)
+            children.append(child)
+        if self.when == "leader":
+            return
+        until = time.monotonic() + 5
+        for child in children:  # until each has exited: a zombie now
+            while _state(child) != "Z" and time.monotonic() < until:
+                time.sleep(0.001)
+
+    @staticmethod
+    def leader_gone() -> None:
+        import platform
+
+        def spin() -> None:
+            while True:
+                pass
+
+        threading.Thread(target=spin).start()
+        number = {"x86_64": 60, "aarch64": 93}.get(platform.machine())  # exit: this thread
+        if number is not None:
+            ctypes.CDLL(None).syscall(number, 0)
+
+
+ZOO = (*ZOO, Zombie)
+
+
+class SlowImport(Bot):
+    """Takes most of its start-up time twice: its module's import (:data:`SLOW_IMPORT`
+    seconds in its own host), then its constructor (``seconds``)."""
+
+    name = "zoo-slow-import"
+
+    def __init__(self, *, seconds: float = SLOW_IMPORT, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        time.sleep(seconds)
+
+    def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        return legal_actions[0]
+
+
+ZOO = (*ZOO, SlowImport)
