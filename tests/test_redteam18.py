@@ -74,7 +74,9 @@ def test_a_host_the_stop_cannot_hold_at_once_is_not_woken_by_the_sweep(sandbox: 
         began = time.perf_counter()
         result = duel(SeatSpec("l", "zoo-lingerer", {"when": "vfork"}), sandbox, seed=seed)
         assert result.statuses == ("ok", "ok"), result.errors
-        assert time.perf_counter() - began < 1.5, (seed, time.perf_counter() - began)
+        # Not a timing of the match (a loaded machine took 2.6 s): the spun CPU below is
+        # what a woken host costs; this only bounds the worker's wait of 2 s a match.
+        assert time.perf_counter() - began < 6.0, (seed, time.perf_counter() - began)
         outputs.append(result.outputs[0])
     spun = float(outputs[-1].split("SPUN ", 1)[1].split()[0])
     assert spun < 0.3, outputs
