@@ -210,15 +210,23 @@ def test_what_a_local_ray_reports_is_kept_off_the_runs_one_line(
     A local instance's connection holds them back until it closes."""
     import ray._private.worker as ray_worker
 
-    from arena.cluster import Connection, RayReports, connect
+    from arena.cluster import Connection, RayReports
 
+    # A local instance of its own, in a process of its own: this one may already be attached
+    # to the suite's runtime (another test on this worker), and then connect() starts none.
+    owned = subprocess.run(
+        [sys.executable, "-c",
+         "import ray._private.worker as w\n"
+         "from arena.cluster import RayReports, connect\n"
+         "printer = w.print_to_stdstream\n"
+         "local = connect(1)\n"
+         "held = isinstance(local.reports, RayReports)\n"
+         "local.close()\n"
+         "print('HELD' if held and w.print_to_stdstream is printer else 'NOT HELD')\n"],
+        capture_output=True, text=True, timeout=180,
+        env={key: value for key, value in os.environ.items() if key != "RAY_ADDRESS"})
+    assert owned.stdout.strip().splitlines()[-1:] == ["HELD"], owned.stdout + owned.stderr
     printer = ray_worker.print_to_stdstream
-    local = connect(1)
-    try:
-        assert isinstance(local.reports, RayReports)
-    finally:
-        local.close()
-    assert ray_worker.print_to_stdstream is printer
     connection = Connection(1, owned=False, reports=RayReports())
     try:
         ray_worker.print_to_stdstream(

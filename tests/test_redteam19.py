@@ -3,7 +3,7 @@ played for real (bot hosts in bubblewrap and in the fallback, real runs)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from pathlib import Path
 
 import pytest
@@ -29,8 +29,8 @@ def sweeps(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
     killed: list[int] = []
     real = HostProcess.end_strays
 
-    def counted(self: HostProcess) -> int:
-        killed.append(real(self))
+    def counted(self: HostProcess, spare: Collection[int] = ()) -> int:
+        killed.append(real(self, spare))
         return killed[-1]
 
     monkeypatch.setattr(cgroups, "create", lambda *args, **kwargs: None)

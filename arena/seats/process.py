@@ -28,7 +28,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -380,8 +380,9 @@ class HostProcess:
             self._sandbox = _sandbox_pids(self.process.pid)
         return message
 
-    def end_strays(self) -> int:
-        """Kill every process of the host's sandbox but the host itself, and say how many.
+    def end_strays(self, spare: Collection[int] = ()) -> int:
+        """Kill every process of the host's sandbox but the host itself (and ``spare``, those
+        killed already), and say how many.
 
         A bot may start processes while it thinks, but none may run on once it has answered:
         they would take the CPU of the seats thinking after it (and, in a host kept for the
@@ -404,7 +405,7 @@ class HostProcess:
             # Until a look finds none: a process that forks and exits in a loop hops to a
             # new pid between a look and the kill; it is caught on a later look, each kill
             # being quicker than a fork.
-            strays = [pid for pid in look() if not _ended(pid)]
+            strays = [pid for pid in look() if pid not in spare and not _ended(pid)]
             if not strays:
                 break
             while strays:
@@ -461,19 +462,20 @@ class HostProcess:
                 # ``vfork`` (no stop reaches it until its child execs or ends), was woken so
                 # by the sweep and ran for the whole of this wait, 0.8 s of CPU in each
                 # match's last stop, after its ``done``, on nobody's clock.
-                self._stop_again()
+                swept += self._stop_again()
                 _await_stop(self._own_pids()[0], LATE_STOP_WAIT)
                 swept += self.end_strays()
             if swept:
-                self._stop_again()
+                swept += self._stop_again()
             # What it has used so far: a host that runs on while stopped has woken itself.
             if swept or not stopped:
                 _await_stop(self._own_pids()[0])
             self._dying.clear()
             self._stopped_cpu = self.cpu_used()
 
-    def _stop_again(self) -> None:
-        """Stop the host again once every process the sweeps killed has ended.
+    def _stop_again(self) -> int:
+        """Stop the host again once every process the sweeps killed has ended; how many
+        more the sweep killed meanwhile.
 
         One of them may have been tracing the host and swallowed its stop. And the end of
         each sends the host its exit signal, which may be ``SIGCONT`` (``clone``'s), or
@@ -481,12 +483,18 @@ class HostProcess:
         such a group): the stop is sent once each has ended (a zombie or gone), not while
         one is still freeing its memory, which took long enough for the stop to come first
         and the ``SIGCONT`` after it (the red team's host then ran in the pool of idle
-        hosts, after its ``done``)."""
-        _await_ended(list(dict.fromkeys(self._dying)), LATE_STOP_WAIT)
-        self._dying.clear()
+        hosts, after its ``done``).
+
+        The sweep goes on while it waits: a host not yet wholly stopped may still fork, and
+        what it forks runs once its first thread shows stopped (the red team's fork loop: a
+        child spun 20 ms on nobody's clock while this waited, on a loaded machine)."""
+        dying, self._dying = list(dict.fromkeys(self._dying)), []
+        killed = _await_ended(dying, LATE_STOP_WAIT,
+                              functools.partial(self.end_strays, frozenset(dying)))
         for pid in self._own_pids():
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, signal.SIGSTOP)
+        return killed
 
     def _stayed_stopped(self) -> None:
         """Refuse a host that ran while it was stopped (``BotIllegal``). A stop by signal
@@ -971,14 +979,17 @@ def _await_stop(pid: int, wait: float = 0.0) -> bool:
             time.sleep(0.0002)
 
 
-def _await_ended(pids: list[int], wait: float) -> None:
+def _await_ended(pids: list[int], wait: float, sweep: Callable[[], int]) -> int:
     """Wait until every process of ``pids`` has ended, a zombie or gone (or ``wait`` seconds
     have passed): only then has its end sent what it sends (its exit signal to its parent,
     ``SIGCONT`` to a process group it orphans). A process killed frees its memory first,
-    which takes a while when it holds much."""
+    which takes a while when it holds much. ``sweep`` runs at each look (what it killed is
+    not waited for here); the processes it killed, in all."""
     deadline = time.perf_counter() + wait
+    killed = 0
     for pid in pids:
         while True:
+            killed += sweep()
             try:
                 state = _read(f"/proc/{pid}/stat").rsplit(b")", 1)[1].split()[0]
             except (OSError, IndexError):
@@ -986,6 +997,7 @@ def _await_ended(pids: list[int], wait: float) -> None:
             if state in (b"Z", b"X") or time.perf_counter() > deadline:
                 break
             time.sleep(0.0002)
+    return killed
 
 
 def _read(path: str) -> bytes:
