@@ -359,6 +359,12 @@ def _number(entry: str) -> int:
         return 0
 
 
+FAULT_CHARS = 400
+"""The most of a fault's last line that :meth:`Terminal.faulted` shows: the last 160
+characters of a constructor's missing param cut its error off, ``faulted, error:  not
+given: arena submit ...``, with the param's name and the exception's type."""
+
+
 class Terminal:
     """The person's side of the table: what they see and how they answer."""
 
@@ -379,7 +385,9 @@ class Terminal:
 
     def faulted(self, seat: int, status: str, message: str) -> None:
         """A bot's seat faulted: said at once, not only in the result at the end."""
-        reason = (plain(message).strip().splitlines() or [""])[-1][-160:]
+        reason = (plain(message).strip().splitlines() or [""])[-1]
+        if len(reason) > FAULT_CHARS:  # its start says what went wrong: keep it
+            reason = reason[:FAULT_CHARS - 100] + " ... " + reason[-95:]
         self.say(f"seat {seat} ({self.labels[seat]}) faulted, {status}: {reason}; random moves "
                  "play its seat from here, and it is ranked last")
 
