@@ -5,6 +5,7 @@ that the documents did not say."""
 
 from __future__ import annotations
 
+import io
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -120,3 +121,57 @@ def test_a_params_text_that_is_no_toml_is_refused_at_its_own_column(
     with pytest.raises(ArenaError) as refused:
         parse_options(typed, flag="--params")
     assert f"(at line 1, column {column})" in str(refused.value), refused.value
+
+
+def test_a_refused_label_or_param_is_shown_as_the_toml_file_writes_it() -> None:
+    """*Commands*: a mistake in a config "prints one line naming the problem"; round 18 had
+    the game's options shown as TOML writes them. A label and a bot's params were still
+    Python's: `label = '=x'`, `[[bots]] label 'x' is used twice` and `rejects params
+    {'level': 5}` beside `name = ".x"` in the same file's refusals. They read `label =
+    "=x"`, `label = "x" is used twice` and `rejects params = { level = 5 }` now (`arena
+    check --params` alike)."""
+    from arena.config import parse, refusal
+    from arena.errors import ArenaError
+
+    def refused(bots: list[dict[str, Any]]) -> str:
+        config = {"tournament": {"game": "lost-explorers"}, "limits": {"isolation": "inprocess"},
+                  "bots": bots}
+        with pytest.raises(ArenaError) as refusal_line:
+            parse(config, require_registry())
+        return str(refusal_line.value)
+
+    assert '[[bots]] entry 1: label = "=x": ' in refused(
+        [{"name": "random", "label": "=x"}, {"name": "random"}])
+    assert '[[bots]] entry 1: label = "\\u001b[2Jx": ' in refused(
+        [{"name": "random", "label": "\x1b[2Jx"}, {"name": "random"}])
+    assert '[[bots]] label = "x" is used twice' in refused(
+        [{"name": "random", "label": "x"}, {"name": "random", "label": "x"}])
+    assert refusal("fussy", {"level": 5, "style": "bold", "with-dash": True}, "ValueError") == (
+        'bot \'fussy\' rejects params = { level = 5, style = "bold", "with-dash" = true }: '
+        "ValueError")
+
+
+def test_a_bot_that_faults_at_its_start_in_arena_play_is_said_with_its_error() -> None:
+    """*Playing against the bots*: "a bot that requires one faults at its start, `error`"
+    and "A bot whose seat faults is said at once, with its status and reason". The reason was
+    the last 160 characters of the error's last line: `faulted, error:  not given: arena
+    submit and arena play build the bot with none, ...`, without the exception nor the
+    param's name. Its start is kept now."""
+    from rich.console import Console
+
+    from arena.play import Terminal
+    from arena.seats.host import REQUIRED_PARAM
+
+    console = Console(record=True, width=400, file=io.StringIO())
+    error = ("Traceback (most recent call last):\n  ...\nTypeError: Needy.__init__() missing 1 "
+             "required keyword-only argument: 'depth'" + REQUIRED_PARAM)
+    Terminal(console, ["you", "needy"], 0).faulted(1, "error", error)
+    said = console.export_text()
+    assert said.startswith("seat 1 (needy) faulted, error: TypeError: Needy.__init__() missing "
+                           "1 required keyword-only argument: 'depth' (the constructor"), said
+    assert "give it a default); random moves play its seat from here" in said
+    console = Console(record=True, width=1000, file=io.StringIO())
+    Terminal(console, ["you", "talker"], 0).faulted(1, "error", "ValueError: " + "x" * 5000)
+    longest = console.export_text().strip()
+    assert longest.startswith("seat 1 (talker) faulted, error: ValueError: xxx")
+    assert " ... " in longest and len(longest) < 600
