@@ -8,12 +8,15 @@ from __future__ import annotations
 import io
 import random
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from arena.game import drive
 from arena.plugins import require_registry
+
+README = (Path(__file__).parent.parent / "README.md").read_text()
 
 
 def swamp_steps(observation: Mapping[str, Any]) -> set[int]:
@@ -50,6 +53,8 @@ def test_dinosaurs_an_explorer_in_the_swamp_steps_round_the_ring() -> None:
     game = require_registry().game("lost-valley-of-the-dinosaurs")
     seen = {"swamp": 0, "exit": 0, "inner-swamp": 0}
     for number in range(40):
+        if all(seen.values()):
+            break
         state, rng = game.new_initial_state(2 + number % 3), random.Random(number)
 
         def decide(state: Any, seat: int, rng: random.Random = rng) -> int:
@@ -175,3 +180,27 @@ def test_a_bot_that_faults_at_its_start_in_arena_play_is_said_with_its_error() -
     longest = console.export_text().strip()
     assert longest.startswith("seat 1 (talker) faulted, error: ValueError: xxx")
     assert " ... " in longest and len(longest) < 600
+
+
+def test_the_protocol_table_says_no_command_shows_a_bots_doc(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """*The bot host protocol*: the hello's `doc` was "what `arena bots` shows", and the
+    author of the generated bot's docstring looked for it there: `arena bots` shows a bot's
+    name, games and plugin, never its doc (the store keeps it in a stored bot's record). The
+    row says so now."""
+    from click.testing import CliRunner
+
+    import arena.cli
+    from arena.cli import main
+
+    monkeypatch.setattr(arena.cli, "_discovered", require_registry)  # found in this process
+    monkeypatch.setenv("ARENA_STORE", str(tmp_path / "store"))
+
+    (row,) = [line for line in README.splitlines() if line.startswith('| host → arena, once |')]
+    assert "what `arena bots` shows" not in row
+    assert "the bot store keeps it in a stored bot's record; no command shows it" in row
+    doc = require_registry().bot_info("greedy").doc
+    assert doc
+    listed = CliRunner(env={"COLUMNS": "300"}).invoke(main, ["bots"])
+    assert listed.exit_code == 0, listed.output
+    assert doc[:30] not in listed.output
