@@ -224,7 +224,8 @@ def _bots(
     duplicates = sorted({label for label in labels if labels.count(label) > 1})
     if duplicates:
         raise ArenaError(
-            f"[[bots]] label {duplicates[0]!r} is used twice; give each entry its own label"
+            f"[[bots]] label = {as_written(duplicates[0])} is used twice; give each entry its "
+            f"own label"
         )
     if len(seats) < players:
         raise ArenaError(
@@ -304,16 +305,25 @@ def _probe(
         if problem and "time allowed for start-up" in problem:
             raise ArenaError(f"[[bots]] entry {index + 1}: bot {name!r} did not start within "
                              f"startup_seconds = {limits.startup_seconds:g} (its import or its "
-                             f"constructor with params {seat.params} takes too long)")
+                             f"constructor with params {written_params(seat.params)} takes "
+                             f"too long)")
         if problem:
             raise ArenaError(f"[[bots]] entry {index + 1}: {refusal(name, seat.params, problem)}")
+
+
+def written_params(params: Mapping[str, Any]) -> str:
+    """Params as a config's TOML writes them, ``{ risk = 0.8 }``, not as Python does,
+    ``{'risk': 0.8}``: the refusal names what its reader typed."""
+    pairs = (f"{key if key.isidentifier() else json.dumps(key)} = {as_written(value)}"
+             for key, value in params.items())
+    return "{ " + ", ".join(pairs) + " }" if params else "{}"
 
 
 def refusal(name: str, params: dict[str, Any], problem: str) -> str:
     """Why a bot cannot be seated: its params, or, given none, the bot itself (a
     constructor that raises whatever it is given, an import that fails)."""
     if params:
-        return f"bot {name!r} rejects params {params}: {problem}"
+        return f"bot {name!r} rejects params = {written_params(params)}: {problem}"
     return f"bot {name!r} fails to start (with no params): {problem}"
 
 
@@ -321,7 +331,7 @@ def _label(label: str, where: str) -> str:
     """A label is shown in tables and typed by users: visible, printable, one line."""
     if not is_label(label):
         raise ArenaError(
-            f"{where}: label = {label!a}: use visible, printable text "
+            f"{where}: label = {json.dumps(label)}: use visible, printable text "
             f"(no control characters or escape codes, no leading or trailing spaces, "
             f"not beginning with {' '.join(FORMULA_STARTS)}: a spreadsheet reads a formula)"
         )

@@ -17,6 +17,7 @@ A finished match can be saved in a run folder in the tournament's record format
 from __future__ import annotations
 
 import json
+import re
 import secrets
 import time
 import tomllib
@@ -63,6 +64,19 @@ class Table:
     """The person's seat."""
 
 
+TOML_KEY = "options = "
+"""What :func:`parse_options` puts before the text it reads as TOML's inline table."""
+
+
+def _in_the_text_typed(message: str, shift: int, length: int) -> str:
+    """A TOML error's position counted in the text the user typed, not in the line
+    :func:`parse_options` made of it: `--params 'x'` was refused "at line 1, column 15"."""
+    def column(match: re.Match[str]) -> str:
+        where = min(max(int(match.group(1)) - shift, 1), length + 1)
+        return f"(at line 1, column {where})"
+    return re.sub(r"\(at line 1, column (\d+)\)", column, message)
+
+
 def parse_options(text: str | None, flag: str = "--options") -> dict[str, Any]:
     """``--options`` (or ``flag``): a JSON object, or TOML (``a = 1, b = true`` or
     ``{ a = 1 }``); anything else is one line naming the problem."""
@@ -72,12 +86,14 @@ def parse_options(text: str | None, flag: str = "--options") -> dict[str, Any]:
         parsed = json.loads(text)
     except json.JSONDecodeError:
         inline = text.strip()
-        inline = inline if inline.startswith("{") else "{ " + inline + " }"
+        wrapped = inline if inline.startswith("{") else "{ " + inline + " }"
         try:
-            parsed = tomllib.loads(f"options = {inline}")["options"]
+            parsed = tomllib.loads(f"{TOML_KEY}{wrapped}")["options"]
         except tomllib.TOMLDecodeError as exc:
-            raise ArenaError(f"{flag} {text!r}: neither a JSON object nor TOML ({exc})"
-                             ) from None
+            opened = 0 if inline.startswith("{") else len("{ ")
+            shift = len(TOML_KEY) + opened - (len(text) - len(text.lstrip()))
+            raise ArenaError(f"{flag} {text!r}: neither a JSON object nor TOML "
+                             f"({_in_the_text_typed(str(exc), shift, len(text))})") from None
     if not isinstance(parsed, dict):
         example = "coins = 1" if flag == "--options" else "risk = 0.8"
         raise ArenaError(f"{flag} {text!r}: give a table, like '{example}'")
@@ -343,6 +359,12 @@ def _number(entry: str) -> int:
         return 0
 
 
+FAULT_CHARS = 400
+"""The most of a fault's last line that :meth:`Terminal.faulted` shows: the last 160
+characters of a constructor's missing param cut its error off, ``faulted, error:  not
+given: arena submit ...``, with the param's name and the exception's type."""
+
+
 class Terminal:
     """The person's side of the table: what they see and how they answer."""
 
@@ -363,7 +385,9 @@ class Terminal:
 
     def faulted(self, seat: int, status: str, message: str) -> None:
         """A bot's seat faulted: said at once, not only in the result at the end."""
-        reason = (plain(message).strip().splitlines() or [""])[-1][-160:]
+        reason = (plain(message).strip().splitlines() or [""])[-1]
+        if len(reason) > FAULT_CHARS:  # its start says what went wrong: keep it
+            reason = reason[:FAULT_CHARS - 100] + " ... " + reason[-95:]
         self.say(f"seat {seat} ({self.labels[seat]}) faulted, {status}: {reason}; random moves "
                  "play its seat from here, and it is ranked last")
 

@@ -90,7 +90,7 @@ def test_the_fallback_says_the_filesystem_is_not_hidden() -> None:
 def test_params_are_checked_where_the_bot_runs_before_any_match() -> None:
     done = check("zoo-fussy", "--game", "tiny-race", "--params", '{"level": 9}')
     assert done.returncode == 2, done.stdout + done.stderr
-    assert "--params: bot 'zoo-fussy' rejects params {'level': 9}" in done.stderr
+    assert "--params: bot 'zoo-fussy' rejects params = { level = 9 }" in done.stderr
     assert "level must be 1, 2 or 3, not 9" in done.stderr
     assert "tiny-race:" not in done.stdout  # refused before any match, as arena run does
     done = check("zoo-fussy", "--game", "tiny-race", "--params", "level = 2")

@@ -208,7 +208,7 @@ def test_a_param_value_the_bot_rejects_is_found_where_the_bot_runs(
     with pytest.raises(ArenaError) as caught:
         load(path)
     message = str(caught.value)
-    assert "bot 'zoo-fussy' rejects params {'level': 7}: " in message
+    assert "bot 'zoo-fussy' rejects params = { level = 7 }: " in message
     assert message.endswith("level must be 1, 2 or 3, not 7")
 
 
@@ -281,7 +281,7 @@ def test_a_bot_that_cannot_start_without_params_is_not_said_to_reject_them() -> 
     assert refusal("oops", {}, "RuntimeError: no model") == (
         "bot 'oops' fails to start (with no params): RuntimeError: no model")
     assert refusal("fussy", {"level": 7}, "ValueError: no") == (
-        "bot 'fussy' rejects params {'level': 7}: ValueError: no")
+        "bot 'fussy' rejects params = { level = 7 }: ValueError: no")
 
 
 def test_the_benchmark_s_16_worker_config_is_valid() -> None:

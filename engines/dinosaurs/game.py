@@ -24,10 +24,13 @@ A turn
        discards) and carry it out, choosing what it lets you choose.
     2. Move one explorer: choose it, then (on land) a die is thrown, two
        dice when it carries a coin, and it steps space by space. In a river
-       or the swamp it moves one space without dice. It may never enter a
-       space it already travelled into that turn (its start space it may
-       come back to, unless its card or the secret path took it there), a
-       space with a dinosaur, the swamp monster or lava, a lair, or the
+       or the swamp it moves one space without dice: in the swamp, one grey
+       arrow either way round the ring (never into the monster), from an
+       inner space onto a ring space it touches, or from a blue exit arrow
+       onto the land beside it. It may never enter a space it already
+       travelled into that turn (its start space it may come back to,
+       unless its card or the secret path took it there), a space with a
+       dinosaur, the swamp monster or lava, a lair, or, from outside it, the
        swamp. Wading into a river from dry land ends the whole turn
        (nothing after the move); so does the temple (entered from its
        arrow spaces), which gives a coin to an explorer without one;
