@@ -19,6 +19,7 @@ host).
 from __future__ import annotations
 
 import functools
+import glob
 import importlib.metadata
 import re
 import sys
@@ -38,16 +39,42 @@ def canonical(name: str) -> str:
 
 def hidden_arguments(plugin: str | None, roots: Iterable[Path]) -> list[str]:
     """bubblewrap's arguments hiding what :func:`foreign_files` finds under ``roots`` (the
-    folders the sandbox binds whole): files read empty, folders list nothing, read-only."""
+    folders the sandbox binds whole): files read empty, folders list nothing, read-only;
+    the bytecode of each module file among them too (:func:`bytecode`)."""
     from arena.seats.sandbox import EMPTY_FILE
 
+    found = foreign_files(plugin, tuple(sorted(root.resolve() for root in roots)))
+    paths = list(found)
+    paths += [compiled for path in found for compiled in bytecode(path) if compiled not in found]
     args: list[str] = []
-    for path in foreign_files(plugin, tuple(sorted(root.resolve() for root in roots))):
+    for path in paths:
         if path.is_dir():
             args += ["--tmpfs", str(path), "--remount-ro", str(path)]
         elif path.is_file():
             args += ["--ro-bind", str(EMPTY_FILE), str(path)]
     return args
+
+
+def bytecode(source: Path) -> list[Path]:
+    """The compiled forms of the module file ``source`` that sit beside it now, in the
+    ``__pycache__`` folder of the folder it is in (``NAME.cpython-311.pyc``, ``.opt-1``...):
+    looked for at each host's start, as they may be written after the distribution was
+    installed, and after the list of its files (:func:`foreign_files`) was read.
+
+    A distribution that is a single module (``py-modules``) puts its file straight in
+    ``site-packages``, whose ``__pycache__`` every installed module shares, and only what its
+    installer compiled is in its ``RECORD`` (pip's ``--no-compile`` and uv compile nothing):
+    the bytecode the arena writes when it first seats the bot (:func:`arena.seats.sandbox.
+    compiled`), or Python writes when it imports it, was nobody's. The red team's bot read
+    another bot's module there, its source reading empty, and found its secret strategy in
+    the bytecode (every constant and name of the module is in it, and it decompiles)."""
+    if source.suffix != ".py":
+        return []
+    cache = source.parent / "__pycache__"
+    try:
+        return sorted(cache.glob(f"{glob.escape(source.stem)}.*.pyc"))
+    except OSError:
+        return []
 
 
 @functools.cache

@@ -1,0 +1,72 @@
+"""Red team, round 20: attacks on the bot host, its sandbox and the referee, played for real
+(bot hosts in bubblewrap and in the fallback)."""
+
+from __future__ import annotations
+
+import os
+import py_compile
+import shutil
+import sysconfig
+from collections.abc import Iterator
+from importlib.util import cache_from_source
+from pathlib import Path
+
+import pytest
+from helpers import spec
+
+from arena.match import play_match
+from arena.records import Limits, MatchResult, SeatSpec
+
+
+def duel(bot: SeatSpec, sandbox: str, seed: int = 7, **limits: float) -> MatchResult:
+    """``bot`` in seat 0 against ``random`` on the tiny test race."""
+    chosen = Limits(isolation="process", sandbox=sandbox,  # type: ignore[arg-type]
+                    move_seconds=5.0, bank_seconds=0.0, startup_seconds=10.0, **limits)
+    return play_match(spec(bot, "random", limits=chosen, seed=seed))
+
+
+@pytest.fixture
+def single_module_bot() -> Iterator[str]:
+    """A bot distribution of one module (``py-modules``) installed in the arena's environment
+    the way pip's ``--no-compile`` or uv install one: its module straight in
+    ``site-packages``, its ``RECORD`` naming no bytecode; then compiled there, as the arena
+    does when it first seats the bot (or Python when it imports it). Its name; removed
+    afterwards."""
+    from arena.seats import foreign
+
+    site = Path(sysconfig.get_paths()["purelib"])
+    name = f"arena_zoo_solo_{os.getpid()}"
+    module, metadata = site / f"{name}.py", site / f"{name}-0.1.dist-info"
+    caches = (foreign.foreign_files, foreign._providers, foreign._requirements)
+    try:
+        metadata.mkdir()
+        module.write_text('SECRET_STRATEGY = "always bluff on 7"\n')
+        (metadata / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 0.1\n")
+        (metadata / "entry_points.txt").write_text(f"[arena]\nsolo = {name}\n")
+        (metadata / "RECORD").write_text(f"{name}.py,,\n{metadata.name}/METADATA,,\n")
+        py_compile.compile(str(module), cfile=cache_from_source(str(module)), doraise=True)
+        for cached in caches:
+            cached.cache_clear()
+        yield name
+    finally:
+        module.unlink(missing_ok=True)
+        Path(cache_from_source(str(module))).unlink(missing_ok=True)
+        shutil.rmtree(metadata, ignore_errors=True)
+        for cached in caches:
+            cached.cache_clear()
+
+
+def test_a_sandbox_reads_nothing_of_another_bots_module_bytecode(single_module_bot: str) -> None:
+    """Another plugin's distribution is hidden from a bubblewrap host, its files reading
+    empty: but a distribution of one module has its file straight in ``site-packages``, and
+    its bytecode in the ``__pycache__`` every module there shares, where only what its
+    installer compiled is named in its ``RECORD`` (none with pip's ``--no-compile`` or uv).
+    The bytecode the arena writes when it first seats such a bot (or Python when it imports
+    it) was nobody's: the red team's snoop read its source empty and its bytecode whole, the
+    secret strategy in it. The bytecode beside each hidden module file reads empty now,
+    looked for at each host's start (it may be written later)."""
+    result = duel(SeatSpec("snoop", "zoo-snoop", {"peek": True}), "required")
+    assert result.statuses == ("ok", "ok"), result.errors
+    assert "SNOOPED" in result.outputs[0]
+    found = [line for line in result.outputs[0].splitlines() if line.startswith("FOUND:")]
+    assert found == [], found
