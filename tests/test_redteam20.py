@@ -16,6 +16,7 @@ from helpers import spec
 
 from arena.match import play_match
 from arena.records import Limits, MatchResult, SeatSpec
+from arena.seats.process import POOL
 
 
 def duel(bot: SeatSpec, sandbox: str, seed: int = 7, **limits: float) -> MatchResult:
@@ -26,12 +27,11 @@ def duel(bot: SeatSpec, sandbox: str, seed: int = 7, **limits: float) -> MatchRe
 
 
 @pytest.fixture
-def single_module_bot() -> Iterator[str]:
+def single_module_bot() -> Iterator[Path]:
     """A bot distribution of one module (``py-modules``) installed in the arena's environment
     the way pip's ``--no-compile`` or uv install one: its module straight in
-    ``site-packages``, its ``RECORD`` naming no bytecode; then compiled there, as the arena
-    does when it first seats the bot (or Python when it imports it). Its name; removed
-    afterwards."""
+    ``site-packages``, its ``RECORD`` naming no bytecode. Its module's file; removed
+    afterwards, with its bytecode."""
     from arena.seats import foreign
 
     site = Path(sysconfig.get_paths()["purelib"])
@@ -44,10 +44,9 @@ def single_module_bot() -> Iterator[str]:
         (metadata / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: 0.1\n")
         (metadata / "entry_points.txt").write_text(f"[arena]\nsolo = {name}\n")
         (metadata / "RECORD").write_text(f"{name}.py,,\n{metadata.name}/METADATA,,\n")
-        py_compile.compile(str(module), cfile=cache_from_source(str(module)), doraise=True)
         for cached in caches:
             cached.cache_clear()
-        yield name
+        yield module
     finally:
         module.unlink(missing_ok=True)
         Path(cache_from_source(str(module))).unlink(missing_ok=True)
@@ -56,17 +55,42 @@ def single_module_bot() -> Iterator[str]:
             cached.cache_clear()
 
 
-def test_a_sandbox_reads_nothing_of_another_bots_module_bytecode(single_module_bot: str) -> None:
+def compile_module(module: Path) -> None:
+    """Write ``module``'s bytecode beside it, as the arena does when it first seats the bot
+    (:func:`arena.seats.sandbox.compiled`) or Python when it imports it."""
+    py_compile.compile(str(module), cfile=cache_from_source(str(module)), doraise=True)
+
+
+def peeked(seed: int) -> list[str]:
+    """What the snoop read of other plugins' files in a match (``FOUND:`` lines)."""
+    result = duel(SeatSpec("snoop", "zoo-snoop", {"peek": True}), "required", seed=seed)
+    assert result.statuses == ("ok", "ok"), result.errors
+    assert "SNOOPED" in result.outputs[0]
+    return [line for line in result.outputs[0].splitlines() if line.startswith("FOUND:")]
+
+
+@pytest.mark.parametrize("compiled", ["before the match", "while the snoop's host waits"])
+def test_a_sandbox_reads_nothing_of_another_bots_module_bytecode(
+    single_module_bot: Path, compiled: str
+) -> None:
     """Another plugin's distribution is hidden from a bubblewrap host, its files reading
     empty: but a distribution of one module has its file straight in ``site-packages``, and
     its bytecode in the ``__pycache__`` every module there shares, where only what its
     installer compiled is named in its ``RECORD`` (none with pip's ``--no-compile`` or uv).
     The bytecode the arena writes when it first seats such a bot (or Python when it imports
     it) was nobody's: the red team's snoop read its source empty and its bytecode whole, the
-    secret strategy in it. The bytecode beside each hidden module file reads empty now,
-    looked for at each host's start (it may be written later)."""
-    result = duel(SeatSpec("snoop", "zoo-snoop", {"peek": True}), "required")
-    assert result.statuses == ("ok", "ok"), result.errors
-    assert "SNOOPED" in result.outputs[0]
-    found = [line for line in result.outputs[0].splitlines() if line.startswith("FOUND:")]
-    assert found == [], found
+    secret strategy in it. Hiding the bytecode found at a host's start would not do: the
+    snoop's host, kept in the pool, read what was compiled after it started. That folder
+    lists nothing now in a sandbox that hides a module beside it."""
+    POOL.close()
+    try:
+        if compiled == "before the match":
+            compile_module(single_module_bot)
+            assert peeked(7) == []
+        else:
+            assert peeked(7) == []
+            compile_module(single_module_bot)
+            assert POOL.idle, "the snoop's host is kept for its next match"
+            assert peeked(8) == []
+    finally:
+        POOL.close()

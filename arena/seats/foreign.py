@@ -19,7 +19,6 @@ host).
 from __future__ import annotations
 
 import functools
-import glob
 import importlib.metadata
 import re
 import sys
@@ -40,14 +39,20 @@ def canonical(name: str) -> str:
 def hidden_arguments(plugin: str | None, roots: Iterable[Path]) -> list[str]:
     """bubblewrap's arguments hiding what :func:`foreign_files` finds under ``roots`` (the
     folders the sandbox binds whole): files read empty, folders list nothing, read-only;
-    the bytecode of each module file among them too (:func:`bytecode`)."""
+    and the bytecode folder beside each module file among them (:func:`bytecode_folders`)."""
     from arena.seats.sandbox import EMPTY_FILE
 
     found = foreign_files(plugin, tuple(sorted(root.resolve() for root in roots)))
-    paths = list(found)
-    paths += [compiled for path in found for compiled in bytecode(path) if compiled not in found]
+    caches = bytecode_folders(found)
     args: list[str] = []
-    for path in paths:
+    for cache in caches:
+        args += ["--tmpfs", str(cache)]
+        for kept in others_bytecode(cache, found):
+            args += ["--ro-bind", str(kept), str(kept)]
+        args += ["--remount-ro", str(cache)]
+    for path in found:
+        if path.parent in caches:
+            continue  # in a folder hidden whole already
         if path.is_dir():
             args += ["--tmpfs", str(path), "--remount-ro", str(path)]
         elif path.is_file():
@@ -55,26 +60,44 @@ def hidden_arguments(plugin: str | None, roots: Iterable[Path]) -> list[str]:
     return args
 
 
-def bytecode(source: Path) -> list[Path]:
-    """The compiled forms of the module file ``source`` that sit beside it now, in the
-    ``__pycache__`` folder of the folder it is in (``NAME.cpython-311.pyc``, ``.opt-1``...):
-    looked for at each host's start, as they may be written after the distribution was
-    installed, and after the list of its files (:func:`foreign_files`) was read.
+def bytecode_folders(found: Iterable[Path]) -> list[Path]:
+    """The ``__pycache__`` folders beside the module files of ``found`` (other plugins'
+    files): each lists nothing in a sandbox that hides them, whatever it holds or comes to
+    hold while the sandbox lives.
 
     A distribution that is a single module (``py-modules``) puts its file straight in
-    ``site-packages``, whose ``__pycache__`` every installed module shares, and only what its
-    installer compiled is in its ``RECORD`` (pip's ``--no-compile`` and uv compile nothing):
-    the bytecode the arena writes when it first seats the bot (:func:`arena.seats.sandbox.
-    compiled`), or Python writes when it imports it, was nobody's. The red team's bot read
-    another bot's module there, its source reading empty, and found its secret strategy in
-    the bytecode (every constant and name of the module is in it, and it decompiles)."""
-    if source.suffix != ".py":
-        return []
-    cache = source.parent / "__pycache__"
+    ``site-packages``, whose ``__pycache__`` every module installed there shares, and only what
+    its installer compiled is in its ``RECORD`` (pip's ``--no-compile`` and uv compile
+    nothing): the bytecode the arena writes when it first seats the bot
+    (:func:`arena.seats.sandbox.compiled`), or Python when it imports it, was nobody's. The
+    red team's bot read another bot's module there, its source reading empty, and found its
+    secret strategy in the bytecode (every constant and name of the module is in it, and it
+    decompiles). Hiding each such file as it is found would not do: a host lives on in the
+    pool, its folders bound live, and reads the bytecode written after it started. The
+    bytecode the folder holds of its other modules then is bound back
+    (:func:`others_bytecode`); what is written later is not seen."""
+    folders: list[Path] = []
+    for path in found:
+        cache = path.parent / "__pycache__"
+        if path.suffix == ".py" and cache not in folders and cache.is_dir():
+            folders.append(cache)
+    return folders
+
+
+def others_bytecode(cache: Path, found: Iterable[Path]) -> list[Path]:
+    """The bytecode files in the ``__pycache__`` folder ``cache`` now of modules that are not
+    among ``found`` (other plugins' files): those of the modules the host may import from
+    that folder (the arena's own editable-install finder, at every start), which it would
+    compile again at each import instead (6.6 ms for that finder on a loaded machine)."""
+    foreign = {path.stem for path in found if path.parent == cache.parent}
+    foreign |= {path.name for path in found if path.parent == cache}
     try:
-        return sorted(cache.glob(f"{glob.escape(source.stem)}.*.pyc"))
+        entries = sorted(cache.iterdir())
     except OSError:
         return []
+    return [entry for entry in entries if entry.suffix == ".pyc" and entry.is_file()
+            and not entry.is_symlink() and entry.name not in foreign
+            and entry.name.split(".", 1)[0] not in foreign]
 
 
 @functools.cache
