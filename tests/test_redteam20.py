@@ -94,3 +94,34 @@ def test_a_sandbox_reads_nothing_of_another_bots_module_bytecode(
             assert peeked(8) == []
     finally:
         POOL.close()
+
+
+def test_a_sandbox_reads_nothing_of_the_system_pythons_packages() -> None:
+    """A bubblewrap host binds ``/usr`` whole, and with it the package folders of the
+    system's own Pythons (``/usr/lib/python3/dist-packages``, and
+    ``/usr/local/lib/python3.X/dist-packages``, where ``pip install`` run as root puts a
+    package): where the arena runs on a Python of its own (pyenv, uv, a build in
+    ``/opt``), none of them is on its path, and the zoo's snoop read a package there in its
+    match (a bot installed there by mistake would be read the same way; round 19 hid the
+    base Python's ``site-packages`` alone). They list nothing in a host now, unless the
+    host's Python imports from them."""
+    import glob
+    import sys
+
+    used = {Path(entry).resolve() for entry in sys.path if entry}
+    patterns = ("/usr/lib/python3*/*-packages", "/usr/local/lib/python3*/*-packages")
+    folders = [Path(entry) for pattern in patterns for entry in sorted(glob.glob(pattern))
+               if Path(entry).resolve() not in used]
+    files = [path for folder in folders for path in sorted(folder.glob("*/__init__.py"))[:1]]
+    if not files:
+        pytest.skip("no package of a system Python off the arena's path to read")
+    POOL.close()
+    try:
+        result = duel(SeatSpec("snoop", "zoo-snoop", {"secret_file": str(files[0])}),
+                      "required")
+    finally:
+        POOL.close()
+    assert result.statuses == ("ok", "ok"), result.errors
+    assert "SNOOPED" in result.outputs[0]
+    found = [line for line in result.outputs[0].splitlines() if line.startswith("FOUND:")]
+    assert found == [], found
