@@ -3,9 +3,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import platform
 import py_compile
 import shutil
+import signal
 import sysconfig
 from collections.abc import Iterator
 from importlib.util import cache_from_source
@@ -16,7 +19,7 @@ from helpers import spec
 
 from arena.match import play_match
 from arena.records import Limits, MatchResult, SeatSpec
-from arena.seats.process import POOL
+from arena.seats.process import POOL, HostProcess
 
 
 def duel(bot: SeatSpec, sandbox: str, seed: int = 7, **limits: float) -> MatchResult:
@@ -125,3 +128,41 @@ def test_a_sandbox_reads_nothing_of_the_system_pythons_packages() -> None:
     assert "SNOOPED" in result.outputs[0]
     found = [line for line in result.outputs[0].splitlines() if line.startswith("FOUND:")]
     assert found == [], found
+
+
+@pytest.mark.skipif(platform.machine() != "x86_64", reason="the attack patches x86-64 code")
+def test_a_sandboxs_init_woken_while_stopped_is_the_bots_fault(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The sandbox's init is stopped with the host between its turns and kept by the sweep,
+    and a bot may rewrite its code (``ptrace``: the same user): the zoo's forger patches it
+    into a busy loop. A ``SIGCONT`` the kernel sends on a bot's behalf ends a stop (round 17:
+    a child whose end sends it, exiting ahead of the sweep), and a host that ran while
+    stopped is ``illegal``: but the referee read the host's CPU time alone. With its init
+    woken after each stop (the ``SIGCONT`` sent here, as the kernel would), the init ran 0.1
+    to 0.2 s of CPU in each of the other seat's turns of 0.3 s (0.78 s in the match, the
+    host's time standing still), and the forger played on ``ok``. The init's time counts with
+    the host's now: the seat is ``illegal`` at its next request."""
+    real = HostProcess.pause
+
+    def woken(self: HostProcess) -> None:
+        real(self)
+        sandbox = self._sandbox
+        with contextlib.suppress(OSError):
+            if sandbox and self.alive and b"--bot=zoo-forger" in Path(
+                    f"/proc/{self.process.pid}/cmdline").read_bytes():
+                os.kill(sandbox[0], signal.SIGCONT)
+
+    monkeypatch.setattr(HostProcess, "pause", woken)
+    limits = Limits(isolation="process", sandbox="required", move_seconds=5.0,
+                    bank_seconds=0.0, startup_seconds=10.0)
+    slow = SeatSpec("slow", "zoo-waker", {"when": "never", "think": 0.3})
+    POOL.close()
+    try:
+        result = play_match(spec(SeatSpec("inithog", "zoo-forger", {"mode": "inithog"}), slow,
+                                 limits=limits))
+    finally:
+        POOL.close()
+    assert "INITHOG pid 1 now spins" in result.outputs[0], result.outputs[0][:300]
+    assert result.statuses == ("illegal", "ok") and result.ranking == (1, 0), result.errors
+    assert "it woke itself" in str(result.errors[0])
