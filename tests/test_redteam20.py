@@ -1,5 +1,6 @@
-"""Red team, round 20: attacks on the bot host, its sandbox and the referee, played for real
-(bot hosts in bubblewrap and in the fallback)."""
+"""Red team, round 20: attacks on what a bubblewrap host reads of other bots (their bytecode,
+the system Pythons' packages) and on the stop that holds a host between its turns, played
+for real (bot hosts in bubblewrap)."""
 
 from __future__ import annotations
 

@@ -47,8 +47,8 @@ def hidden_arguments(plugin: str | None, roots: Iterable[Path]) -> list[str]:
     args: list[str] = []
     for cache in caches:
         args += ["--tmpfs", str(cache)]
-        for kept in others_bytecode(cache, found):
-            args += ["--ro-bind", str(kept), str(kept)]
+        for kept in others_bytecode(cache, found):  # (-try: one removed meanwhile is left)
+            args += ["--ro-bind-try", str(kept), str(kept)]
         args += ["--remount-ro", str(cache)]
     for path in found:
         if path.parent in caches:
