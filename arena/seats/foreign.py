@@ -38,16 +38,66 @@ def canonical(name: str) -> str:
 
 def hidden_arguments(plugin: str | None, roots: Iterable[Path]) -> list[str]:
     """bubblewrap's arguments hiding what :func:`foreign_files` finds under ``roots`` (the
-    folders the sandbox binds whole): files read empty, folders list nothing, read-only."""
+    folders the sandbox binds whole): files read empty, folders list nothing, read-only;
+    and the bytecode folder beside each module file among them (:func:`bytecode_folders`)."""
     from arena.seats.sandbox import EMPTY_FILE
 
+    found = foreign_files(plugin, tuple(sorted(root.resolve() for root in roots)))
+    caches = bytecode_folders(found)
     args: list[str] = []
-    for path in foreign_files(plugin, tuple(sorted(root.resolve() for root in roots))):
+    for cache in caches:
+        args += ["--tmpfs", str(cache)]
+        for kept in others_bytecode(cache, found):  # (-try: one removed meanwhile is left)
+            args += ["--ro-bind-try", str(kept), str(kept)]
+        args += ["--remount-ro", str(cache)]
+    for path in found:
+        if path.parent in caches:
+            continue  # in a folder hidden whole already
         if path.is_dir():
             args += ["--tmpfs", str(path), "--remount-ro", str(path)]
         elif path.is_file():
             args += ["--ro-bind", str(EMPTY_FILE), str(path)]
     return args
+
+
+def bytecode_folders(found: Iterable[Path]) -> list[Path]:
+    """The ``__pycache__`` folders beside the module files of ``found`` (other plugins'
+    files): each lists nothing in a sandbox that hides them, whatever it holds or comes to
+    hold while the sandbox lives.
+
+    A distribution that is a single module (``py-modules``) puts its file straight in
+    ``site-packages``, whose ``__pycache__`` every module installed there shares, and only what
+    its installer compiled is in its ``RECORD`` (pip's ``--no-compile`` and uv compile
+    nothing): the bytecode the arena writes when it first seats the bot
+    (:func:`arena.seats.sandbox.compiled`), or Python when it imports it, was nobody's. The
+    red team's bot read another bot's module there, its source reading empty, and found its
+    secret strategy in the bytecode (every constant and name of the module is in it, and it
+    decompiles). Hiding each such file as it is found would not do: a host lives on in the
+    pool, its folders bound live, and reads the bytecode written after it started. The
+    bytecode the folder holds of its other modules then is bound back
+    (:func:`others_bytecode`); what is written later is not seen."""
+    folders: list[Path] = []
+    for path in found:
+        cache = path.parent / "__pycache__"
+        if path.suffix == ".py" and cache not in folders and cache.is_dir():
+            folders.append(cache)
+    return folders
+
+
+def others_bytecode(cache: Path, found: Iterable[Path]) -> list[Path]:
+    """The bytecode files in the ``__pycache__`` folder ``cache`` now of modules that are not
+    among ``found`` (other plugins' files): those of the modules the host may import from
+    that folder (the arena's own editable-install finder, at every start), which it would
+    compile again at each import instead (6.6 ms for that finder on a loaded machine)."""
+    foreign = {path.stem for path in found if path.parent == cache.parent}
+    foreign |= {path.name for path in found if path.parent == cache}
+    try:
+        entries = sorted(cache.iterdir())
+    except OSError:
+        return []
+    return [entry for entry in entries if entry.suffix == ".pyc" and entry.is_file()
+            and not entry.is_symlink() and entry.name not in foreign
+            and entry.name.split(".", 1)[0] not in foreign]
 
 
 @functools.cache

@@ -471,7 +471,7 @@ class HostProcess:
             if swept or not stopped:
                 _await_stop(self._own_pids()[0])
             self._dying.clear()
-            self._stopped_cpu = self.cpu_used()
+            self._stopped_cpu = self.sandbox_cpu()
 
     def _stop_again(self) -> int:
         """Stop the host again once every process the sweeps killed has ended; how many
@@ -503,11 +503,12 @@ class HostProcess:
         ``SIGCONT`` (``clone``'s exit signal), each waiting for the host to stop and then
         exiting before the sweep came, and a thread of it ran 2.3 s of the others' time in a
         match (a process group left orphaned with a stopped member is sent ``SIGCONT`` too;
-        a file's readiness could send it before ``F_SETSIG`` was refused). Its CPU time,
-        read once it was seen stopped, must not have grown by its next request."""
+        a file's readiness could send it before ``F_SETSIG`` was refused). Its CPU time and
+        its sandbox's init's (:meth:`sandbox_cpu`), read once it was seen stopped, must not
+        have grown by its next request."""
         if self._stopped_cpu is None:
             return
-        ran = self.cpu_used() - self._stopped_cpu
+        ran = self.sandbox_cpu() - self._stopped_cpu
         self._stopped_cpu = None
         if ran > WOKEN_CPU:
             self.kill()
@@ -547,11 +548,19 @@ class HostProcess:
     def cpu_used(self) -> float:
         """Seconds of CPU time the host process has used in its life (0 if it cannot be
         read): what its CPU time limit counts."""
-        try:
-            fields = _read(f"/proc/{self._own_pids()[0]}/stat").rsplit(b")", 1)[1].split()
-            return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS  # utime, stime
-        except (OSError, IndexError, ValueError):
-            return 0.0
+        return _cpu_seconds(self._own_pids()[0])
+
+    def sandbox_cpu(self) -> float:
+        """Seconds of CPU time the host and (inside bubblewrap) the sandbox's init have used:
+        what may not grow while they are stopped (see :meth:`_stayed_stopped`).
+
+        The init is stopped with the host, and kept by the sweep; the bot may rewrite its
+        code (``ptrace``, ``/proc/1/mem``: the same user). The check read the host's time
+        alone: the red team's bot patched the init into a loop, and with the init woken after
+        each stop (by a ``SIGCONT``, which the kernel sends on a bot's behalf), it ran 0.1 to
+        0.2 s of CPU in each of the other seat's turns of 0.3 s, 0.78 s in a match, while the
+        host's time stood still, and its seat played on ``ok``."""
+        return sum(_cpu_seconds(pid) for pid in self._own_pids())
 
     def task_count(self) -> int:
         """The tasks (processes and threads) the host holds now: its control group's count
@@ -998,6 +1007,16 @@ def _await_ended(pids: list[int], wait: float, sweep: Callable[[], int]) -> int:
                 break
             time.sleep(0.0002)
     return killed
+
+
+def _cpu_seconds(pid: int) -> float:
+    """Seconds of CPU time process ``pid`` has used in its life, all its threads (0 if it
+    cannot be read)."""
+    try:
+        fields = _read(f"/proc/{pid}/stat").rsplit(b")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS  # utime, stime
+    except (OSError, IndexError, ValueError):
+        return 0.0
 
 
 def _read(path: str) -> bytes:

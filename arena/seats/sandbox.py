@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import glob
 import importlib.metadata
 import importlib.util
 import os
@@ -462,32 +463,42 @@ def _python_binds(extra: list[Path], environment: Path | None) -> list[str]:
     return args
 
 
+SYSTEM_PACKAGES = ("/usr/lib/python3*/*-packages", "/usr/local/lib/python3*/*-packages")
+"""Where the Pythons of the system (in ``/usr``, which every sandbox binds whole) keep their
+packages: the distribution's own (``dist-packages``) and what ``pip install`` put there as
+root (``/usr/local/...``)."""
+
+
 def unused_base_packages(environment: Path | None) -> list[Path]:
-    """The base Python installation's ``site-packages`` folders that the host's interpreter
-    does not import from: a virtualenv (the arena's, or a stored bot's ``environment``) made
-    without its base's packages. The base installation is bound whole, and with it
-    everything ``pip install`` put in its ``site-packages`` (a bot installed with the base
-    Python's pip instead of the virtualenv's, another project's code): no other bot's files
-    are hidden there, as none of them is on the arena's path to be found, and the red team's
-    bot read what was there. They list nothing in the sandbox now."""
+    """The package folders (``site-packages``, ``dist-packages``) that the host's interpreter
+    does not import from: the base Python installation's, for a virtualenv (the arena's, or
+    a stored bot's ``environment``) made without its base's packages; and those of every
+    other Python of the system (:data:`SYSTEM_PACKAGES`) where the arena runs on another.
+    The base installation and ``/usr`` are bound whole, and with them everything ``pip
+    install`` put in those folders (a bot installed with the base Python's pip or the
+    system's instead of the virtualenv's, another project's code): no other bot's files are
+    hidden there, as none of them is on the arena's path to be found, and the red team's
+    bot read what was there (the base's, then, the arena running on a Python of its own,
+    the system Python's). They list nothing in the sandbox now."""
     import site
 
-    base = Path(sys.base_prefix).resolve()
+    bases = [Path(entry).resolve() for entry in site.getsitepackages([sys.base_prefix])]
     if environment is None:
-        if Path(sys.prefix).resolve() == base:
-            return []  # no virtualenv: the base's packages are the arena's own (and hidden)
+        # Without a virtualenv the base's packages are the arena's own (and hidden), and on
+        # its path like any the virtualenv includes.
         used = {Path(entry).resolve() for entry in sys.path if entry}
     else:
         try:
             settings = (environment / "pyvenv.cfg").read_text(errors="replace")
         except OSError:
-            return []
-        if re.search(r"(?m)^\s*include-system-site-packages\s*=\s*true\s*$", settings, re.I):
-            return []
-        used = set()
+            settings = "include-system-site-packages = true"  # unknown: keep the base's
+        included = re.search(r"(?m)^\s*include-system-site-packages\s*=\s*true\s*$",
+                             settings, re.I)
+        used = set(bases) if included else set()
+    others = [Path(entry).resolve() for pattern in SYSTEM_PACKAGES
+              for entry in sorted(glob.glob(pattern))]
     found: list[Path] = []
-    for entry in site.getsitepackages([sys.base_prefix]):
-        folder = Path(entry).resolve()
+    for folder in (*bases, *others):
         if folder.is_dir() and folder not in used and folder not in found:
             found.append(folder)
     return found

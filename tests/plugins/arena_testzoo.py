@@ -330,9 +330,10 @@ class Snoop(Bot):
     its own and tells it anything (a file that reads something, a folder that lists
     something): what the whole machine's kernel says to every sandbox alike. With ``peek``,
     it prints ``FOUND: read DISTRIBUTION FILE`` for each file it reads of another plugin's
-    distribution (another bot's code or data). With ``mounts``, it prints ``MOUNT SOURCE
-    POINT`` for each of its mounts whose source (in ``/proc/self/mountinfo``) is not the
-    folder it is mounted on: a path of the machine it would not see otherwise."""
+    distribution (another bot's code or data, or a module's bytecode beside it). With
+    ``mounts``, it prints ``MOUNT SOURCE POINT`` for each of its mounts whose source (in
+    ``/proc/self/mountinfo``) is not the folder it is mounted on: a path of the machine it
+    would not see otherwise."""
 
     name = "zoo-snoop"
 
@@ -422,6 +423,12 @@ def _peek() -> list[str]:
             with contextlib.suppress(OSError, UnicodeDecodeError):
                 if Path(str(distribution.locate_file(file))).read_text().strip():
                     found.append(f"read {name} {file}")
+            source = Path(str(distribution.locate_file(file)))
+            if source.suffix == ".py":  # its bytecode, which may be nobody's in RECORD
+                for compiled in source.parent.glob(f"__pycache__/{source.stem}.*.pyc"):
+                    with contextlib.suppress(OSError):
+                        if compiled.read_bytes():
+                            found.append(f"read {name} {compiled.name}")
     return found
 
 
