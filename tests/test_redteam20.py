@@ -10,7 +10,9 @@ import platform
 import py_compile
 import shutil
 import signal
+import subprocess
 import sysconfig
+import tempfile
 from collections.abc import Iterator
 from importlib.util import cache_from_source
 from pathlib import Path
@@ -167,3 +169,51 @@ def test_a_sandboxs_init_woken_while_stopped_is_the_bots_fault(
     assert "INITHOG pid 1 now spins" in result.outputs[0], result.outputs[0][:300]
     assert result.statuses == ("illegal", "ok") and result.ranking == (1, 0), result.errors
     assert "it woke itself" in str(result.errors[0])
+
+
+def test_a_working_folder_dug_deeper_than_rmtree_recurses_is_removed() -> None:
+    """A fallback host's working folder is the bot's to write in (where the arena runs as a
+    user other than root; a root arena gives the host a private tmpfs over it, so here the
+    test digs in the referee's view of it, as such a bot would), and the referee removes it
+    when it closes the host, and at its first host the folders of earlier referees that
+    died. ``shutil.rmtree`` recurses once a level: the red team's bot dug 1,500 folders,
+    each in the last, and the referee's removal raised ``RecursionError`` (which its
+    ``ignore_errors`` does not catch) as the pool closed the host, leaving the folder
+    behind. It is removed now, whatever its depth; and so is a dead referee's."""
+    from arena.seats import sandbox as sandboxing
+
+    def dig(folder: Path) -> None:
+        here = os.open(".", os.O_RDONLY)
+        try:
+            os.chdir(folder)
+            for _ in range(1500):
+                os.mkdir("d")
+                os.chdir("d")
+        finally:
+            os.fchdir(here)
+            os.close(here)
+
+    prefix = f"{sandboxing.WORKDIR_PREFIX}{os.getpid()}-"
+    before = set(Path(tempfile.gettempdir()).glob(f"{prefix}*"))
+    POOL.close()
+    try:
+        result = duel(SeatSpec("b", "zoo-burrower", {"levels": 0}), "fallback")
+        assert result.statuses == ("ok", "ok"), result.errors
+        kept = set(Path(tempfile.gettempdir()).glob(f"{prefix}*")) - before
+        assert kept  # the pool keeps the two hosts, and their folders
+        for folder in kept:
+            dig(folder)
+    finally:
+        POOL.close()
+    assert not kept & set(Path(tempfile.gettempdir()).glob(f"{prefix}*"))
+    # A referee that died left its host's folder, dug as deep: the next one clears it.
+    dead = Path(tempfile.mkdtemp(prefix=f"{sandboxing.WORKDIR_PREFIX}999999999-"))
+    dig(dead)
+    sandboxing.sweep_workdirs.cache_clear()
+    try:
+        assert sandboxing.sweep_workdirs() >= 1
+    finally:
+        sandboxing.sweep_workdirs.cache_clear()
+        if dead.exists():  # before the fix: pytest's own removal of it recurses too
+            subprocess.run(["rm", "-rf", str(dead)], check=False)
+    assert not dead.exists()

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.game import Static
+from arena.removal import remove_tree
 from arena.seats import (
     BotCrashed,
     BotIllegal,
@@ -702,7 +703,7 @@ class HostProcess:
                 os.close(self.from_host)
             self.from_host = -1
         if self.workdir:
-            shutil.rmtree(self.workdir, ignore_errors=True)
+            remove_tree(self.workdir)  # the bot's to write in: of any depth
 
     def _hang_up(self) -> None:
         """Close its input, once: a descriptor closed twice may by then be another file's

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.errors import ArenaError
+from arena.removal import remove_tree
 from arena.seats import foreign, seccomp
 from arena.seats.host import OPEN_FILES
 
@@ -677,7 +678,7 @@ def sweep_workdirs() -> int:
             continue
         if int(owner) == os.getpid() or _running(int(owner)):
             continue
-        shutil.rmtree(path, ignore_errors=True)
+        remove_tree(path)  # a bot's working folder: of any depth
         removed += not path.exists()
     return removed
 

@@ -2019,3 +2019,29 @@ class SlowImport(Bot):
 
 
 ZOO = (*ZOO, SlowImport)
+
+
+class Burrower(Bot):
+    """Digs ``levels`` folders, each in the last, in its working folder (``mkdir d; cd d``
+    in a loop), then plays legally: a tree deeper than ``shutil.rmtree`` can recurse."""
+
+    name = "zoo-burrower"
+
+    def __init__(self, *, levels: int = 1500, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.levels = levels
+
+    def act(self, observation: Mapping[str, Any], legal_actions: Sequence[int]) -> int:
+        if self.levels:
+            here = os.open(".", os.O_RDONLY)
+            with contextlib.suppress(OSError):
+                for _ in range(self.levels):
+                    os.mkdir("d")
+                    os.chdir("d")
+            os.fchdir(here)
+            os.close(here)
+            self.levels = 0
+        return legal_actions[0]
+
+
+ZOO = (*ZOO, Burrower)
