@@ -144,6 +144,7 @@ def parse(raw: Mapping[str, Any], found: Registry | None = None) -> TournamentCo
         "[tournament]",
         {"name", "game", "players", "rounds", "seed", "seating", "options"},
     )
+    name = _name(tournament)  # before any bot is started: it is said at once
     game_name = _get(tournament, "[tournament]", "game", str)
     game = found.game(game_name)
     players = _get(tournament, "[tournament]", "players", int, default=game.min_players)
@@ -171,7 +172,7 @@ def parse(raw: Mapping[str, Any], found: Registry | None = None) -> TournamentCo
     rounds = _positive(_get(tournament, "[tournament]", "rounds", int, default=1), "rounds")
     bots = _bots(raw, found, game_name, players, limits, rounds)
     return TournamentConfig(
-        name=_name(tournament),
+        name=name,
         game=game_name,
         players=players,
         rounds=rounds,
@@ -388,11 +389,24 @@ MAX_MEMORY_MB = 4 * 1024 * 1024
 each bot's host, and every bot failed its start-up check with the host's traceback."""
 
 
+MAX_NAME_BYTES = 255
+"""The longest run name, in bytes of UTF-8: a folder name's limit on Linux file systems."""
+
+
 def _name(tournament: Mapping[str, Any]) -> str:
+    """The run's name: a plain folder name (``results/<name>/``), shown as it is written.
+
+    A config may come from anyone, and its name is the first thing ``arena run`` prints: the
+    red team's ``"x\\u001b]0;PWNED\\u0007\\u001b[2J"`` set the terminal's title and cleared its
+    screen (and named the results folder so); a ``\\u0000`` in it, or a name past the file
+    system's 255 bytes, ended the run in a traceback as the folder was made."""
     name: str = _get(tournament, "[tournament]", "name", str, default="tournament")
-    if not name or "/" in name or name.startswith("."):
-        raise ArenaError(f"[tournament] name = {_as_written(name)}: use a plain folder name (not "
-                         "empty, no '/', not beginning with '.')")
+    if (not name or "/" in name or name.startswith(".") or not name.isprintable()
+            or len(name.encode("utf-8", "replace")) > MAX_NAME_BYTES):
+        # json.dumps: the name as TOML writes it, every code in it spelt out (\u001b).
+        raise ArenaError(f"[tournament] name = {json.dumps(name[:100])}: use a plain folder "
+                         f"name (not empty, no '/', not beginning with '.', printable: no "
+                         f"control characters or escape codes, at most {MAX_NAME_BYTES} bytes)")
     return name
 
 
