@@ -750,14 +750,24 @@ def _runtime_metadata() -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
 
 
 def entry_point_modules(wheel: Path) -> list[str]:
-    """The plugin modules a wheel declares in the ``arena`` entry point group."""
+    """The plugin modules a wheel declares in the ``arena`` entry point group.
+
+    The file is the package's to write, and pip installs the wheel whatever it holds: one
+    that ``configparser`` cannot read (a ``%`` in a value, which it took for an
+    interpolation, a section or a name given twice, no section, text not in UTF-8) ended
+    ``arena submit`` in a traceback once its environment was built. A ``%`` is now text, as
+    in Python's own reading of entry points, and the rest is refused in one line."""
     with zipfile.ZipFile(wheel) as archive:
         names = [n for n in archive.namelist() if n.endswith(".dist-info/entry_points.txt")]
         if not names:
             return []
-        parser = configparser.ConfigParser(delimiters=("=",))
+        parser = configparser.ConfigParser(delimiters=("=",), interpolation=None)
         parser.optionxform = str  # type: ignore[assignment,method-assign]
-        parser.read_string(archive.read(names[0]).decode())
+        try:
+            parser.read_string(archive.read(names[0]).decode())
+        except (configparser.Error, UnicodeDecodeError) as exc:
+            raise ArenaError(f"{wheel.name}: its {names[0]} cannot be read: "
+                             f"{one_line(exc)[:200]}") from None
     if not parser.has_section(arena.PROJECT):
         return []
     return [value.strip() for _, value in parser.items(arena.PROJECT)]
