@@ -20,6 +20,7 @@ and params come from ``entry.json``, written when it was submitted.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -233,9 +234,28 @@ def shipped_wheel(environment: str, search: list[str]) -> Path | None:
     return None
 
 
-def node_environment(environment: str) -> Path:
-    """Where a node caches a stored bot's environment that it built from a shipped wheel."""
+def node_environment(environment: str, wheel: Path) -> Path:
+    """Where a node caches the environment of a stored bot that it built from the shipped
+    ``wheel``: a folder per package, version and wheel (its digest).
+
+    A cached environment is used as it is, never checked again. Kept per package and version
+    alone, it outlived what it was built from: a package taken out of the store (``arena
+    store remove``) and another admitted under its name and version (a squatter's name given
+    back to its owner, a store of tests and the real one) shipped the new wheel, and the
+    nodes played the old package's code in its seats, under the new one's name."""
     cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     version_folder = Path(environment).parent
     return (Path(cache) / "lostvalley-arena" / "environments" / version_folder.parent.name
-            / version_folder.name / "env")
+            / version_folder.name / _digest_of(wheel)[:32] / "env")
+
+
+def _digest_of(wheel: Path) -> str:
+    """:func:`file_digest` of ``wheel``, worked out once per file as it is (every seat of a
+    stored bot on a node asks, and a wheel may hold 256 MiB)."""
+    info = wheel.stat()
+    return _cached_digest(str(wheel), info.st_size, info.st_mtime_ns, info.st_ino)
+
+
+@functools.lru_cache(maxsize=64)
+def _cached_digest(path: str, size: int, mtime: int, inode: int) -> str:
+    return file_digest(Path(path))

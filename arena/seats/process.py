@@ -1162,7 +1162,7 @@ def _environment(environment: str) -> Path | None:
         if shipped is None:
             raise BotCrashed(f"the bot's environment {environment} and its wheel are missing "
                              f"on {os.uname()[1]}")
-        wheels, path = [shipped], node_environment(environment)
+        wheels, path = [shipped], node_environment(environment, shipped)
         if (path / "bin" / "python").exists():
             return path
         path.parent.mkdir(parents=True, exist_ok=True)
