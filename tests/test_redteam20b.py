@@ -1,0 +1,226 @@
+"""Red team, round 20b: attacks on everything around the match: a config and a results folder
+someone else wrote, what ``arena leaderboard`` prints of them and how much of them it reads, a
+submitted package's entry points, and the environments a cluster's nodes build for stored
+bots. Each test says the attack, what happened before and what happens now."""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from arena.cli import main
+from arena.errors import ArenaError
+
+ARENA = str(Path(sys.executable).parent / "arena")
+
+CONFIG = """
+[tournament]
+name = {name}
+game = "tiny-race"
+players = 2
+
+[[bots]]
+name = "random"
+[[bots]]
+name = "random"
+label = "random-2"
+
+[limits]
+isolation = "inprocess"
+"""
+
+
+@pytest.fixture(autouse=True)
+def own_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The checkpoint key ``arena leaderboard`` makes goes to the test's folder, not the
+    user's ``~/.cache``."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+
+
+@pytest.mark.parametrize("name", [
+    '"x\\u001b]0;PWNED\\u0007\\u001b[2J"',  # the terminal's title set, its screen cleared
+    '"a\\u0000b"',  # embedded null byte: a ValueError traceback as the folder was made
+    '"' + "y" * 300 + '"',  # past the file system's 255 bytes: an OSError traceback
+    '"evil\\u202egnp.txt"',  # a bidi override: the folder's name reads backwards
+])
+def test_a_configs_run_name_is_a_plain_folder_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    """A config may come from anyone, and its ``[tournament] name`` names the results folder
+    and is the first line ``arena run`` prints. Before, only ``/`` and a leading ``.`` were
+    refused: a name with terminal codes was printed raw in that first line (the red team's
+    set the terminal's title and cleared its screen) and named ``results/<codes>/``; one
+    with a null character, or of 300 characters, ended the run in a traceback as its folder
+    was made. Now such a name is refused in one line, exit status 2, before any bot starts,
+    the name spelt out with its codes escaped."""
+    config = tmp_path / "handed.toml"
+    config.write_text(CONFIG.format(name=name))
+    monkeypatch.chdir(tmp_path)
+    done = CliRunner().invoke(main, ["run", str(config)])
+    assert done.exit_code == 2, done.output
+    assert "[tournament] name = " in done.output and "use a plain folder name" in done.output
+    assert "\x1b" not in done.output and "\x00" not in done.output
+    assert "\u202e" not in done.output
+    assert done.exception is None or isinstance(done.exception, SystemExit)
+    assert not (tmp_path / "results").exists()
+
+
+def test_a_plain_run_name_of_any_script_is_still_taken(tmp_path: Path) -> None:
+    """Held: what was taken before, in any script and with spaces, is taken still."""
+    from arena.config import load
+
+    config = tmp_path / "ok.toml"
+    config.write_text(CONFIG.format(name='"Tournoi d\'été 2026 – 決勝"'))
+    assert load(config).name == "Tournoi d'été 2026 – 決勝"
+
+
+def test_a_leaderboards_warnings_quote_a_results_folder_as_plain_text(tmp_path: Path) -> None:
+    """``arena leaderboard`` warns on stderr about what a run folder lacks, quoting it: a
+    ``config.json`` saved without a draw probability gets "no draw probability saved or
+    installed for <its game>". The folder may come from anyone, and the warnings were
+    echoed as they were: the red team's game ``"\\u001b]0;PWNED\\u0007..."`` set the
+    terminal's title (click strips CSI codes only where stderr is not a terminal; an OSC
+    code it leaves everywhere). Now every warning of ``arena leaderboard`` and ``arena
+    replay`` is plain text."""
+    run = tmp_path / "handed"
+    run.mkdir()
+    (run / "config.json").write_text(json.dumps({
+        "name": "n", "game": "\x1b]0;PWNED\x07\x1b[2J\u009b31mtiny",
+        "bots": [{"label": "random"}, {"label": "greedy"}]}))
+    (run / "matches.jsonl").write_text("")
+    done = CliRunner().invoke(main, ["leaderboard", str(run)])
+    assert done.exit_code == 0, done.output
+    assert "no draw probability saved or installed for" in done.stderr
+    assert "PWNED" not in done.stderr  # the OSC code is taken out whole
+    assert "\x1b" not in done.output and "\x07" not in done.output
+    assert "\u009b" not in done.output
+
+
+def _limited(gigabytes: float) -> None:
+    limit = int(gigabytes * 2**30)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+@pytest.mark.parametrize("file", ["failures.jsonl", "config.json", "ratings-checkpoint.json"])
+def test_a_run_folders_huge_file_is_not_read_whole(tmp_path: Path, file: str) -> None:
+    """A results folder may come from anyone. ``arena leaderboard`` read its
+    ``failures.jsonl``, its ``config.json`` and its rating checkpoint whole into memory
+    (``matches.jsonl`` is read a line at a time, each line bounded): the red team's sparse
+    file of 2.5 GB, taking no room on disk, ended the command in a ``MemoryError`` traceback
+    under a 2 GiB address-space limit (without one it takes the machine's memory, or the
+    kernel's kill, as the file grows). Now ``failures.jsonl`` is read a bounded line at a
+    time, and the config and the checkpoint are refused past 64 MiB, as files the arena
+    never writes so big: the table comes out (the config's warning said on stderr; the
+    checkpoint rated again)."""
+    run = tmp_path / "handed"
+    run.mkdir()
+    sample = Path(__file__).parent / "data" / "tiny-run.jsonl"
+    (run / "matches.jsonl").write_text(sample.read_text())
+    labels = sorted({label for line in sample.read_text().splitlines() if line.strip()
+                     for label in json.loads(line)["seats"]})
+    (run / "config.json").write_text(json.dumps(
+        {"name": "handed", "game": "tiny-race", "bots": [{"label": label} for label in labels],
+         "ratings": {"draw_probability": 0.1}}))
+    with (run / file).open("wb") as handle:
+        handle.truncate(int(2.5 * 2**30))
+    env = {**os.environ, "COLUMNS": "200", "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    done = subprocess.run([ARENA, "leaderboard", str(run), "--format", "json"],
+                          capture_output=True, text=True, env=env, timeout=600, check=False,
+                          preexec_fn=lambda: _limited(2.0))
+    assert "MemoryError" not in done.stderr and "Traceback" not in done.stderr, done.stderr
+    assert done.returncode == 0, done.stderr
+    board = json.loads(done.stdout)
+    assert {row["bot"] for row in board} >= set(labels)
+    if file == "config.json":
+        assert "holds more than 64 MiB" in done.stderr
+
+
+def _wheel(folder: Path, entry_points: bytes) -> Path:
+    """A wheel holding nothing but its ``entry_points.txt``: what is read of it here."""
+    folder.mkdir(parents=True, exist_ok=True)
+    wheel = folder / "arena_bot_ep-0.1.0-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w") as archive:
+        archive.writestr("arena_bot_ep-0.1.0.dist-info/entry_points.txt", entry_points)
+    return wheel
+
+
+@pytest.mark.parametrize("text", [
+    b"[arena]\nep = bot_ep.plugin\n[arena]\nother = bot_ep.other\n",  # a section twice
+    b"[arena]\nep = bot_ep.plugin\nep = bot_ep.other\n",  # a name twice
+    b"ep = bot_ep.plugin\n",  # no section
+    b"[arena]\nep = bot_\xff.plugin\n",  # not UTF-8
+])
+def test_a_wheels_unreadable_entry_points_are_refused_in_one_line(
+    tmp_path: Path, text: bytes
+) -> None:
+    """A submitted wheel's ``entry_points.txt`` is the package's to write, and pip installs
+    the wheel whatever it holds; ``arena submit`` then read its plugin modules with
+    ``configparser``, whose errors (a section or a name given twice, no section header,
+    bytes not in UTF-8) were not caught: the submission ended in a traceback after its
+    environment was built. Now it is an ``ArenaError``: one line, exit status 2."""
+    from arena.submit import entry_point_modules
+
+    with pytest.raises(ArenaError, match=r"arena_bot_ep-0\.1\.0-py3-none-any\.whl: its "
+                                         r"arena_bot_ep-0\.1\.0\.dist-info/entry_points\.txt "
+                                         r"cannot be read: "):
+        entry_point_modules(_wheel(tmp_path, text))
+
+
+def test_a_percent_sign_in_an_entry_point_is_text(tmp_path: Path) -> None:
+    """A ``%`` in a value was taken for ``configparser``'s interpolation and raised
+    ``InterpolationSyntaxError``, a traceback; Python's own reading of entry points (pip's,
+    and the arena's for installed plugins) takes it as text, and so does this one now."""
+    from arena.submit import entry_point_modules
+
+    wheel = _wheel(tmp_path, b"[arena]\nep = bot_ep.plugin  # 100%\n")
+    assert entry_point_modules(wheel) == ["bot_ep.plugin  # 100%"]
+
+
+def test_a_nodes_cached_environment_is_the_shipped_wheels_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a cluster, a node without a stored bot's environment builds it from the wheel the
+    run shipped, once, in its cache, and uses what it built from then on, unchecked. The
+    cache was per package and version alone: after ``arena store remove`` and another
+    package admitted under that name and version (a squatted name handed back to its owner,
+    or a test store and the real one), the run shipped the new wheel and the node played
+    the old package's code in its seats, under the new one's name. Now the cache holds an
+    environment per wheel (its digest): the new wheel is built on its own, and each wheel
+    is built once."""
+    from arena.botstore import _shipped_name
+    from arena.seats import process
+
+    environment = str(tmp_path / "organiser" / "store" / "arena_bot_x" / "0.1.0" / "env")
+    shipped = tmp_path / "ray" / _shipped_name(environment)
+    shipped.mkdir(parents=True)
+    wheel = shipped / "arena_bot_x-0.1.0-py3-none-any.whl"
+    monkeypatch.setattr(sys, "path", [str(tmp_path / "ray"), *sys.path])
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "node-cache"))
+    built: list[bytes] = []
+
+    def make_environment(target: Path, from_wheel: Path, options: list[str]) -> None:
+        """A stand-in for the build (pip): an environment that says which wheel it holds."""
+        (target / "bin").mkdir(parents=True)
+        (target / "bin" / "python").write_bytes(from_wheel.read_bytes())
+        built.append(from_wheel.read_bytes())
+
+    monkeypatch.setattr("arena.submit.make_environment", make_environment)
+    wheel.write_bytes(b"the squatter's wheel")
+    first = process._environment(environment)
+    assert first is not None and (first / "bin" / "python").read_bytes() == b"the squatter's wheel"
+    assert process._environment(environment) == first and len(built) == 1  # built once
+
+    wheel.write_bytes(b"the owner's wheel, admitted under the same name and version")
+    second = process._environment(environment)
+    assert second is not None and second != first
+    assert (second / "bin" / "python").read_bytes() == wheel.read_bytes()
+    assert built == [b"the squatter's wheel", wheel.read_bytes()]
+    assert str(second).startswith(str(tmp_path / "node-cache" / "lostvalley-arena"))
