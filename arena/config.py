@@ -109,6 +109,9 @@ def load(path: Path, found: Registry | None = None) -> TournamentConfig:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ArenaError(f"{path}: not valid TOML: {exc}") from None
+    except RecursionError:  # a config may come from anyone: 50,000 nested arrays were a traceback
+        raise ArenaError(f"{path}: not a config the arena reads: arrays or tables nested too "
+                         f"deep") from None
     try:
         return parse(raw, found)
     except ArenaError as exc:
@@ -121,7 +124,7 @@ def _not_installed(path: Path, error: str) -> str:
     try:
         pyproject = tomllib.loads((path.parent / "pyproject.toml").read_text(encoding="utf-8"))
         registered = sorted(pyproject["project"]["entry-points"]["arena"])
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):
         return ""
     if not any(f"unknown bot {name!r}" in error for name in registered):
         return ""
