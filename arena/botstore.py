@@ -100,9 +100,10 @@ def read_entries(store: Path) -> list[StoredBot]:
         try:
             entry = json.loads(path.read_text(encoding="utf-8"))
             for bot in entry["bots"]:
-                if name_problem(bot["name"]) is not None:  # an entry edited since: not a bot
-                    continue
                 games, params = bot.get("games"), bot.get("params")
+                if name_problem(bot["name"]) is not None or not (
+                        _names(games) and _names(params)):  # an entry edited since: not a bot
+                    continue
                 bots.append(StoredBot(
                     name=str(bot["name"]), version=str(entry["version"]),
                     package=str(entry["package"]),
@@ -116,6 +117,14 @@ def read_entries(store: Path) -> list[StoredBot]:
             continue  # RecursionError: nested past what json decodes (arena bots raised it)
     bots.sort(key=lambda bot: (bot.name, sort_key(bot.version)))
     return bots
+
+
+def _names(listed: object) -> bool:
+    """Whether an entry's ``games`` or ``params`` are as the arena wrote them: None (all), or
+    a list of names. ``[1, 2]``, edited in by hand, was taken, and ``arena bots`` ended in a
+    ``TypeError`` traceback joining them (every command that lists the store read it)."""
+    return listed is None or (isinstance(listed, list)
+                              and all(isinstance(name, str) for name in listed))
 
 
 def add_to(found: Registry, store: Path) -> None:
