@@ -224,3 +224,40 @@ def test_a_nodes_cached_environment_is_the_shipped_wheels_own(
     assert (second / "bin" / "python").read_bytes() == wheel.read_bytes()
     assert built == [b"the squatter's wheel", wheel.read_bytes()]
     assert str(second).startswith(str(tmp_path / "node-cache" / "lostvalley-arena"))
+
+
+@pytest.mark.parametrize("nested", [
+    "options = { a = " + "[" * 50_000 + "]" * 50_000 + " }",
+    "options = " + "{ a = " * 50_000 + "1" + " }" * 50_000,
+])
+def test_a_config_nested_past_what_toml_reads_is_one_line(tmp_path: Path, nested: str) -> None:
+    """A config may come from anyone, and Python's TOML reader recurses once per level of
+    nesting: the red team's ``options`` of 50,000 nested arrays (or tables) raised a
+    ``RecursionError`` that ``arena run`` did not catch, a traceback. Now it is one line,
+    exit status 2."""
+    config = tmp_path / "deep.toml"
+    config.write_text(f'[tournament]\nname = "deep"\ngame = "tiny-race"\n{nested}\n')
+    done = CliRunner().invoke(main, ["run", str(config)])
+    assert done.exit_code == 2, done.output
+    assert "nested too deep" in done.output
+
+
+def test_a_store_entry_edited_to_list_no_names_is_skipped(tmp_path: Path) -> None:
+    """``arena bots`` lists the store from each version's ``entry.json``, which the arena
+    wrote when it admitted the package; one edited since (a store shared between machines,
+    a folder copied from elsewhere) whose games were ``[1, 2]`` was taken as a bot's, and
+    ``arena bots`` ended in a ``TypeError`` traceback joining them. Now an entry whose games
+    or params are not a list of names is skipped, as an entry whose bot name is not one was."""
+    from arena.botstore import read_entries
+
+    store = tmp_path / "store"
+    for package, games in (("edited", [1, 2]), ("kept", ["tiny-race"])):
+        (store / package / "1.0").mkdir(parents=True)
+        (store / package / "1.0" / "entry.json").write_text(json.dumps({
+            "package": package, "version": "1.0", "submitted": "2026-12-02T10:00:00+00:00",
+            "bots": [{"name": f"{package}-bot", "games": games, "params": None,
+                      "module": "m"}]}))
+    assert [bot.name for bot in read_entries(store)] == ["kept-bot"]
+    done = CliRunner().invoke(main, ["bots", "--store", str(store)])
+    assert done.exit_code == 0, done.output
+    assert "kept-bot" in done.output and "edited-bot" not in done.output
