@@ -78,8 +78,8 @@ def test_a_plain_run_name_of_any_script_is_still_taken(tmp_path: Path) -> None:
     from arena.config import load
 
     config = tmp_path / "ok.toml"
-    config.write_text(CONFIG.format(name='"Tournoi d\'été 2026 – 決勝"'))
-    assert load(config).name == "Tournoi d'été 2026 – 決勝"
+    config.write_text(CONFIG.format(name='"Tournoi d\'été 2026, 決勝"'))
+    assert load(config).name == "Tournoi d'été 2026, 決勝"
 
 
 def test_a_leaderboards_warnings_quote_a_results_folder_as_plain_text(tmp_path: Path) -> None:
