@@ -222,6 +222,7 @@ def _bots(
     seats = tuple(
         _bot(entry, index, found, game, players, limits) for index, entry in enumerate(entries)
     )
+    _refuse_stored_in_the_fallback(seats, limits)
     if limits.isolation == "process":
         _probe(seats, [str(entry["name"]) for entry in entries], game, players, limits)
     labels = [seat.label for seat in seats]
@@ -236,6 +237,22 @@ def _bots(
             f"add bots or lower [tournament] players"
         )
     return seats
+
+
+def _refuse_stored_in_the_fallback(seats: tuple[SeatSpec, ...], limits: Limits) -> None:
+    """Refuse ``sandbox = "fallback"`` for a config that seats a stored bot.
+
+    A stored bot is a stranger's code (``arena submit`` is how strangers' bots come in), and
+    the fallback is for bots you trust: its host reads and writes whatever the arena's user
+    may (the results, the key that seals their rating checkpoints, ``~/.ssh``). A config may
+    come from anyone, and one handed over with ``sandbox = "fallback"`` in it ran the store's
+    bots so, where bubblewrap was installed and would have held them."""
+    stored = next((seat for seat in seats if seat.environment), None)
+    if stored is not None and limits.isolation == "process" and limits.sandbox == "fallback":
+        raise ArenaError(f'[limits] sandbox = "fallback": bot {stored.bot!r} is a stored bot, '
+                         f"a stranger's code, and the fallback lets a bot read and write what "
+                         f'your user may; play stored bots in bubblewrap (sandbox = "auto" or '
+                         f'"required")')
 
 
 def refuse_stored(name: str, where: str, remedy: str = 'isolation = "process"') -> None:
