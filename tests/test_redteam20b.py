@@ -261,3 +261,35 @@ def test_a_store_entry_edited_to_list_no_names_is_skipped(tmp_path: Path) -> Non
     done = CliRunner().invoke(main, ["bots", "--store", str(store)])
     assert done.exit_code == 0, done.output
     assert "kept-bot" in done.output and "edited-bot" not in done.output
+
+
+def test_a_config_cannot_play_stored_bots_in_the_fallback(tmp_path: Path) -> None:
+    """A stored bot is a stranger's code, and the README says of the fallback "never for
+    strangers' bots": its host reads and writes whatever the arena's user may (the results,
+    the key that seals rating checkpoints, ``~/.ssh``). A config may come from anyone, and
+    one handed over with ``[limits] sandbox = "fallback"`` ran the store's bots so, where
+    bubblewrap was installed and would have held them; ``arena run`` only said which
+    protections were active. Now such a config is refused in one line before any bot
+    starts; an installed bot (the user's own install, trusted) may still play there."""
+    from arena.botstore import add_to
+    from arena.config import parse
+    from arena.plugins import Registry, require_registry
+
+    store = tmp_path / "store"
+    (store / "arena_bot_stranger" / "1.0" / "env").mkdir(parents=True)
+    (store / "arena_bot_stranger" / "1.0" / "entry.json").write_text(json.dumps({
+        "package": "arena-bot-stranger", "version": "1.0",
+        "submitted": "2026-12-02T10:00:00+00:00",
+        "bots": [{"name": "stranger", "games": ["tiny-race"], "params": [],
+                  "module": "bot_stranger.plugin"}]}))
+    installed = require_registry()
+    found = Registry(games=dict(installed.games), bots=dict(installed.bots), sandboxed=True)
+    add_to(found, store)
+    raw = {"tournament": {"name": "handed", "game": "tiny-race", "players": 2},
+           "bots": [{"name": "stranger"}, {"name": "random"}],
+           "limits": {"sandbox": "fallback"}}
+    with pytest.raises(ArenaError, match=r"sandbox = \"fallback\": bot 'stranger@1.0' is a "
+                                         r"stored bot, a stranger's code"):
+        parse(raw, found)
+    trusted = {**raw, "bots": [{"name": "random"}, {"name": "random", "label": "random-2"}]}
+    assert parse(trusted, found).limits.sandbox == "fallback"
