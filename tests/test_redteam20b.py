@@ -293,3 +293,66 @@ def test_a_config_cannot_play_stored_bots_in_the_fallback(tmp_path: Path) -> Non
         parse(raw, found)
     trusted = {**raw, "bots": [{"name": "random"}, {"name": "random", "label": "random-2"}]}
     assert parse(trusted, found).limits.sandbox == "fallback"
+
+
+def test_a_run_folders_plan_of_twelve_seats_is_checked_a_seating_at_a_time(
+    tmp_path: Path
+) -> None:
+    """``arena leaderboard`` checks each recorded match against the plan in the folder's
+    ``config.json``, and worked out every seating of a line's table at once. A results
+    folder may come from anyone: the red team's said 12 players seated by permutations
+    (479,001,600 seatings a table) beside one line of 12 seats, and the command listed them
+    all: a ``MemoryError`` traceback under a 2 GiB address-space limit (without one, the
+    machine's memory). Now a table of more than 720 seatings has each line's own seating
+    worked out alone: the line is checked, found the plan's, and rated."""
+    from arena.schedule import derive_seed
+
+    run = tmp_path / "handed"
+    run.mkdir()
+    labels = [f"b{i:02d}" for i in range(12)]
+    (run / "config.json").write_text(json.dumps({
+        "name": "twelve", "game": "tiny-race", "players": 12, "rounds": 1, "seed": 0,
+        "seating": "permutations", "bots": [{"label": label} for label in labels],
+        "ratings": {"draw_probability": 0.1}}))
+    (run / "matches.jsonl").write_text(json.dumps({
+        "id": "r001-t000001-s002", "game": "tiny-race",
+        "seed": derive_seed(0, "chance", 0, 0), "seats": [*labels[:10], labels[11], labels[10]],
+        "scores": [0.0] * 12, "ranking": list(range(12)), "statuses": ["ok"] * 12,
+        "actions": 0, "seconds": 0.0, "think_seconds": [0.0] * 12,
+        "max_move_seconds": [0.0] * 12, "errors": [None] * 12, "history": []}) + "\n")
+    env = {**os.environ, "COLUMNS": "200", "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    done = subprocess.run([ARENA, "leaderboard", str(run), "--format", "json"],
+                          capture_output=True, text=True, env=env, timeout=600, check=False,
+                          preexec_fn=lambda: _limited(2.0))
+    assert "Traceback" not in done.stderr and done.returncode == 0, done.stderr
+    assert "not of this run's plan" not in done.stderr
+    assert {row["bot"]: row["matches"] for row in json.loads(done.stdout)} == dict.fromkeys(
+        labels, 1)
+
+
+def test_a_seating_worked_out_alone_is_the_one_worked_out_with_its_table(
+    monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Held: with every table's seatings worked out a line at a time, each match of a plan
+    is still its plan's, and the same id with its seats reversed is not."""
+    import itertools
+
+    from arena import schedule
+    from arena.records import Limits, MatchResult, SeatSpec
+
+    monkeypatch.setattr(schedule, "SEATINGS_AT_ONCE", 1)
+    for seating, players in itertools.product(("permutations", "rotations"), (2, 3, 4)):
+        labels = [f"bot{i}" for i in range(6)]
+        entries = [SeatSpec(label=label, bot="random") for label in labels]
+        check = schedule.of_the_plan("g", labels, players, 2, seating, 9)
+        for spec in schedule.round_robin(game="g", options={}, entries=entries,
+                                         players=players, rounds=2, seed=9, seating=seating,
+                                         limits=Limits()):
+            seats = tuple(seat.label for seat in spec.seats)
+            for seated, expected in ((seats, True), (seats[::-1], False)):
+                result = MatchResult(
+                    id=spec.id, game="g", seed=spec.seed, seats=seated,
+                    scores=(0.0,) * players, ranking=tuple(range(players)),
+                    statuses=("ok",) * players, actions=0, seconds=0.0, think_seconds=(),
+                    max_move_seconds=(), errors=(), history=())
+                assert check(result) is expected, (seating, players, spec.id, seated)
