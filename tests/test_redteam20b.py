@@ -356,3 +356,56 @@ def test_a_seating_worked_out_alone_is_the_one_worked_out_with_its_table(
                     statuses=("ok",) * players, actions=0, seconds=0.0, think_seconds=(),
                     max_move_seconds=(), errors=(), history=())
                 assert check(result) is expected, (seating, players, spec.id, seated)
+
+
+def _package(folder: Path) -> Path:
+    folder.mkdir(parents=True)
+    (folder / "pyproject.toml").write_text('[project]\nname = "arena-bot-deep"\nversion = "1"\n')
+    return folder
+
+
+def test_a_package_nested_too_deep_to_copy_is_refused_in_one_line(tmp_path: Path) -> None:
+    """``arena submit`` copies a package folder, in its own process, before anything is
+    sandboxed; the red team's folder held 1,500 nested folders (3,000 characters of path,
+    well within the system's limit), and the copy's recursion ended the submission in a
+    ``RecursionError`` traceback. Now it is one line, and nothing is left in the store."""
+    from arena.plugins import Registry
+    from arena.submit import submit
+
+    source = _package(tmp_path / "deep")
+    here = os.getcwd()
+    try:
+        os.chdir(source)
+        for _ in range(1_500):
+            os.mkdir("d")
+            os.chdir("d")
+    finally:
+        os.chdir(here)
+    store = tmp_path / "store"
+    with pytest.raises(ArenaError, match=r"its folders are nested too deep to copy"):
+        submit(source, store, Registry(), pip_options=["--no-index"], sandbox="fallback")
+    assert not store.exists()
+
+
+def test_a_package_of_too_many_files_is_refused_before_they_are_copied(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The copy was bounded in bytes alone: a folder of a million empty files was copied
+    whole onto the arena's disk (an inode each, minutes of copying) before its build was
+    refused. Now it may hold ``MAX_ENTRIES`` files and folders (100,000, what a wheel may
+    hold; 50 here), and is refused in one line past them, as the copy reaches them."""
+    from arena import packagecopy
+    from arena.packagecopy import copy_package
+
+    monkeypatch.setattr(packagecopy, "MAX_ENTRIES", 50)
+    source = _package(tmp_path / "many")
+    for number in range(60):
+        (source / f"empty{number}").touch()
+    with pytest.raises(ArenaError, match=r"many: it holds more than 50 files and folders"):
+        copy_package(source, tmp_path / "copy")
+    assert not (tmp_path / "copy").exists()  # refused as the folder was listed: none copied
+    few = _package(tmp_path / "few")
+    (few / "bot.py").write_text("")
+    copy_package(few, tmp_path / "copy-of-few")  # held: a package within the bound
+    assert sorted(path.name for path in (tmp_path / "copy-of-few").iterdir()) == [
+        "bot.py", "pyproject.toml"]
