@@ -214,10 +214,33 @@ def admitted_wheel(version_folder: Path) -> Path | None:
     return wheel
 
 
+DEPENDENCIES = "dependencies.json"
+"""The file beside a shipped wheel that holds the dependencies its bot was admitted with."""
+
+
+def admitted_dependencies(version_folder: Path) -> dict[str, str] | None:
+    """The dependencies a stored version was admitted with, ``{name: version}``, as its
+    ``entry.json`` keeps them; None for an entry that keeps none (admitted before they were
+    kept), whose environment is built as the wheel's requirements resolve."""
+    try:
+        entry = json.loads((version_folder / ENTRY).read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return None
+    return _pins(entry.get("dependencies") if isinstance(entry, dict) else None)
+
+
+def _pins(value: object) -> dict[str, str] | None:
+    if isinstance(value, dict) and all(isinstance(name, str) and isinstance(version, str)
+                                       for name, version in value.items()):
+        return dict(value)
+    return None
+
+
 def shipping_folder(environment: str, staging: Path) -> Path:
     """A folder under ``staging`` holding the wheel of the stored bot whose environment is
     ``environment``, for a run to ship to its nodes (Ray's ``py_modules``): the wheel it was
-    admitted with (:func:`admitted_wheel`, checked every time)."""
+    admitted with (:func:`admitted_wheel`, checked every time), and the dependencies it was
+    admitted with (:data:`DEPENDENCIES`), to which a node's build is held."""
     version_folder = Path(environment).parent
     admitted = admitted_wheel(version_folder)
     target = staging / _shipped_name(environment)
@@ -225,7 +248,19 @@ def shipping_folder(environment: str, staging: Path) -> Path:
         target.mkdir(parents=True)
         for wheel in [admitted] if admitted else version_folder.glob("*.whl"):
             shutil.copy2(wheel, target / wheel.name)
+        pins = admitted_dependencies(version_folder)
+        if pins is not None:
+            (target / DEPENDENCIES).write_text(json.dumps(pins, sort_keys=True) + "\n")
     return target
+
+
+def shipped_dependencies(wheel: Path) -> dict[str, str] | None:
+    """The dependencies shipped beside the shipped ``wheel`` (see :func:`shipping_folder`);
+    None where none were (a bot admitted before they were kept)."""
+    try:
+        return _pins(json.loads((wheel.parent / DEPENDENCIES).read_text(encoding="utf-8")))
+    except (OSError, ValueError, RecursionError):
+        return None
 
 
 def shipped_wheel(environment: str, search: list[str]) -> Path | None:
@@ -243,9 +278,11 @@ def shipped_wheel(environment: str, search: list[str]) -> Path | None:
     return None
 
 
-def node_environment(environment: str, wheel: Path) -> Path:
+def node_environment(environment: str, wheel: Path, pinned: dict[str, str] | None = None
+                     ) -> Path:
     """Where a node caches the environment of a stored bot that it built from the shipped
-    ``wheel``: a folder per package, version and wheel (its digest).
+    ``wheel`` and the dependencies ``pinned`` with it: a folder per package, version, wheel
+    and dependencies (a digest of the two).
 
     A cached environment is used as it is, never checked again. Kept per package and version
     alone, it outlived what it was built from: a package taken out of the store (``arena
@@ -254,8 +291,9 @@ def node_environment(environment: str, wheel: Path) -> Path:
     nodes played the old package's code in its seats, under the new one's name."""
     cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     version_folder = Path(environment).parent
+    built = hashlib.sha256(f"{_digest_of(wheel)} {json.dumps(pinned, sort_keys=True)}".encode())
     return (Path(cache) / "lostvalley-arena" / "environments" / version_folder.parent.name
-            / version_folder.name / _digest_of(wheel)[:32] / "env")
+            / version_folder.name / built.hexdigest()[:32] / "env")
 
 
 def _digest_of(wheel: Path) -> str:

@@ -328,8 +328,9 @@ def test_a_cluster_node_builds_a_shipped_stored_bot_into_its_cache(
     seat = SeatSpec("old-timer", "old-timer", {}, stored.module, str(elsewhere))
     result = play_match(spec(seat, "random", limits=Limits(sandbox="required")))
     assert result.statuses == ("ok", "ok")
-    assert (tmp_path / "cache" / "lostvalley-arena" / "environments" / "arena_bot_old_timer"
-            / "0.1.0" / "env" / "bin" / "python").exists()
+    # One environment per wheel and dependencies (their digest): see test_redteam20b.py.
+    assert len(list((tmp_path / "cache" / "lostvalley-arena" / "environments"
+                     / "arena_bot_old_timer" / "0.1.0").glob("*/env/bin/python"))) == 1
 
 
 IMPOSTOR_PROJECT = """[build-system]
