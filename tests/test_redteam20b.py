@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import resource
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -206,7 +207,8 @@ def test_a_nodes_cached_environment_is_the_shipped_wheels_own(
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "node-cache"))
     built: list[bytes] = []
 
-    def make_environment(target: Path, from_wheel: Path, options: list[str]) -> None:
+    def make_environment(target: Path, from_wheel: Path, options: list[str],
+                         pinned: dict[str, str] | None = None) -> None:
         """A stand-in for the build (pip): an environment that says which wheel it holds."""
         (target / "bin").mkdir(parents=True)
         (target / "bin" / "python").write_bytes(from_wheel.read_bytes())
@@ -367,8 +369,9 @@ def _package(folder: Path) -> Path:
 def test_a_package_nested_too_deep_to_copy_is_refused_in_one_line(tmp_path: Path) -> None:
     """``arena submit`` copies a package folder, in its own process, before anything is
     sandboxed; the red team's folder held 1,500 nested folders (3,000 characters of path,
-    well within the system's limit), and the copy's recursion ended the submission in a
-    ``RecursionError`` traceback. Now it is one line, and nothing is left in the store."""
+    well within the system's limit; 600 here, which the test's own clean-up can still
+    remove), and the copy's recursion ended the submission in a ``RecursionError``
+    traceback. Now it is one line, and nothing is left in the store."""
     from arena.plugins import Registry
     from arena.submit import submit
 
@@ -376,15 +379,18 @@ def test_a_package_nested_too_deep_to_copy_is_refused_in_one_line(tmp_path: Path
     here = os.getcwd()
     try:
         os.chdir(source)
-        for _ in range(1_500):
+        for _ in range(600):
             os.mkdir("d")
             os.chdir("d")
     finally:
         os.chdir(here)
     store = tmp_path / "store"
-    with pytest.raises(ArenaError, match=r"its folders are nested too deep to copy"):
-        submit(source, store, Registry(), pip_options=["--no-index"], sandbox="fallback")
-    assert not store.exists()
+    try:
+        with pytest.raises(ArenaError, match=r"its folders are nested too deep to copy"):
+            submit(source, store, Registry(), pip_options=["--no-index"], sandbox="fallback")
+        assert not store.exists()
+    finally:
+        shutil.rmtree(source)  # pytest's own removal of old temporary folders recurses too
 
 
 def test_a_package_of_too_many_files_is_refused_before_they_are_copied(
@@ -409,3 +415,111 @@ def test_a_package_of_too_many_files_is_refused_before_they_are_copied(
     copy_package(few, tmp_path / "copy-of-few")  # held: a package within the bound
     assert sorted(path.name for path in (tmp_path / "copy-of-few").iterdir()) == [
         "bot.py", "pyproject.toml"]
+
+
+LIBRARY = """[build-system]
+requires = ["setuptools>=68"]
+build-backend = "setuptools.build_meta"
+
+[project]
+name = "zoolib"
+version = "{version}"
+
+[tool.setuptools]
+packages = ["zoolib"]
+"""
+
+FLOATING = """[build-system]
+requires = ["setuptools>=68"]
+build-backend = "setuptools.build_meta"
+
+[project]
+name = "arena-bot-floating"
+version = "0.1.0"
+dependencies = ["lostvalley-arena", "zoolib>=1.0"]
+
+[project.entry-points.arena]
+floating = "bot_floating.plugin"
+
+[tool.setuptools]
+packages = ["bot_floating"]
+"""
+
+FLOATING_PLUGIN = """import arena
+import zoolib
+from arena.bot import Bot
+
+
+class Floating(Bot):
+    name = "floating"
+    games = ("tiny-race",)
+
+    def act(self, observation, legal_actions):
+        return legal_actions[0]
+
+
+@arena.hookimpl
+def arena_register_bots(register):
+    register(Floating)
+"""
+
+
+def test_a_node_builds_a_stored_bot_with_the_dependencies_it_was_admitted_with(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stored bot's environment is built at its submission, its requirements resolved then
+    (``zoolib>=1.0``: zoolib 1.0) and checked; a cluster's node without the store builds it
+    again, later, from the shipped wheel alone. The requirements were resolved again there,
+    to whatever the index then held: the red team's bot was admitted with its own library
+    at 1.0, the library published as 2.0 afterwards (code no check ever ran), and the nodes
+    built and played 2.0. Now the store keeps the dependencies each bot was admitted with
+    (``entry.json``), a run ships them beside the wheel, and a node resolves those versions
+    alone (a node where they cannot be had faults the seat, saying so)."""
+    from arena.botstore import admitted_dependencies, shipping_folder
+    from arena.seats import process
+
+    libraries = {}
+    for version in ("1.0", "2.0"):
+        source = tmp_path / f"zoolib-{version}"
+        (source / "zoolib").mkdir(parents=True)
+        (source / "pyproject.toml").write_text(LIBRARY.format(version=version))
+        (source / "zoolib" / "__init__.py").write_text(f'VERSION = "{version}"\n')
+        libraries[version] = tmp_path / f"index-{version}"
+        subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps",
+                        "--no-build-isolation", "-w", str(libraries[version]), str(source)],
+                       check=True)
+    bot = tmp_path / "floating"
+    (bot / "bot_floating").mkdir(parents=True)
+    (bot / "pyproject.toml").write_text(FLOATING)
+    (bot / "bot_floating" / "__init__.py").write_text("")
+    (bot / "bot_floating" / "plugin.py").write_text(FLOATING_PLUGIN)
+    store = tmp_path / "store"
+    env = {**os.environ, "COLUMNS": "200", "ARENA_STORE": str(store)}
+    env.pop("RAY_ADDRESS", None)
+    done = subprocess.run([ARENA, "submit", str(bot), "--find-links", str(libraries["1.0"]),
+                           "--no-index"], capture_output=True, text=True, env=env, timeout=900,
+                          check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    version_folder = store / "arena_bot_floating" / "0.1.0"
+    assert admitted_dependencies(version_folder) == {"zoolib": "1.0"}
+
+    # The node: no store, the shipped wheel on its path, an index that now holds 2.0 too.
+    shipped = shipping_folder(str(version_folder / "env"), tmp_path / "ray")
+    elsewhere = str(tmp_path / "not-here" / "arena_bot_floating" / "0.1.0" / "env")
+    monkeypatch.setattr(sys, "path", [str(tmp_path / "ray"), *sys.path])
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "node-cache"))
+    monkeypatch.setenv("PIP_FIND_LINKS", f"{libraries['1.0']} {libraries['2.0']}")
+    monkeypatch.setenv("PIP_NO_INDEX", "1")
+    assert (shipped / "dependencies.json").is_file()
+    built = process._environment(elsewhere)
+    assert built is not None
+    found = sorted(path.read_text() for path in built.glob("lib/python*/site-packages/zoolib/"
+                                                           "__init__.py"))
+    assert found == ['VERSION = "1.0"\n']
+
+    # A node that can reach 2.0 alone builds nothing but a fault that says why.
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "other-node-cache"))
+    monkeypatch.setenv("PIP_FIND_LINKS", str(libraries["2.0"]))
+    with pytest.raises(process.BotCrashed, match=r"could not be built on .*: its dependencies "
+                                                  r"could not be resolved"):
+        process._environment(elsewhere)
