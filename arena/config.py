@@ -156,7 +156,8 @@ def parse(raw: Mapping[str, Any], found: Registry | None = None) -> TournamentCo
             f"[tournament] players = {players}: {game_name} is for "
             f"{game.min_players} to {game.max_players} players"
         )
-    options = dict(_get(tournament, "[tournament]", "options", dict, default={}))
+    options = _json_values(dict(_get(tournament, "[tournament]", "options", dict, default={})),
+                           "[tournament] options")
     accepted = getattr(game, "default_options", None) or {}
     for option in options:
         if accepted and option not in accepted:
@@ -297,7 +298,8 @@ def _bot(
     seat = SeatSpec(
         label=_label(_get(entry, where, "label", str, default=default_label), where),
         bot=f"{info.name}@{info.version}" if info.version else name,
-        params=dict(_get(entry, where, "params", dict, default={})),
+        params=_json_values(dict(_get(entry, where, "params", dict, default={})),
+                            f"{where}: params"),
         plugin=info.module if limits.isolation == "process" else "",
         environment=info.environment,
     )
@@ -336,6 +338,22 @@ def refusal(name: str, params: dict[str, Any], problem: str) -> str:
     if params:
         return f"bot {name!r} rejects params {params}: {problem}"
     return f"bot {name!r} fails to start (with no params): {problem}"
+
+
+def _json_values(table: dict[str, Any], where: str) -> dict[str, Any]:
+    """``table`` (a config's options or params), refused in one line if it holds a value
+    JSON cannot carry: TOML's dates and times. The options and params travel as JSON (to a
+    bot's host, into ``config.json``), and a config may come from anyone: the red team's
+    ``params = { after = 1979-05-27T07:32:00Z }`` ended ``arena run`` in a ``TypeError``
+    traceback as the run folder's ``config.json`` was written."""
+    try:
+        json.dumps(table)
+    except (TypeError, ValueError):
+        raise ArenaError(f"{where}: a date or a time is not a value the arena passes on "
+                         f"(write it as a string, in quotes)") from None
+    except RecursionError:
+        raise ArenaError(f"{where}: nested too deep") from None
+    return table
 
 
 def _label(label: str, where: str) -> str:
