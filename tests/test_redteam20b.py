@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import resource
 import shutil
 import subprocess
@@ -523,3 +524,29 @@ def test_a_node_builds_a_stored_bot_with_the_dependencies_it_was_admitted_with(
     with pytest.raises(process.BotCrashed, match=r"could not be built on .*: its dependencies "
                                                   r"could not be resolved"):
         process._environment(elsewhere)
+
+
+@pytest.mark.parametrize(("table", "where"), [
+    ('[[bots]]\nname = "crasher"\nparams = { after = 1979-05-27T07:32:00Z }\n'
+     '[[bots]]\nname = "random"\n', r"\[\[bots\]\] entry 1: params"),
+    ('[[bots]]\nname = "crasher"\nparams = { after = [07:32:00] }\n'
+     '[[bots]]\nname = "random"\n', r"\[\[bots\]\] entry 1: params"),
+])
+def test_a_configs_date_in_params_is_one_line_not_a_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, table: str, where: str
+) -> None:
+    """TOML has dates and times, JSON has not, and a config's params travel as JSON (to a
+    bot's host, into the run folder's ``config.json``). A config may come from anyone: the
+    red team's ``params = { after = 1979-05-27T07:32:00Z }`` for a trusted bot in process
+    ended ``arena run`` in a ``TypeError`` traceback as ``config.json`` was written (and in
+    a sandbox the bot was said to reject its params). Now it is one line naming the entry,
+    exit status 2, before anything runs."""
+    config = tmp_path / "dated.toml"
+    config.write_text('[tournament]\nname = "dated"\ngame = "tiny-race"\nplayers = 2\n'
+                      f'{table}[limits]\nisolation = "inprocess"\n')
+    monkeypatch.chdir(tmp_path)
+    done = CliRunner().invoke(main, ["run", str(config)])
+    assert done.exit_code == 2, done.output
+    assert "a date or a time is not a value the arena passes on" in done.output
+    assert re.search(where, done.output)
+    assert not (tmp_path / "results").exists()
