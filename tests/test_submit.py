@@ -430,10 +430,12 @@ def test_a_stored_wheel_changed_since_it_was_admitted_is_neither_shipped_nor_bui
     shutil.copytree(victim, version, ignore=shutil.ignore_patterns("env"))
     environment = str(version / "env")
     shipped = shipping_folder(environment, tmp_path / "ship")
-    assert [wheel.name for wheel in shipped.iterdir()] == [entry["wheel"]]
+    # Beside the wheel, the dependencies it was admitted with (see test_redteam20b.py).
+    assert sorted(path.name for path in shipped.iterdir()) == [
+        entry["wheel"], "dependencies.json"]
     (version / "a-0.1-py3-none-any.whl").write_bytes(b"sorts first")
-    assert [w.name for w in shipping_folder(environment, tmp_path / "again").iterdir()] == [
-        entry["wheel"]]
+    assert sorted(w.name for w in shipping_folder(environment, tmp_path / "again").iterdir()) == [
+        entry["wheel"], "dependencies.json"]
 
     (version / entry["wheel"]).write_bytes(b"swapped")
     with pytest.raises(ArenaError, match="not the wheel this bot was admitted with"):
