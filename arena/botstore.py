@@ -20,6 +20,7 @@ and params come from ``entry.json``, written when it was submitted.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -99,9 +100,10 @@ def read_entries(store: Path) -> list[StoredBot]:
         try:
             entry = json.loads(path.read_text(encoding="utf-8"))
             for bot in entry["bots"]:
-                if name_problem(bot["name"]) is not None:  # an entry edited since: not a bot
-                    continue
                 games, params = bot.get("games"), bot.get("params")
+                if name_problem(bot["name"]) is not None or not (
+                        _names(games) and _names(params)):  # an entry edited since: not a bot
+                    continue
                 bots.append(StoredBot(
                     name=str(bot["name"]), version=str(entry["version"]),
                     package=str(entry["package"]),
@@ -115,6 +117,14 @@ def read_entries(store: Path) -> list[StoredBot]:
             continue  # RecursionError: nested past what json decodes (arena bots raised it)
     bots.sort(key=lambda bot: (bot.name, sort_key(bot.version)))
     return bots
+
+
+def _names(listed: object) -> bool:
+    """Whether an entry's ``games`` or ``params`` are as the arena wrote them: None (all), or
+    a list of names. ``[1, 2]``, edited in by hand, was taken, and ``arena bots`` ended in a
+    ``TypeError`` traceback joining them (every command that lists the store read it)."""
+    return listed is None or (isinstance(listed, list)
+                              and all(isinstance(name, str) for name in listed))
 
 
 def add_to(found: Registry, store: Path) -> None:
@@ -204,10 +214,33 @@ def admitted_wheel(version_folder: Path) -> Path | None:
     return wheel
 
 
+DEPENDENCIES = "dependencies.json"
+"""The file beside a shipped wheel that holds the dependencies its bot was admitted with."""
+
+
+def admitted_dependencies(version_folder: Path) -> dict[str, str] | None:
+    """The dependencies a stored version was admitted with, ``{name: version}``, as its
+    ``entry.json`` keeps them; None for an entry that keeps none (admitted before they were
+    kept), whose environment is built as the wheel's requirements resolve."""
+    try:
+        entry = json.loads((version_folder / ENTRY).read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return None
+    return _pins(entry.get("dependencies") if isinstance(entry, dict) else None)
+
+
+def _pins(value: object) -> dict[str, str] | None:
+    if isinstance(value, dict) and all(isinstance(name, str) and isinstance(version, str)
+                                       for name, version in value.items()):
+        return dict(value)
+    return None
+
+
 def shipping_folder(environment: str, staging: Path) -> Path:
     """A folder under ``staging`` holding the wheel of the stored bot whose environment is
     ``environment``, for a run to ship to its nodes (Ray's ``py_modules``): the wheel it was
-    admitted with (:func:`admitted_wheel`, checked every time)."""
+    admitted with (:func:`admitted_wheel`, checked every time), and the dependencies it was
+    admitted with (:data:`DEPENDENCIES`), to which a node's build is held."""
     version_folder = Path(environment).parent
     admitted = admitted_wheel(version_folder)
     target = staging / _shipped_name(environment)
@@ -215,7 +248,19 @@ def shipping_folder(environment: str, staging: Path) -> Path:
         target.mkdir(parents=True)
         for wheel in [admitted] if admitted else version_folder.glob("*.whl"):
             shutil.copy2(wheel, target / wheel.name)
+        pins = admitted_dependencies(version_folder)
+        if pins is not None:
+            (target / DEPENDENCIES).write_text(json.dumps(pins, sort_keys=True) + "\n")
     return target
+
+
+def shipped_dependencies(wheel: Path) -> dict[str, str] | None:
+    """The dependencies shipped beside the shipped ``wheel`` (see :func:`shipping_folder`);
+    None where none were (a bot admitted before they were kept)."""
+    try:
+        return _pins(json.loads((wheel.parent / DEPENDENCIES).read_text(encoding="utf-8")))
+    except (OSError, ValueError, RecursionError):
+        return None
 
 
 def shipped_wheel(environment: str, search: list[str]) -> Path | None:
@@ -233,9 +278,31 @@ def shipped_wheel(environment: str, search: list[str]) -> Path | None:
     return None
 
 
-def node_environment(environment: str) -> Path:
-    """Where a node caches a stored bot's environment that it built from a shipped wheel."""
+def node_environment(environment: str, wheel: Path, pinned: dict[str, str] | None = None
+                     ) -> Path:
+    """Where a node caches the environment of a stored bot that it built from the shipped
+    ``wheel`` and the dependencies ``pinned`` with it: a folder per package, version, wheel
+    and dependencies (a digest of the two).
+
+    A cached environment is used as it is, never checked again. Kept per package and version
+    alone, it outlived what it was built from: a package taken out of the store (``arena
+    store remove``) and another admitted under its name and version (a squatter's name given
+    back to its owner, a store of tests and the real one) shipped the new wheel, and the
+    nodes played the old package's code in its seats, under the new one's name."""
     cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     version_folder = Path(environment).parent
+    built = hashlib.sha256(f"{_digest_of(wheel)} {json.dumps(pinned, sort_keys=True)}".encode())
     return (Path(cache) / "lostvalley-arena" / "environments" / version_folder.parent.name
-            / version_folder.name / "env")
+            / version_folder.name / built.hexdigest()[:32] / "env")
+
+
+def _digest_of(wheel: Path) -> str:
+    """:func:`file_digest` of ``wheel``, worked out once per file as it is (every seat of a
+    stored bot on a node asks, and a wheel may hold 256 MiB)."""
+    info = wheel.stat()
+    return _cached_digest(str(wheel), info.st_size, info.st_mtime_ns, info.st_ino)
+
+
+@functools.lru_cache(maxsize=64)
+def _cached_digest(path: str, size: int, mtime: int, inode: int) -> str:
+    return file_digest(Path(path))

@@ -695,7 +695,7 @@ def leaderboard(
         standings, _ = rate_run(records.ledger, saved.draw_probability, run_dir)
         done = records.ledger
     for warning in [*warnings, *strays.warnings(), *saved.warnings]:
-        click.echo(f"arena: warning: {warning}", err=True)
+        _warn(warning)
     if not done:
         click.echo(f"arena: no match of the run in {run_dir} is recorded yet", err=True)
     failed = [f for f in read_failures(run_dir) if f["id"] not in done]
@@ -713,6 +713,14 @@ def leaderboard(
             _trust_views(console, results, standings, saved, fmt, (False, False, plot))
     if failed:
         click.echo(f"arena: warning: {len(failed)} match(es) failed; see failures.jsonl", err=True)
+
+
+def _warn(warning: str) -> None:
+    """A warning of ``arena leaderboard`` or ``arena replay``, on stderr as plain text: it may
+    quote a results folder, which may come from anyone (the red team's ``config.json`` named
+    its game ``"\\u001b]0;PWNED\\u0007..."``, and the warning that no draw probability was
+    saved for it set the terminal's title)."""
+    click.echo(f"arena: warning: {plain(warning)}", err=True)
 
 
 def _trust_views(
@@ -772,7 +780,7 @@ def replay_command(run_dir: Path, match_id: str, as_text: bool, boards: bool) ->
 
     replayed, warnings = load(run_dir, match_id)
     for warning in warnings:
-        click.echo(f"arena: warning: {warning}", err=True)
+        _warn(warning)
     console = _console()
     if as_text or not console.is_terminal:
         watch.print_transcript(replayed, console, boards)
@@ -781,7 +789,7 @@ def replay_command(run_dir: Path, match_id: str, as_text: bool, boards: bool) ->
             watch.step_through(replayed, console, read_key)
     if replayed.problems:
         click.echo(f"arena: match {match_id} does not replay to its record: "
-                   f"{'; '.join(replayed.problems)}", err=True)
+                   f"{plain('; '.join(replayed.problems))}", err=True)
         sys.exit(1)
 
 

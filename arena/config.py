@@ -109,6 +109,9 @@ def load(path: Path, found: Registry | None = None) -> TournamentConfig:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ArenaError(f"{path}: not valid TOML: {exc}") from None
+    except RecursionError:  # a config may come from anyone: 50,000 nested arrays were a traceback
+        raise ArenaError(f"{path}: not a config the arena reads: arrays or tables nested too "
+                         f"deep") from None
     try:
         return parse(raw, found)
     except ArenaError as exc:
@@ -121,7 +124,7 @@ def _not_installed(path: Path, error: str) -> str:
     try:
         pyproject = tomllib.loads((path.parent / "pyproject.toml").read_text(encoding="utf-8"))
         registered = sorted(pyproject["project"]["entry-points"]["arena"])
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):
         return ""
     if not any(f"unknown bot {name!r}" in error for name in registered):
         return ""
@@ -144,6 +147,7 @@ def parse(raw: Mapping[str, Any], found: Registry | None = None) -> TournamentCo
         "[tournament]",
         {"name", "game", "players", "rounds", "seed", "seating", "options"},
     )
+    name = _name(tournament)  # before any bot is started: it is said at once
     game_name = _get(tournament, "[tournament]", "game", str)
     game = found.game(game_name)
     players = _get(tournament, "[tournament]", "players", int, default=game.min_players)
@@ -152,7 +156,8 @@ def parse(raw: Mapping[str, Any], found: Registry | None = None) -> TournamentCo
             f"[tournament] players = {players}: {game_name} is for "
             f"{game.min_players} to {game.max_players} players"
         )
-    options = dict(_get(tournament, "[tournament]", "options", dict, default={}))
+    options = _json_values(dict(_get(tournament, "[tournament]", "options", dict, default={})),
+                           "[tournament] options")
     accepted = getattr(game, "default_options", None) or {}
     for option in options:
         if accepted and option not in accepted:
@@ -171,7 +176,7 @@ def parse(raw: Mapping[str, Any], found: Registry | None = None) -> TournamentCo
     rounds = _positive(_get(tournament, "[tournament]", "rounds", int, default=1), "rounds")
     bots = _bots(raw, found, game_name, players, limits, rounds)
     return TournamentConfig(
-        name=_name(tournament),
+        name=name,
         game=game_name,
         players=players,
         rounds=rounds,
@@ -218,6 +223,7 @@ def _bots(
     seats = tuple(
         _bot(entry, index, found, game, players, limits) for index, entry in enumerate(entries)
     )
+    _refuse_stored_in_the_fallback(seats, limits)
     if limits.isolation == "process":
         _probe(seats, [str(entry["name"]) for entry in entries], game, players, limits)
     labels = [seat.label for seat in seats]
@@ -233,6 +239,22 @@ def _bots(
             f"add bots or lower [tournament] players"
         )
     return seats
+
+
+def _refuse_stored_in_the_fallback(seats: tuple[SeatSpec, ...], limits: Limits) -> None:
+    """Refuse ``sandbox = "fallback"`` for a config that seats a stored bot.
+
+    A stored bot is a stranger's code (``arena submit`` is how strangers' bots come in), and
+    the fallback is for bots you trust: its host reads and writes whatever the arena's user
+    may (the results, the key that seals their rating checkpoints, ``~/.ssh``). A config may
+    come from anyone, and one handed over with ``sandbox = "fallback"`` in it ran the store's
+    bots so, where bubblewrap was installed and would have held them."""
+    stored = next((seat for seat in seats if seat.environment), None)
+    if stored is not None and limits.isolation == "process" and limits.sandbox == "fallback":
+        raise ArenaError(f'[limits] sandbox = "fallback": bot {stored.bot!r} is a stored bot, '
+                         f"a stranger's code, and the fallback lets a bot read and write what "
+                         f'your user may; play stored bots in bubblewrap (sandbox = "auto" or '
+                         f'"required")')
 
 
 def refuse_stored(name: str, where: str, remedy: str = 'isolation = "process"') -> None:
@@ -277,7 +299,8 @@ def _bot(
     seat = SeatSpec(
         label=_label(_get(entry, where, "label", str, default=default_label), where),
         bot=f"{info.name}@{info.version}" if info.version else name,
-        params=dict(_get(entry, where, "params", dict, default={})),
+        params=_json_values(dict(_get(entry, where, "params", dict, default={})),
+                            f"{where}: params"),
         plugin=info.module if limits.isolation == "process" else "",
         environment=info.environment,
     )
@@ -325,6 +348,22 @@ def refusal(name: str, params: dict[str, Any], problem: str) -> str:
     if params:
         return f"bot {name!r} rejects params = {written_params(params)}: {problem}"
     return f"bot {name!r} fails to start (with no params): {problem}"
+
+
+def _json_values(table: dict[str, Any], where: str) -> dict[str, Any]:
+    """``table`` (a config's options or params), refused in one line if it holds a value
+    JSON cannot carry: TOML's dates and times. The options and params travel as JSON (to a
+    bot's host, into ``config.json``), and a config may come from anyone: the red team's
+    ``params = { after = 1979-05-27T07:32:00Z }`` ended ``arena run`` in a ``TypeError``
+    traceback as the run folder's ``config.json`` was written."""
+    try:
+        json.dumps(table)
+    except (TypeError, ValueError):
+        raise ArenaError(f"{where}: a date or a time is not a value the arena passes on "
+                         f"(write it as a string, in quotes)") from None
+    except RecursionError:
+        raise ArenaError(f"{where}: nested too deep") from None
+    return table
 
 
 def _label(label: str, where: str) -> str:
@@ -398,11 +437,24 @@ MAX_MEMORY_MB = 4 * 1024 * 1024
 each bot's host, and every bot failed its start-up check with the host's traceback."""
 
 
+MAX_NAME_BYTES = 255
+"""The longest run name, in bytes of UTF-8: a folder name's limit on Linux file systems."""
+
+
 def _name(tournament: Mapping[str, Any]) -> str:
+    """The run's name: a plain folder name (``results/<name>/``), shown as it is written.
+
+    A config may come from anyone, and its name is the first thing ``arena run`` prints: the
+    red team's ``"x\\u001b]0;PWNED\\u0007\\u001b[2J"`` set the terminal's title and cleared its
+    screen (and named the results folder so); a ``\\u0000`` in it, or a name past the file
+    system's 255 bytes, ended the run in a traceback as the folder was made."""
     name: str = _get(tournament, "[tournament]", "name", str, default="tournament")
-    if not name or "/" in name or name.startswith("."):
-        raise ArenaError(f"[tournament] name = {_as_written(name)}: use a plain folder name (not "
-                         "empty, no '/', not beginning with '.')")
+    if (not name or "/" in name or name.startswith(".") or not name.isprintable()
+            or len(name.encode("utf-8", "replace")) > MAX_NAME_BYTES):
+        # json.dumps: the name as TOML writes it, every code in it spelt out (\u001b).
+        raise ArenaError(f"[tournament] name = {json.dumps(name[:100])}: use a plain folder "
+                         f"name (not empty, no '/', not beginning with '.', printable: no "
+                         f"control characters or escape codes, at most {MAX_NAME_BYTES} bytes)")
     return name
 
 

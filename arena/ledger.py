@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 
 from arena.ratings import DRAW_PROBABILITY, Ratings, Standing
 from arena.records import STATUSES, MatchResult
-from arena.store import scan_results
+from arena.store import MAX_SAVED_BYTES, read_bounded, scan_results
 
 if TYPE_CHECKING:
     from arena.aside import Aside
@@ -280,7 +280,7 @@ def _from_checkpoint(
     if key is None:
         return fresh, 0
     try:
-        saved = json.loads(path.read_text(encoding="utf-8"))
+        saved = json.loads(read_bounded(path, MAX_SAVED_BYTES))
         if not hmac.compare_digest(str(saved["seal"]), _seal(saved, key)):
             return fresh, 0
         through, count = str(saved["through"]), int(saved["count"])

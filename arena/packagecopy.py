@@ -65,15 +65,39 @@ def _special(top: Path, shown: str) -> ArenaError:
                       "take it out of the package")
 
 
+MAX_ENTRIES = 100_000
+"""The most files, folders and links a package's copy may hold: each is an inode of the
+arena's disk and a step of the copy (bytes alone were bounded, and a folder of a million
+empty files was copied whole); what a wheel may hold (``MAX_MEMBERS`` of
+:mod:`arena.submit`)."""
+
+
 def copy_package(
     source: Path, target: Path, ignore: Callable[[str, list[str]], set[str]] | None = None
 ) -> None:
     """Copy the package at ``source`` (a folder, whose symbolic links stay links, or an sdist
-    file) to ``target``: regular files only, :data:`COPY_LIMIT` bytes of them at most
-    (``ArenaError`` otherwise, in one line)."""
+    file) to ``target``: regular files only, :data:`COPY_LIMIT` bytes of them at most,
+    :data:`MAX_ENTRIES` entries at most (``ArenaError`` otherwise, in one line). A folder
+    nested too deep for the copy's recursion is refused too: its 1,500 nested folders ended
+    ``arena submit`` in a ``RecursionError`` traceback."""
     if source.is_dir():
-        shutil.copytree(source, target, symlinks=True, ignore=ignore,
-                        copy_function=_Copier(source))
+        left = [MAX_ENTRIES]
+
+        def counted(folder: str, names: list[str]) -> set[str]:
+            skipped = ignore(folder, names) if ignore is not None else set()
+            left[0] -= len(names) - len(skipped)
+            if left[0] < 0:
+                raise ArenaError(f"{source}: it holds more than {MAX_ENTRIES:,} files and "
+                                 "folders, more than a bot's package does; take out what is "
+                                 "not the bot's (a virtualenv, data it does not ship)")
+            return set(skipped)
+
+        try:
+            shutil.copytree(source, target, symlinks=True, ignore=counted,
+                            copy_function=_Copier(source))
+        except RecursionError:
+            raise ArenaError(f"{source}: its folders are nested too deep to copy; a bot's "
+                             "package holds no such tree") from None
     else:
         real = Path(os.path.realpath(source))
         _Copier(real.parent)(str(real), str(target))

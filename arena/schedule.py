@@ -158,6 +158,8 @@ def of_the_plan(
     The seatings of a table are worked out together, once (a file holds them side by
     side): the leaderboard checks every line of a million-match run."""
     planned = in_plan(len(labels), players, rounds, seating)
+    together = (math.factorial(players) if seating == "permutations" else players
+                ) <= SEATINGS_AT_ONCE
     table_seats: dict[str, tuple[str, ...]] = {}  # the last table's seatings, by match id
     table_seed = [0]
 
@@ -167,17 +169,38 @@ def of_the_plan(
             found = _MATCH_ID.fullmatch(result.id)
             if found is None or not planned(result.id):
                 return None
-            round_, table = int(found[1]) - 1, int(found[2]) - 1
+            if len(result.seats) != players:  # nothing to work out: not this plan's table
+                return False
+            round_, table, order = (int(part) - 1 for part in found.groups())
             entries = _nth_combination(len(labels), players, table)
-            prefix = result.id[:result.id.rindex("-s") + 2]
             table_seats.clear()
-            for index, order in enumerate(seatings(entries, seating)):
-                table_seats[f"{prefix}{index + 1:03d}"] = tuple(labels[i] for i in order)
             table_seed[0] = derive_seed(seed, "chance", round_, table)
+            if not together:
+                seats = tuple(labels[i] for i in _nth_seating(entries, seating, order))
+                return (result.game == game and result.seats == seats
+                        and result.seed == table_seed[0])
+            prefix = result.id[:result.id.rindex("-s") + 2]
+            for index, seated in enumerate(seatings(entries, seating)):
+                table_seats[f"{prefix}{index + 1:03d}"] = tuple(labels[i] for i in seated)
             seats = table_seats[result.id]
         return result.game == game and result.seats == seats and result.seed == table_seed[0]
 
     return check
+
+
+SEATINGS_AT_ONCE = 720
+"""The most seatings of a table :func:`of_the_plan` works out together (the permutations of
+six seats); past it, each recorded match's own alone. A results folder may come from
+anyone, and its ``config.json``'s 12 players (``permutations``: 479,001,600 seatings a
+table) and one line had ``arena leaderboard`` list every seating of the table, a
+``MemoryError`` traceback (or the kernel's kill) instead of a table."""
+
+
+def _nth_seating(entries: tuple[int, ...], seating: str, index: int) -> tuple[int, ...]:
+    """The ``index``-th of :func:`seatings` of ``entries``, alone."""
+    if seating == "rotations":
+        return entries[index:] + entries[:index]
+    return _nth_permutation(entries, index)
 
 
 def _nth_combination(pool: int, players: int, index: int) -> tuple[int, ...]:

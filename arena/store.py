@@ -338,7 +338,7 @@ class RunStore:
         if not path.is_file():  # a FIFO would be waited on for ever
             raise ArenaError(f"{path}: not a file")
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = json.loads(read_bounded(path, MAX_SAVED_BYTES))
         except (OSError, ValueError) as exc:
             raise ArenaError(f"{path}: unreadable saved config ({plain(str(exc))})") from None
         except RecursionError:
@@ -481,16 +481,38 @@ def read_failures(directory: Path) -> list[dict[str, Any]]:
         return []
     latest: dict[str, dict[str, Any]] = {}
     try:
-        text = path.read_text(encoding="utf-8", errors="replace")
+        # A line at a time, each of MAX_LINE_CHARS at most, as matches.jsonl is read: the
+        # whole file at once held a hand-made one of 3 GB (a sparse file, taking no room on
+        # disk) in memory, and arena leaderboard ended in a MemoryError traceback.
+        with path.open(encoding="utf-8", errors="replace") as handle:
+            for line, whole in bounded_lines(handle, MAX_LINE_CHARS):
+                try:
+                    record = json.loads(line) if whole else None
+                except (json.JSONDecodeError, RecursionError):
+                    continue
+                # A record of the arena's: an object with a match id. {"id": 3} counted as a
+                # failed match "3" in the leaderboard's warning.
+                if isinstance(record, dict) and isinstance(record.get("id"), str):
+                    latest[record["id"]] = record
     except OSError:  # unreadable: the matches' table needs none of it
         return []
-    for line in text.splitlines():
-        try:
-            record = json.loads(line)
-        except (json.JSONDecodeError, RecursionError):
-            continue
-        # A record of the arena's: an object with a match id. {"id": 3} counted as a failed
-        # match "3" in the leaderboard's warning.
-        if isinstance(record, dict) and isinstance(record.get("id"), str):
-            latest[record["id"]] = record
     return list(latest.values())
+
+
+MAX_SAVED_BYTES = 64 * 1024 * 1024
+"""The most a run folder's ``config.json`` (or its rating checkpoint) may hold, in bytes: the
+arena writes some kilobytes (a few hundred bytes a bot). Each is read whole, and a results
+folder may come from anyone: the red team's, of 3 GB (sparse files, taking no room on disk),
+ended ``arena leaderboard`` in a MemoryError traceback (or in the kernel's kill, with more
+gigabytes)."""
+
+
+def read_bounded(path: Path, limit: int) -> str:
+    """The text of the file at ``path`` (UTF-8), refused with ``ValueError`` if it holds more
+    than ``limit`` bytes: never more than ``limit`` is read."""
+    with path.open("rb") as handle:
+        data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise ValueError(f"it holds more than {limit >> 20} MiB, more than a run folder's "
+                         "own file does")
+    return data.decode("utf-8")

@@ -126,6 +126,9 @@ class Submission:
     """Time per step: wheel, environment, listing, check."""
     notes: list[str] = field(default_factory=list)
     """What was cleared on the way: leftovers of killed submissions."""
+    dependencies: dict[str, str] = field(default_factory=dict)
+    """The dependencies its environment holds, ``{name: version}``: a node that builds the
+    environment again from the wheel is held to them."""
 
 
 def submit(
@@ -237,7 +240,8 @@ def _admit(
     folder = submission.folder
     began = time.perf_counter()
     shutil.copy2(wheel, folder / wheel.name)
-    make_environment(folder / "env", folder / wheel.name, pip_options)
+    submission.dependencies = make_environment(folder / "env", folder / wheel.name,
+                                               pip_options)
     submission.seconds["environment"] = time.perf_counter() - began
     began = time.perf_counter()
     submission.bots = list_bots(folder / wheel.name, folder / "env", sandbox)
@@ -258,7 +262,7 @@ def _admit(
     (folder / "report.json").write_text(json.dumps(report, indent=2) + "\n")
     entry = {"package": submission.package, "version": submission.version,
              "wheel": wheel.name, "wheel_sha256": file_digest(folder / wheel.name),
-             "bots": submission.bots, "check": "passed",
+             "dependencies": submission.dependencies, "bots": submission.bots, "check": "passed",
              "submitted": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")}
     (folder / ENTRY).write_text(json.dumps(entry, indent=2) + "\n")
 
@@ -471,8 +475,14 @@ def refuse_direct_requirements(wheel: Path) -> None:
                              f"from the package index or --find-links, by name and version")
 
 
-def make_environment(environment: Path, wheel: Path, pip_options: list[str]) -> None:
-    """A virtualenv with the arena's bot-host runtime, then the bot's wheel and dependencies.
+def make_environment(environment: Path, wheel: Path, pip_options: list[str],
+                     pinned: dict[str, str] | None = None) -> dict[str, str]:
+    """A virtualenv with the arena's bot-host runtime, then the bot's wheel and dependencies;
+    the dependencies installed, ``{name: version}`` (names as pip normalizes them).
+
+    ``pinned``: the dependencies the bot was admitted with (a cluster's node building a
+    stored bot's environment from its wheel): those versions are resolved, and an
+    environment that would need another dependency or another version is refused.
 
     The wheels are resolved and downloaded first, nothing installed (``pip install
     --dry-run`` in the environment, which sees the runtime there, then ``pip download`` of
@@ -499,7 +509,7 @@ def make_environment(environment: Path, wheel: Path, pip_options: list[str]) -> 
     # Beside the environment (a submission's staging folder): a killed one's are cleared.
     with tempfile.TemporaryDirectory(prefix=".wheels-", dir=environment.parent) as scratch:
         wheels = Path(scratch) / "wheels"
-        _download(wheels, python, wheel, pip_options)
+        dependencies = _download(wheels, python, wheel, pip_options, pinned)
         _inspect_all(wheel, wheels)
         # Wheels only, from the folder inspected and nowhere else (--isolated: no PIP_*
         # variable or pip configuration adds a source); building one would run its code.
@@ -523,6 +533,7 @@ def make_environment(environment: Path, wheel: Path, pip_options: list[str]) -> 
         raise ArenaError(f"{wheel.name}: with its dependencies it takes {size / 2**20:.1f} MiB; "
                          f"a bot's environment may take {MAX_ENVIRONMENT / 2**20:.1f} MiB at most")
     compile_environment(Path(purelib))
+    return dependencies
 
 
 COMPILE = Confinement(memory_mb=1024, cpu_seconds=BUILD_SECONDS, file_mb=MAX_UNPACKED >> 20)
@@ -587,20 +598,28 @@ def _missing_hint(said: str) -> str:
             "and submit again with --find-links DIR")
 
 
-def _download(wheels: Path, python: Path, wheel: Path, pip_options: list[str]) -> None:
+def _download(wheels: Path, python: Path, wheel: Path, pip_options: list[str],
+              pinned: dict[str, str] | None = None) -> dict[str, str]:
     """Into ``wheels``: ``wheel`` and every wheel of a dependency it needs in the environment
     of ``python``, none installed. ``pip download`` alone would resolve as if the environment
     were empty (and fetch a ``lostvalley-arena`` from the index): the environment's pip
     resolves (``install --dry-run``, which runs nothing of the bot's: only the runtime is
-    there yet), then what it chose is downloaded by name and version."""
+    there yet), then what it chose is downloaded by name and version; with ``pinned``, held
+    to those versions (see :func:`make_environment`). What it chose, ``{name: version}``."""
     wheels.mkdir()
     shutil.copy2(wheel, wheels / wheel.name)
     report = wheels.parent / "report.json"
     if _needs_only_the_runtime(wheel):
-        return
+        return _held_to({}, pinned, wheel)
+    constraints: list[str] = []
+    if pinned:
+        # A constraints file: pip resolves those versions, and no other, where they apply.
+        (wheels.parent / "pinned.txt").write_text(
+            "".join(f"{name}=={version}\n" for name, version in sorted(pinned.items())))
+        constraints = ["-c", str(wheels.parent / "pinned.txt")]
     pip = [sys.executable, "-m", "pip", "--python", str(python)]
     _pip([*pip, "install", "-q", "--dry-run", "--report", str(report), "--only-binary=:all:",
-          *pip_options, str(wheel)], "resolved", wheel)
+          *constraints, *pip_options, str(wheel)], "resolved", wheel)
     if report.stat().st_size > MAX_REPORT:
         raise ArenaError(f"{wheel.name}: the metadata of its dependencies holds "
                          f"{report.stat().st_size / 2**20:,.0f} MiB; "
@@ -618,10 +637,34 @@ def _download(wheels: Path, python: Path, wheel: Path, pip_options: list[str]) -
                              f"dependencies must come from the package index or --find-links, "
                              f"by name and version")
         needed.append(f"{name}=={version}")
-    if not needed:
-        return
-    _pip([*pip, "download", "-q", "--no-deps", "--only-binary=:all:", "--dest", str(wheels),
-          *pip_options, *needed], "downloaded", wheel)
+    chosen = _held_to(dict(line.split("==", 1) for line in needed), pinned, wheel)
+    if needed:
+        _pip([*pip, "download", "-q", "--no-deps", "--only-binary=:all:", "--dest", str(wheels),
+              *pip_options, *needed], "downloaded", wheel)
+    return chosen
+
+
+def _held_to(chosen: dict[str, str], pinned: dict[str, str] | None, wheel: Path
+             ) -> dict[str, str]:
+    """``chosen`` (dependencies, ``{name: version}``) with names as pip normalizes them;
+    refused unless they are ``pinned``'s, where given.
+
+    A stored bot is admitted with the dependencies resolved at its submission, but a
+    cluster's node builds its environment from the wheel alone, later: its requirements
+    (``zoolib>=1.0``) were resolved again there, to whatever the package index then held,
+    and the red team's dependency, a package of its own, published as 2.0 after its bot
+    was admitted, played on the nodes, never checked."""
+    chosen = {canonicalize_name(name): version for name, version in chosen.items()}
+    if pinned is None:
+        return chosen
+    wanted = {canonicalize_name(name): version for name, version in pinned.items()}
+    if {name: canonicalize_version(version) for name, version in chosen.items()} != {
+            name: canonicalize_version(version) for name, version in wanted.items()}:
+        differ = sorted(set(chosen.items()) ^ set(wanted.items()))
+        shown = ", ".join(f"{name} {version}" for name, version in differ[:4])
+        raise ArenaError(f"{wheel.name}: its dependencies here are not the ones it was "
+                         f"admitted with ({shown} differ); submit it again")
+    return chosen
 
 
 def _needs_only_the_runtime(wheel: Path) -> bool:
@@ -750,14 +793,24 @@ def _runtime_metadata() -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
 
 
 def entry_point_modules(wheel: Path) -> list[str]:
-    """The plugin modules a wheel declares in the ``arena`` entry point group."""
+    """The plugin modules a wheel declares in the ``arena`` entry point group.
+
+    The file is the package's to write, and pip installs the wheel whatever it holds: one
+    that ``configparser`` cannot read (a ``%`` in a value, which it took for an
+    interpolation, a section or a name given twice, no section, text not in UTF-8) ended
+    ``arena submit`` in a traceback once its environment was built. A ``%`` is now text, as
+    in Python's own reading of entry points, and the rest is refused in one line."""
     with zipfile.ZipFile(wheel) as archive:
         names = [n for n in archive.namelist() if n.endswith(".dist-info/entry_points.txt")]
         if not names:
             return []
-        parser = configparser.ConfigParser(delimiters=("=",))
+        parser = configparser.ConfigParser(delimiters=("=",), interpolation=None)
         parser.optionxform = str  # type: ignore[assignment,method-assign]
-        parser.read_string(archive.read(names[0]).decode())
+        try:
+            parser.read_string(archive.read(names[0]).decode())
+        except (configparser.Error, UnicodeDecodeError) as exc:
+            raise ArenaError(f"{wheel.name}: its {names[0]} cannot be read: "
+                             f"{one_line(exc)[:200]}") from None
     if not parser.has_section(arena.PROJECT):
         return []
     return [value.strip() for _, value in parser.items(arena.PROJECT)]

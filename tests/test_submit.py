@@ -328,8 +328,9 @@ def test_a_cluster_node_builds_a_shipped_stored_bot_into_its_cache(
     seat = SeatSpec("old-timer", "old-timer", {}, stored.module, str(elsewhere))
     result = play_match(spec(seat, "random", limits=Limits(sandbox="required")))
     assert result.statuses == ("ok", "ok")
-    assert (tmp_path / "cache" / "lostvalley-arena" / "environments" / "arena_bot_old_timer"
-            / "0.1.0" / "env" / "bin" / "python").exists()
+    # One environment per wheel and dependencies (their digest): see test_redteam20b.py.
+    assert len(list((tmp_path / "cache" / "lostvalley-arena" / "environments"
+                     / "arena_bot_old_timer" / "0.1.0").glob("*/env/bin/python"))) == 1
 
 
 IMPOSTOR_PROJECT = """[build-system]
@@ -429,10 +430,12 @@ def test_a_stored_wheel_changed_since_it_was_admitted_is_neither_shipped_nor_bui
     shutil.copytree(victim, version, ignore=shutil.ignore_patterns("env"))
     environment = str(version / "env")
     shipped = shipping_folder(environment, tmp_path / "ship")
-    assert [wheel.name for wheel in shipped.iterdir()] == [entry["wheel"]]
+    # Beside the wheel, the dependencies it was admitted with (see test_redteam20b.py).
+    assert sorted(path.name for path in shipped.iterdir()) == [
+        entry["wheel"], "dependencies.json"]
     (version / "a-0.1-py3-none-any.whl").write_bytes(b"sorts first")
-    assert [w.name for w in shipping_folder(environment, tmp_path / "again").iterdir()] == [
-        entry["wheel"]]
+    assert sorted(w.name for w in shipping_folder(environment, tmp_path / "again").iterdir()) == [
+        entry["wheel"], "dependencies.json"]
 
     (version / entry["wheel"]).write_bytes(b"swapped")
     with pytest.raises(ArenaError, match="not the wheel this bot was admitted with"):

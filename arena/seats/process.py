@@ -1169,7 +1169,13 @@ def _environment(environment: str) -> Path | None:
     path = Path(environment)
     if (path / "bin" / "python").exists():
         return path
-    from arena.botstore import admitted_wheel, node_environment, shipped_wheel
+    from arena.botstore import (
+        admitted_dependencies,
+        admitted_wheel,
+        node_environment,
+        shipped_dependencies,
+        shipped_wheel,
+    )
     from arena.errors import ArenaError
 
     try:
@@ -1177,12 +1183,14 @@ def _environment(environment: str) -> Path | None:
     except ArenaError as exc:
         raise BotCrashed(str(exc)) from None
     wheels = [admitted] if admitted else sorted(path.parent.glob("*.whl"))
+    pinned = admitted_dependencies(path.parent)
     if not wheels:  # not the store's folder: a wheel the run shipped, built into a node cache
         shipped = shipped_wheel(environment, sys.path)
         if shipped is None:
             raise BotCrashed(f"the bot's environment {environment} and its wheel are missing "
                              f"on {os.uname()[1]}")
-        wheels, path = [shipped], node_environment(environment)
+        pinned = shipped_dependencies(shipped)
+        wheels, path = [shipped], node_environment(environment, shipped, pinned)
         if (path / "bin" / "python").exists():
             return path
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -1191,7 +1199,7 @@ def _environment(environment: str) -> Path | None:
     staging = path.parent / f".env-{os.getpid()}-building"
     shutil.rmtree(staging, ignore_errors=True)
     try:
-        make_environment(staging, wheels[0], [])
+        make_environment(staging, wheels[0], [], pinned)
     except (ArenaError, OSError, subprocess.CalledProcessError) as exc:
         shutil.rmtree(staging, ignore_errors=True)
         raise BotCrashed(f"the bot's environment could not be built on {os.uname()[1]}: "
