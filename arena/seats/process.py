@@ -825,13 +825,16 @@ class ProcessSeat:
         self.pool = pool
         self.startup = 0.0
         host = pool.acquire(self.key, deal)
+        # A stored bot's environment, built once on a machine that has only its wheel: the
+        # arena's work, on no bot's clock (a node's build took 12-14 s at load 8, past the
+        # 10 s of start-up the bot was given, and its first match there was a timeout).
+        where = _environment(environment) if host is None else None
         began = time.perf_counter()
         try:
             if host is None:
                 try:
                     pool.started += 1
-                    host = HostProcess(plugin, [f"--bot={bot}"], confinement, sandbox,
-                                       _environment(environment))
+                    host = HostProcess(plugin, [f"--bot={bot}"], confinement, sandbox, where)
                 except OSError as exc:
                     raise BotCrashed(f"the bot host could not start: {exc}") from None
                 host.greet(startup_seconds)
