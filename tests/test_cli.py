@@ -353,6 +353,12 @@ label = "random-2"
 [[bots]]
 name = "sleeper"
 params = { seconds = 0.005 }
+
+# Generous: the interrupted run and the whole one must fault alike (at load 11 a host's
+# start passed the default 10 s once, a fault in one run and not the other).
+[limits]
+startup_seconds = 60.0
+move_seconds = 5.0
 """
 
 

@@ -277,7 +277,9 @@ def test_a_batch_is_stored_in_one_write_before_any_of_its_matches_is_shown(
             on_disk = (tmp_path / "matches.jsonl").read_text()
             shown.append((result.id, f'"id":"{result.id}"' in on_disk))
 
-        Dispatcher(1).run(specs, show, pytest.fail, store=store.append_all)
+        # Batches of up to 10 s of matches: a machine at load 10 played these in 0.3 s each
+        # or more, and with the default 0.25 s every batch was of one match.
+        Dispatcher(1, batch_seconds=10.0).run(specs, show, pytest.fail, store=store.append_all)
     assert sorted(match_id for match_id, _ in shown) == sorted(spec.id for spec in specs)
     assert all(stored for _, stored in shown)
     assert sum(writes) == 30 and len(writes) < 30  # the first batches are of one match
