@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sysconfig
 import tempfile
+import threading
 from collections.abc import Iterator
 from importlib.util import cache_from_source
 from pathlib import Path
@@ -217,3 +218,36 @@ def test_a_working_folder_dug_deeper_than_rmtree_recurses_is_removed() -> None:
         if dead.exists():  # before the fix: pytest's own removal of it recurses too
             subprocess.run(["rm", "-rf", str(dead)], check=False)
     assert not dead.exists()
+
+
+def test_what_a_host_wrote_before_its_answer_is_its_matchs_output_however_late_the_drain(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A host's output is drained by a thread of the referee's; at the end of a match the
+    referee waited up to 50 ms for that thread's turn, and on a machine at load 11 it did not
+    come: the zoo's bot's line, written in its ``close()`` before its ``done``, was missing
+    from its match's output (round 18's test of the woken host failed so) and went to the
+    next match's. What the pipe holds is now read by the referee itself. Here the drain
+    thread never gets its turn at all."""
+    from arena.seats import process
+
+    held = threading.Event()
+    monkeypatch.setattr(process.Output, "_drain", lambda self: held.wait(30))
+    read, write = os.pipe()
+    output = process.Output(read)
+    try:
+        os.write(write, b"CHILD 1234\n")
+        assert output.take() == "CHILD 1234\n"
+        os.write(write, b"x" * 40_000)  # within a pipe's 64 KiB: the write does not wait
+        assert output.take() == "x" * 40_000
+        os.write(write, b"last words")
+        os.close(write)
+        write = -1
+        assert output.take() == "last words"
+        assert output.take() == ""  # its end: read, and nothing more
+    finally:
+        held.set()
+        output.thread.join(5)
+        if write >= 0:
+            os.close(write)
+        os.close(read)

@@ -187,6 +187,11 @@ bot's clock (about 60 KiB, up to the 64 KiB a match keeps; past them the drain t
 away after :data:`DISCARD_PAUSE`); 0.05 s with the pause."""
 
 
+TAKE_READS = 64
+"""The most reads :meth:`Output.take` makes of what a host's pipe holds (a bot that writes a
+byte at a time gets that many of its bytes in; the drain thread takes the rest)."""
+
+
 @functools.cache
 def _null() -> int:
     """A descriptor of ``/dev/null`` for this process, where output that is not kept goes."""
@@ -218,18 +223,21 @@ class Output:
             # that every byte written so far is kept (a chunk is never between the two).
             with self.lock:
                 thrown = self._take_in()
-            if thrown is None:
-                break
+                if thrown is None:  # closed under the lock: take() reads it under the lock
+                    with contextlib.suppress(OSError):
+                        os.close(self.fd)
+                    self.fd = -1
+                    break
             if thrown:  # past what is kept: a flood waits (the bot's time, not the worker's)
                 time.sleep(DISCARD_PAUSE)
             elif self.piece:  # a small read: what follows comes after a pause, in one read
                 time.sleep(PIECE_PAUSE)
-        with contextlib.suppress(OSError):
-            os.close(self.fd)
 
     def _take_in(self) -> int | None:
         """Keep the pipe's next chunk, or throw it away once a match's share is kept; how
-        many bytes were thrown away (None at the pipe's end)."""
+        many bytes were thrown away (None at the pipe's end). With the lock held."""
+        if self.fd < 0:
+            return None
         if len(self.kept) >= OUTPUT_BYTES:
             thrown = self._discard()
             if thrown is not None:
@@ -267,16 +275,19 @@ class Output:
     def take(self, wait: float = 0.0) -> str:
         """What was kept since the last call (after ``wait`` seconds for the pipe to close).
 
-        It waits up to 50 ms for the drain thread to empty the pipe, so what the bot wrote
-        before this call is in; a bot that never stops writing gets what is in by then."""
+        What the pipe holds when it is called, the bot wrote before: it is read here, up to
+        what a match keeps, not left to the drain thread's next turn (it waited up to 50 ms
+        for that turn, which a machine at load 11 did not give: a line the bot wrote before
+        its answer went to its next match's output). A bot that never stops writing gets
+        what is in by then."""
         if wait:
             self.thread.join(wait)
-        for _ in range(50):
-            with self.lock:
-                if not self.thread.is_alive() or not self.pending.poll(0):
-                    return self._taken()
-            time.sleep(0.001)
         with self.lock:
+            for _ in range(TAKE_READS):
+                if self.fd < 0 or len(self.kept) >= OUTPUT_BYTES or not self.pending.poll(0):
+                    break
+                if self._take_in() is None:  # its end: the drain thread closes it
+                    break
             return self._taken()
 
     def _taken(self) -> str:
