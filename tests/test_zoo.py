@@ -749,7 +749,8 @@ def test_a_bot_that_never_answers_times_out(sandbox: str, bot: str) -> None:
 
 
 def test_a_bot_that_never_finishes_starting_times_out(sandbox: str) -> None:
-    result = duel("zoo-slow-start", sandbox, startup_seconds=1.0)
+    # 4 s: the other seat, random, must start within it too (at load 8 it took over 1 s).
+    result = duel("zoo-slow-start", sandbox, startup_seconds=4.0)
     assert result.statuses == ("timeout", "ok")
     assert "start-up" in str(result.errors[0])
 
